@@ -1,0 +1,115 @@
+/* Modified Gram-Schmidt QR as a task graph (seed 000: Brandes et al.).
+ * Typed source: see runtime/precision.h.
+ *
+ * The matrix is cut into column panels of width nb. For each panel k:
+ *   panel(k)        MGS inside the panel: Q1 and R(k,k), and G = Q1^T Q1;
+ *   update(k -> p)  for each later panel p: R(k,p) = (I + L)^{-1} Q1^T A_p,
+ *                   A_p -= Q1 R(k,p), with L = strict_lower(G).
+ * (I + L)^{-1} makes the nb projections, applied at once, equal to MGS's
+ * applied one after the other: r_i = q_i^T a - sum_{j<i} (q_i^T q_j) r_j.
+ * The vector form factors one column at a time (c1 = c0 + 1), so each step
+ * is a GEMV^T and a GER over every remaining column. */
+#include <math.h>
+#include "codelets.h"
+#include "runtime.h"
+
+#define A(k) hyla__tile(A, 0, k)
+#define R(k, p) hyla__tile(R, k, p)
+#define G(k) hyla__tile(G, 0, k)
+
+static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G,
+                      starpu_data_handle_t scratch, hyla_mgs_form form)
+{
+	const int critical = STARPU_MAX_PRIO, normal = STARPU_DEFAULT_PRIO;
+	for (int64_t k = 0; k < A->nt; k++) {
+		int64_t wk = hyla__tile_cols(A, k);
+		int64_t step = form == HYLA_MGS_VECTOR ? 1 : wk;
+		for (int64_t c0 = 0; c0 < wk; c0 += step) {
+			int64_t c1 = c0 + step;
+			int ret = TYPED(hyla__insert_mgs_panel)(A(k), R(k, k), G(k), scratch, c0, c1,
+			                                        critical);
+			for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS; p++)
+				ret = TYPED(hyla__insert_mgs_update)(A(k), G(k), A(p), R(k, p), c0, c1,
+				                                     p == k + 1 ? critical : normal);
+			if (ret != HYLA_SUCCESS)
+				return ret;
+		}
+	}
+	return HYLA_SUCCESS;
+}
+
+/* 1-based index of the first column whose norm vanished (or became NaN). */
+static int64_t first_zero_pivot(int64_t n, const real_t *r, int64_t ldr)
+{
+	for (int64_t j = 0; j < n; j++)
+		if (!(r[j + j * ldr] > 0))
+			return j + 1;
+	return 0;
+}
+
+static int check_args(int64_t m, int64_t n, const real_t *a, int64_t lda, const real_t *r,
+                      int64_t ldr, int64_t nb, hyla_mgs_form form)
+{
+	if (m < 0)
+		return HYLA_ERROR(-1, "m = %lld must be >= 0", (long long)m);
+	if (n < 0 || n > m)
+		return HYLA_ERROR(-2, "n = %lld must be in [0, m = %lld]", (long long)n, (long long)m);
+	if (!a && m > 0)
+		return HYLA_ERROR(-3, "a is NULL");
+	if (lda < (m > 1 ? m : 1))
+		return HYLA_ERROR(-4, "lda = %lld must be >= max(1, m)", (long long)lda);
+	if (!r && n > 0)
+		return HYLA_ERROR(-5, "r is NULL");
+	if (ldr < (n > 1 ? n : 1))
+		return HYLA_ERROR(-6, "ldr = %lld must be >= max(1, n)", (long long)ldr);
+	if (nb < 0 || nb > UINT32_MAX)
+		return HYLA_ERROR(-7, "nb = %lld must be >= 0 (0: default)", (long long)nb);
+	if (form != HYLA_MGS_BLOCKED && form != HYLA_MGS_VECTOR)
+		return HYLA_ERROR(-8, "form = %d is not an hyla_mgs_form", (int)form);
+	if (m > UINT32_MAX || lda > UINT32_MAX)
+		return HYLA_ERROR(-1, "m and lda must be < 2^32 (StarPU's matrix interface)");
+	return HYLA_SUCCESS;
+}
+
+int PUBLIC(mgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t ldr,
+                int64_t nb, hyla_mgs_form form)
+{
+	int ret = check_args(m, n, a, lda, r, ldr, nb, form);
+	if (ret != HYLA_SUCCESS || n == 0)
+		return ret;
+	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
+		return ret;
+	if (nb == 0)
+		nb = hyla_mgs_default_nb(m, n);
+	if (nb > n)
+		nb = n;
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = j + 1; i < n; i++)
+			r[i + j * ldr] = 0;
+
+	hyla_desc descA, descR, descG;
+	starpu_data_handle_t scratch;
+	if ((ret = hyla__desc_register(&descA, a, m, n, lda, m, nb, sizeof(real_t))) != HYLA_SUCCESS)
+		return ret;
+	if ((ret = hyla__desc_register(&descR, r, n, n, ldr, nb, nb, sizeof(real_t))) != HYLA_SUCCESS) {
+		hyla__desc_unregister(&descA);
+		return ret;
+	}
+	if ((ret = hyla__desc_register(&descG, NULL, nb, descA.nt * nb, nb, nb, nb, sizeof(real_t)))
+	    != HYLA_SUCCESS) {
+		hyla__desc_unregister(&descA);
+		hyla__desc_unregister(&descR);
+		return ret;
+	}
+	starpu_vector_data_register(&scratch, -1, 0, (uint32_t)nb, sizeof(real_t));
+
+	ret = submit_mgs(&descA, &descR, &descG, scratch, form);
+
+	starpu_data_unregister_submit(scratch);
+	hyla__desc_unregister_submit(&descG);
+	hyla__desc_unregister(&descA);
+	hyla__desc_unregister(&descR);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	return (int)first_zero_pivot(n, r, ldr);
+}

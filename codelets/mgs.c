@@ -1,0 +1,226 @@
+/* Codelets of modified Gram-Schmidt: the panel (column-by-column MGS inside
+ * one column panel) and the update of a later panel by a factored one.
+ * Typed source: see runtime/precision.h. */
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include "codelets.h"
+#include "runtime.h"
+#ifdef HYLA_WITH_CUDA
+#include <starpu_cublas_v2.h>
+#include "cuda/kernels.h"
+#endif
+
+struct mgs_args {
+	int64_t c0, c1; /* the columns of the panel being factored or applied */
+};
+
+#define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
+#define LD(buf) ((int64_t)STARPU_MATRIX_GET_LD(buf))
+#define ROWS(buf) ((int64_t)STARPU_MATRIX_GET_NX(buf))
+#define COLS(buf) ((int64_t)STARPU_MATRIX_GET_NY(buf))
+
+/* Sum over the factored columns of the number of columns each one touches. */
+static double panel_span(int64_t w, int64_t c0, int64_t c1)
+{
+	double span = 0;
+	for (int64_t j = c0; j < c1; j++)
+		span += (double)(w - j);
+	return span;
+}
+
+static void panel_cpu(void *buffers[], void *cl_arg)
+{
+	const struct mgs_args *arg = cl_arg;
+	real_t *a = MAT(buffers[0]), *r = MAT(buffers[1]), *g = MAT(buffers[2]);
+	int64_t m = ROWS(buffers[0]), w = COLS(buffers[0]);
+	int64_t lda = LD(buffers[0]), ldr = LD(buffers[1]), ldg = LD(buffers[2]);
+
+	for (int64_t j = arg->c0; j < arg->c1; j++) {
+		real_t *v = a + j * lda, *rrow = r + j + j * ldr;
+		int64_t nr = w - j;
+		/* rrow = A(:, j:w)^T v: the squared norm of v, then the
+		 * unnormalised projections of the later columns on v. */
+		BLAS(gemv)(CblasColMajor, CblasTrans, m, nr, 1, v, lda, v, 1, 0, rrow, ldr);
+		real_t rjj = sqrt(rrow[0]);
+		rrow[0] = rjj;
+		for (int64_t k = 1; k < nr; k++)
+			rrow[k * ldr] /= rjj;
+		for (int64_t i = 0; i < m; i++)
+			v[i] /= rjj;
+		if (nr > 1)
+			BLAS(ger)(CblasColMajor, m, nr - 1, -1, v, 1, rrow + ldr, ldr, v + lda, lda);
+	}
+	int64_t b = arg->c1 - arg->c0;
+	if (b > 1)
+		BLAS(syrk)(CblasColMajor, CblasLower, CblasTrans, b, m, 1, a + arg->c0 * lda, lda, 0,
+		           g + arg->c0 + arg->c0 * ldg, ldg);
+}
+
+static void update_cpu(void *buffers[], void *cl_arg)
+{
+	const struct mgs_args *arg = cl_arg;
+	int64_t b = arg->c1 - arg->c0;
+	real_t *q = MAT(buffers[0]) + arg->c0 * LD(buffers[0]);
+	real_t *g = MAT(buffers[1]) + arg->c0 + arg->c0 * LD(buffers[1]);
+	real_t *a = MAT(buffers[2]), *r = MAT(buffers[3]) + arg->c0;
+	int64_t m = ROWS(buffers[2]), w = COLS(buffers[2]);
+	int64_t ldq = LD(buffers[0]), ldg = LD(buffers[1]), lda = LD(buffers[2]), ldr = LD(buffers[3]);
+
+	if (b == 1) {
+		BLAS(gemv)(CblasColMajor, CblasTrans, m, w, 1, a, lda, q, 1, 0, r, ldr);
+		BLAS(ger)(CblasColMajor, m, w, -1, q, 1, r, ldr, a, lda);
+		return;
+	}
+	BLAS(gemm)(CblasColMajor, CblasTrans, CblasNoTrans, b, w, m, 1, q, ldq, a, lda, 0, r, ldr);
+	BLAS(trsm)(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, b, w, 1, g, ldg,
+	           r, ldr);
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, m, w, b, -1, q, ldq, r, ldr, 1, a, lda);
+}
+
+#ifdef HYLA_WITH_CUDA
+static void panel_cuda(void *buffers[], void *cl_arg)
+{
+	const struct mgs_args *arg = cl_arg;
+	real_t *a = MAT(buffers[0]), *r = MAT(buffers[1]), *g = MAT(buffers[2]);
+	real_t *dots = (real_t *)STARPU_VECTOR_GET_PTR(buffers[3]);
+	int m = (int)ROWS(buffers[0]), w = (int)COLS(buffers[0]);
+	int lda = (int)LD(buffers[0]), ldr = (int)LD(buffers[1]), ldg = (int)LD(buffers[2]);
+	cublasHandle_t h = starpu_cublas_get_local_handle();
+	cudaStream_t stream = starpu_cuda_get_local_stream();
+	const real_t one = 1, zero = 0, minus_one = -1;
+
+	for (int j = (int)arg->c0; j < arg->c1; j++) {
+		real_t *v = a + (int64_t)j * lda, *rrow = r + j + (int64_t)j * ldr;
+		int nr = w - j;
+		CUBLAS(gemv)(h, CUBLAS_OP_T, m, nr, &one, v, lda, v, 1, &zero, dots, 1);
+		TYPED(hyla__cuda_mgs_normalise)(m, nr, v, rrow, ldr, dots, stream);
+		if (nr > 1)
+			CUBLAS(ger)(h, m, nr - 1, &minus_one, v, 1, rrow + ldr, ldr, v + lda, lda);
+	}
+	int b = (int)(arg->c1 - arg->c0);
+	if (b > 1)
+		CUBLAS(syrk)(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, b, m, &one, a + arg->c0 * lda, lda,
+		             &zero, g + arg->c0 + arg->c0 * ldg, ldg);
+}
+
+static void update_cuda(void *buffers[], void *cl_arg)
+{
+	const struct mgs_args *arg = cl_arg;
+	int b = (int)(arg->c1 - arg->c0);
+	real_t *q = MAT(buffers[0]) + arg->c0 * LD(buffers[0]);
+	real_t *g = MAT(buffers[1]) + arg->c0 + arg->c0 * LD(buffers[1]);
+	real_t *a = MAT(buffers[2]), *r = MAT(buffers[3]) + arg->c0;
+	int m = (int)ROWS(buffers[2]), w = (int)COLS(buffers[2]);
+	int ldq = (int)LD(buffers[0]), ldg = (int)LD(buffers[1]);
+	int lda = (int)LD(buffers[2]), ldr = (int)LD(buffers[3]);
+	cublasHandle_t h = starpu_cublas_get_local_handle();
+	const real_t one = 1, zero = 0, minus_one = -1;
+
+	if (b == 1) {
+		CUBLAS(gemv)(h, CUBLAS_OP_T, m, w, &one, a, lda, q, 1, &zero, r, ldr);
+		CUBLAS(ger)(h, m, w, &minus_one, q, 1, r, ldr, a, lda);
+		return;
+	}
+	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, b, w, m, &one, q, ldq, a, lda, &zero, r, ldr);
+	CUBLAS(trsm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, b, w,
+	             &one, g, ldg, r, ldr);
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, m, w, b, &minus_one, q, ldq, r, ldr, &one, a, lda);
+}
+#endif
+
+/* Perfmodels: cost grows with m times the columns touched; the factored
+ * range (c0, c1) is a hidden parameter, so it enters the footprint. */
+static size_t panel_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	const struct mgs_args *arg = task->cl_arg;
+	starpu_data_handle_t a = STARPU_TASK_GET_HANDLE(task, 0);
+	return (size_t)(starpu_matrix_get_nx(a) * panel_span(starpu_matrix_get_ny(a), arg->c0, arg->c1));
+}
+
+static size_t update_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	const struct mgs_args *arg = task->cl_arg;
+	starpu_data_handle_t a = STARPU_TASK_GET_HANDLE(task, 2);
+	return (size_t)starpu_matrix_get_nx(a) * starpu_matrix_get_ny(a) * (size_t)(arg->c1 - arg->c0);
+}
+
+static uint32_t args_footprint(struct starpu_task *task)
+{
+	const struct mgs_args *arg = task->cl_arg;
+	uint32_t hash = starpu_task_data_footprint(task);
+	hash = starpu_hash_crc32c_be_n(&arg->c0, sizeof arg->c0, hash);
+	return starpu_hash_crc32c_be_n(&arg->c1, sizeof arg->c1, hash);
+}
+
+static struct starpu_perfmodel panel_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_mgs_panel_" PREC_NAME "_v1",
+	.size_base = panel_size,
+	.footprint = args_footprint,
+};
+
+static struct starpu_perfmodel update_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_mgs_update_" PREC_NAME "_v1",
+	.size_base = update_size,
+	.footprint = args_footprint,
+};
+
+static struct starpu_codelet panel_cl = {
+	.cpu_funcs = {panel_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {panel_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.nbuffers = 4,
+	.modes = {STARPU_RW, STARPU_RW, STARPU_W, STARPU_SCRATCH},
+	.model = &panel_model,
+	.name = "mgs_panel_" PREC_NAME,
+};
+
+static struct starpu_codelet update_cl = {
+	.cpu_funcs = {update_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {update_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.nbuffers = 4,
+	.modes = {STARPU_R, STARPU_R, STARPU_RW, STARPU_RW},
+	.model = &update_model,
+	.name = "mgs_update_" PREC_NAME,
+};
+
+static int insert(struct starpu_codelet *cl, starpu_data_handle_t h[4], int64_t c0, int64_t c1,
+                  double flops, int priority)
+{
+	struct mgs_args *arg = malloc(sizeof *arg);
+	if (!arg)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for task arguments");
+	*arg = (struct mgs_args){.c0 = c0, .c1 = c1};
+	int ret = starpu_task_insert(cl, cl->modes[0], h[0], cl->modes[1], h[1], cl->modes[2], h[2],
+	                             cl->modes[3], h[3], STARPU_CL_ARGS, arg, sizeof *arg,
+	                             STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
+	return hyla__submitted(ret, cl->name);
+}
+
+int TYPED(hyla__insert_mgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
+                                  starpu_data_handle_t g, starpu_data_handle_t scratch,
+                                  int64_t c0, int64_t c1, int priority)
+{
+	double m = (double)starpu_matrix_get_nx(a);
+	double flops = 4 * m * panel_span(starpu_matrix_get_ny(a), c0, c1);
+	return insert(&panel_cl, (starpu_data_handle_t[4]){a, r, g, scratch}, c0, c1, flops, priority);
+}
+
+int TYPED(hyla__insert_mgs_update)(starpu_data_handle_t q, starpu_data_handle_t g,
+                                   starpu_data_handle_t a, starpu_data_handle_t r,
+                                   int64_t c0, int64_t c1, int priority)
+{
+	double b = (double)(c1 - c0), m = (double)starpu_matrix_get_nx(a);
+	double w = (double)starpu_matrix_get_ny(a);
+	double flops = 4 * m * b * w + (b > 1 ? b * b * w : 0);
+	return insert(&update_cl, (starpu_data_handle_t[4]){q, g, a, r}, c0, c1, flops, priority);
+}

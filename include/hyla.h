@@ -1,0 +1,73 @@
+/* hyla: hybrid CPU+GPU dense linear algebra on StarPU. Public API. */
+#ifndef HYLA_H
+#define HYLA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HYLA_VERSION "0.1.0"
+
+/* Return codes. 0 is success; -i means argument i was invalid (LAPACK's
+ * convention); i > 0 is a numerical condition documented per routine; the
+ * library's own failures are below HYLA_ERR_BASE. */
+#define HYLA_SUCCESS 0
+#define HYLA_ERR_BASE (-100)
+#define HYLA_ERR_STARPU (-101)   /* StarPU could not be initialised */
+#define HYLA_ERR_NOMEM (-102)    /* an allocation failed */
+#define HYLA_ERR_NODEV (-103)    /* a GPU was required but none is usable */
+#define HYLA_ERR_SUBMIT (-104)   /* StarPU refused a task */
+
+/* A one-line description of a return code. */
+const char *hyla_strerror(int info);
+
+/* Start StarPU (unless the caller already did) and the per-worker cuBLAS
+ * handles. Reference counted; the synchronous routines call it themselves
+ * on first use. Returns 0 or HYLA_ERR_STARPU. */
+int hyla_init(void);
+/* Undo hyla_init; StarPU is shut down only if hyla started it. */
+void hyla_finalize(void);
+
+/* Host memory that the GPU reaches by DMA (pinned when CUDA workers exist),
+ * so transfers overlap computation. Calls hyla_init. Free with hyla_free. */
+void *hyla_malloc(size_t bytes);
+void hyla_free(void *ptr, size_t bytes);
+
+/* One line: hyla and StarPU versions, workers, scheduler, BLAS core, GPU. */
+void hyla_machine_summary(char *buf, size_t len);
+/* Number of StarPU workers of each kind (after hyla_init). */
+int hyla_ncpus(void);
+int hyla_ncuda(void);
+
+/* ---- Modified Gram-Schmidt QR -------------------------------------------
+ * A = QR for an m-by-n matrix, m >= n >= 1. Q overwrites A (lda >= m); R is
+ * written to the upper triangle of the n-by-n r (ldr >= n), its strictly
+ * lower triangle is set to zero.
+ *   nb    panel width (block size b of the blocked form); 0 picks a default.
+ *   form  HYLA_MGS_BLOCKED: factor nb columns, then update the trailing
+ *         columns with Level-3 operations (the product of the nb projections
+ *         as I - Q1 T Q1^T, T = (I + L)^{-1} with L = strict_lower(Q1^T Q1),
+ *         which keeps MGS's rounding behaviour);
+ *         HYLA_MGS_VECTOR: per column, dot products (GEMV^T) and a rank-1
+ *         update (GER) of every remaining column, as in the seed's vector form.
+ * Returns 0; -i for a bad argument i; j > 0 if column j (1-based) became
+ * numerically zero (A is rank deficient: Q and R are then not meaningful);
+ * HYLA_ERR_* for a failure of the runtime.
+ * Pass memory from hyla_malloc for A and R so transfers are asynchronous. */
+typedef enum { HYLA_MGS_BLOCKED = 0, HYLA_MGS_VECTOR = 1 } hyla_mgs_form;
+
+int hyla_dmgs(int64_t m, int64_t n, double *a, int64_t lda, double *r,
+              int64_t ldr, int64_t nb, hyla_mgs_form form);
+int hyla_smgs(int64_t m, int64_t n, float *a, int64_t lda, float *r,
+              int64_t ldr, int64_t nb, hyla_mgs_form form);
+
+/* The default panel width for an m-by-n MGS on the workers present. */
+int64_t hyla_mgs_default_nb(int64_t m, int64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

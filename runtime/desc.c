@@ -1,0 +1,49 @@
+/* Matrix descriptors: a column-major matrix registered as a grid of tiles. */
+#include <stdlib.h>
+#include "runtime.h"
+
+int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
+                        int64_t mb, int64_t nb, size_t elsize)
+{
+	*d = (hyla_desc){.ptr = ptr, .m = m, .n = n, .ld = ld, .mb = mb, .nb = nb,
+	                 .mt = (m + mb - 1) / mb, .nt = (n + nb - 1) / nb, .elsize = elsize};
+	d->tiles = malloc(sizeof *d->tiles * (size_t)(d->mt * d->nt));
+	if (!d->tiles)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld tile handles",
+		                  (long long)(d->mt * d->nt));
+	for (int64_t j = 0; j < d->nt; j++)
+		for (int64_t i = 0; i < d->mt; i++) {
+			int64_t rows = hyla__tile_rows(d, i), cols = hyla__tile_cols(d, j);
+			uintptr_t home = 0;
+			int node = -1;
+			uint32_t tile_ld = (uint32_t)rows;
+			if (ptr) {
+				home = (uintptr_t)(d->ptr + (size_t)(i * mb + j * nb * ld) * elsize);
+				node = STARPU_MAIN_RAM;
+				tile_ld = (uint32_t)ld;
+			}
+			starpu_matrix_data_register(&d->tiles[i + j * d->mt], node, home, tile_ld,
+			                            (uint32_t)rows, (uint32_t)cols, elsize);
+		}
+	return HYLA_SUCCESS;
+}
+
+static void desc_release(hyla_desc *d, void (*unregister)(starpu_data_handle_t))
+{
+	if (!d->tiles)
+		return;
+	for (int64_t t = 0; t < d->mt * d->nt; t++)
+		unregister(d->tiles[t]);
+	free(d->tiles);
+	d->tiles = NULL;
+}
+
+void hyla__desc_unregister(hyla_desc *d)
+{
+	desc_release(d, starpu_data_unregister);
+}
+
+void hyla__desc_unregister_submit(hyla_desc *d)
+{
+	desc_release(d, starpu_data_unregister_submit);
+}

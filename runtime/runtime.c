@@ -1,0 +1,137 @@
+/* StarPU start-up and shutdown, pinned memory, machine summary, errors. */
+#include <cblas.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime.h"
+#ifdef HYLA_WITH_CUDA
+#include <starpu_cublas_v2.h>
+#endif
+
+static int init_count;    /* hyla_init calls not yet matched by hyla_finalize */
+static int owns_starpu;   /* hyla started StarPU, so hyla shuts it down */
+
+int hyla_init(void)
+{
+	if (init_count++ > 0)
+		return HYLA_SUCCESS;
+	/* CPU workers each run one task at a time: BLAS inside a task must not
+	 * spawn threads of its own, or the cores are oversubscribed. */
+	openblas_set_num_threads(1);
+	owns_starpu = !starpu_is_initialized();
+	if (owns_starpu) {
+		int ret = starpu_init(NULL);
+		if (ret != 0) {
+			init_count = 0;
+			return HYLA_ERROR(HYLA_ERR_STARPU, "starpu_init failed (%s)", strerror(-ret));
+		}
+#ifdef HYLA_WITH_CUDA
+		/* A caller that started StarPU itself calls starpu_cublas_init. */
+		starpu_cublas_init();
+#endif
+	}
+	return HYLA_SUCCESS;
+}
+
+void hyla_finalize(void)
+{
+	if (init_count == 0 || --init_count > 0)
+		return;
+	if (owns_starpu) {
+#ifdef HYLA_WITH_CUDA
+		starpu_cublas_shutdown();
+#endif
+		starpu_shutdown();
+		owns_starpu = 0;
+	}
+}
+
+static void finalize_at_exit(void)
+{
+	hyla_finalize();
+}
+
+int hyla__ensure_init(void)
+{
+	static int registered;
+	if (init_count > 0)
+		return HYLA_SUCCESS;
+	int ret = hyla_init();
+	if (ret == HYLA_SUCCESS && !registered)
+		registered = !atexit(finalize_at_exit);
+	return ret;
+}
+
+void *hyla_malloc(size_t bytes)
+{
+	void *ptr = NULL;
+	if (hyla__ensure_init() != HYLA_SUCCESS || starpu_malloc(&ptr, bytes) != 0)
+		return NULL;
+	return ptr;
+}
+
+void hyla_free(void *ptr, size_t bytes)
+{
+	if (ptr)
+		starpu_free_flags(ptr, bytes, STARPU_MALLOC_PINNED);
+}
+
+int hyla_ncpus(void)
+{
+	return starpu_is_initialized() ? (int)starpu_cpu_worker_get_count() : 0;
+}
+
+int hyla_ncuda(void)
+{
+	return starpu_is_initialized() ? (int)starpu_cuda_worker_get_count() : 0;
+}
+
+void hyla_machine_summary(char *buf, size_t len)
+{
+	const char *sched = getenv("STARPU_SCHED");
+	char gpu[256] = "none";
+#ifdef HYLA_WITH_CUDA
+	int cuda = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
+	if (cuda >= 0)
+		snprintf(gpu, sizeof gpu, "%s", starpu_cuda_get_device_properties(cuda)->name);
+#endif
+	snprintf(buf, len,
+	         "hyla %s | StarPU %d.%d.%d | %d CPU + %d CUDA workers | sched %s | BLAS %s | GPU %s",
+	         HYLA_VERSION, STARPU_MAJOR_VERSION, STARPU_MINOR_VERSION, STARPU_RELEASE_VERSION,
+	         hyla_ncpus(), hyla_ncuda(), sched && *sched ? sched : "eager (default)",
+	         openblas_get_corename(), gpu);
+}
+
+const char *hyla_strerror(int info)
+{
+	switch (info) {
+	case HYLA_SUCCESS: return "success";
+	case HYLA_ERR_STARPU: return "StarPU could not be initialised";
+	case HYLA_ERR_NOMEM: return "out of memory";
+	case HYLA_ERR_NODEV: return "no usable GPU";
+	case HYLA_ERR_SUBMIT: return "StarPU refused a task";
+	}
+	if (info < 0 && info > HYLA_ERR_BASE)
+		return "invalid argument";
+	return info > 0 ? "numerical failure (see the routine's documentation)" : "unknown error";
+}
+
+int hyla__error(const char *func, int code, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "hyla: %s: ", func);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+int hyla__submitted(int ret, const char *codelet)
+{
+	if (ret == 0)
+		return HYLA_SUCCESS;
+	return hyla__error(codelet, HYLA_ERR_SUBMIT, "task submission failed (%s)",
+	                   ret == -ENODEV ? "no worker can run it" : strerror(-ret));
+}

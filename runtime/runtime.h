@@ -1,0 +1,52 @@
+/* Internal runtime layer: StarPU start-up, matrix descriptors, errors. */
+#ifndef HYLA_RUNTIME_H
+#define HYLA_RUNTIME_H
+
+#include <starpu.h>
+#include <stdint.h>
+#include "hyla.h"
+
+/* Starts hyla (and StarPU) on first use for the synchronous routines; the
+ * matching hyla_finalize runs at exit. Returns 0 or HYLA_ERR_STARPU. */
+int hyla__ensure_init(void);
+
+/* Print "hyla: <func>: <message>" on stderr and return code. */
+int hyla__error(const char *func, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define HYLA_ERROR(code, ...) hyla__error(__func__, (code), __VA_ARGS__)
+
+/* A column-major m-by-n matrix (leading dimension ld) registered with StarPU
+ * as a grid of mb-by-nb tiles, each its own handle (the last row and column
+ * of tiles may be smaller). mb = m gives column panels. A NULL ptr registers
+ * tiles without host memory: workspace that StarPU allocates where used. */
+typedef struct hyla_desc {
+	char *ptr;
+	int64_t m, n, ld, mb, nb, mt, nt;
+	size_t elsize;
+	starpu_data_handle_t *tiles; /* mt*nt, tile (i, j) at i + j*mt */
+} hyla_desc;
+
+int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
+                        int64_t mb, int64_t nb, size_t elsize);
+/* Unregister every tile once its tasks are done (data goes back home). */
+void hyla__desc_unregister(hyla_desc *d);
+/* The same, but returns at once: StarPU unregisters when the tasks end. */
+void hyla__desc_unregister_submit(hyla_desc *d);
+
+static inline starpu_data_handle_t hyla__tile(const hyla_desc *d, int64_t i, int64_t j)
+{
+	return d->tiles[i + j * d->mt];
+}
+static inline int64_t hyla__tile_rows(const hyla_desc *d, int64_t i)
+{
+	return i < d->mt - 1 ? d->mb : d->m - i * d->mb;
+}
+static inline int64_t hyla__tile_cols(const hyla_desc *d, int64_t j)
+{
+	return j < d->nt - 1 ? d->nb : d->n - j * d->nb;
+}
+
+/* Checks that an insert function's starpu_task_insert succeeded. */
+int hyla__submitted(int ret, const char *codelet);
+
+#endif

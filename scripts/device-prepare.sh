@@ -1,0 +1,21 @@
+#!/bin/sh
+# Stage what a run on the GPU machine needs into .device/ (git-ignored, passed
+# to the device tool as `carry`): Debian's runtime libraries as .deb files, the
+# StarPU shared library, and a CUDA build of hyla made here (sm_90 + PTX).
+# Then run there:  sh scripts/device-run.sh [checks|bench|all]
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+stage="$here/.device"
+prefix=${HYLA_STARPU_PREFIX:-$HOME/.cache/hyla/starpu}
+
+mkdir -p "$stage/debs" "$stage/starpu/lib"
+if [ -z "$(ls "$stage/debs")" ]; then
+	(cd "$stage/debs" && apt-get download -qq libopenblas0-pthread liblapacke libtmglib3 \
+		libhwloc15 libgfortran5 libquadmath0 libnuma1 >/dev/null)
+fi
+cp -a "$(readlink -f "$prefix")"/lib/libstarpu-1.3.so* "$stage/starpu/lib/"
+strip --strip-unneeded "$stage/starpu/lib/"libstarpu-1.3.so.*.*
+cmake -S "$here" -B "$stage/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="90-real;90-virtual" >/dev/null
+cmake --build "$stage/build" -j"$(nproc)" >/dev/null
+rm -rf "$stage/build/CMakeFiles" "$stage/build"/*/CMakeFiles
+du -sh "$stage"

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Runs on the GPU machine (device tool) from the repository root, with .device/
+# carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
+# every CUDA path against LAPACK under each scheduler, then times the drivers.
+# Logs go to $OUT (or ./device-out).
+#   sh scripts/device-run.sh [checks|bench|all]   (default all)
+set -u
+what=${1:-all}
+here=$(pwd)
+out=${OUT:-$here/device-out}
+mkdir -p "$out"
+deps=/tmp/hyla-deps
+mkdir -p $deps
+for f in .device/debs/*.deb; do dpkg -x "$f" $deps; done
+lib=$deps/usr/lib/x86_64-linux-gnu
+export LD_LIBRARY_PATH="$here/.device/starpu/lib:$here/.device/build:$lib/openblas-pthread:$lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+export STARPU_HOME=/tmp/hyla-starpu STARPU_SILENT=1
+export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-SkylakeX}
+bin=.device/build
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/machine.txt"
+nproc | sed 's/^/cores: /' | tee -a "$out/machine.txt"
+
+if [ "$what" = checks ] || [ "$what" = all ]; then
+	echo "== checks: MGS against LAPACK and the identities, every scheduler, CUDA workers on"
+	fails=0
+	for sched in eager random dmda ws; do
+		for args in "d 3000 1700 256 blocked" "d 2048 2048 256 blocked" "d 1000 600 128 vector" \
+			"s 3000 1000 256 blocked" "s 900 900 128 vector" "d 2000 1000 256 blocked 1e10" \
+			"d 600 1 64 blocked"; do
+			STARPU_SCHED=$sched $bin/tests/test_mgs $args || fails=$((fails + 1))
+		done
+	done 2>&1 | tee "$out/checks.txt"
+	grep -c FAILED "$out/checks.txt" | sed 's/^/failed checks: /'
+fi
+
+if [ "$what" = bench ] || [ "$what" = all ]; then
+	echo "== calibration runs (dmda), then timings"
+	for i in 1 2 3; do
+		STARPU_SCHED=dmda $bin/qr_mgs 8000 --no-check --repeat 2 >/dev/null 2>&1
+	done
+	{
+		STARPU_SCHED=dmda STARPU_WORKER_STATS=1 $bin/qr_mgs 8000 --repeat 3 --lapack --require-gpu
+		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/qr_mgs 8000 --repeat 1 --no-check
+		STARPU_SCHED=dmda $bin/qr_mgs 8000 --prec s --repeat 3
+		STARPU_SCHED=dmda $bin/qr_mgs 16000 8000 --repeat 3
+	} 2>&1 | tee "$out/bench.txt"
+fi

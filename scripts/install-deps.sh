@@ -1,0 +1,74 @@
+#!/bin/sh
+# Install hyla's build dependencies on Debian 12 and build StarPU 1.3.10 from
+# Debian's source package into a cached prefix. Prints nothing but progress;
+# the prefix is written to $HYLA_CACHE/starpu-prefix for CMake to find.
+#   HYLA_CACHE   cache directory (default ~/.cache/hyla)
+#   HYLA_NO_APT  set to skip apt-get (packages already installed)
+set -eu
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+cache=${HYLA_CACHE:-$HOME/.cache/hyla}
+patch="$here/patches/starpu-1.3.10-cuda13.patch"
+version=1.3.10
+
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+	cuda_dir=$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")
+	variant=cuda
+else
+	cuda_dir=
+	variant=cpu
+fi
+
+flags="--disable-static --disable-mpi --disable-opencl --disable-fortran \
+--disable-build-tests --disable-build-examples --disable-build-doc \
+--disable-starpufft --disable-socl --disable-hdf5 --disable-glpk \
+--disable-opengl-render --without-x --disable-full-gdb-information \
+--enable-maxcpus=256 --enable-maxcudadev=16 --enable-maxnumanodes=16 \
+--enable-maxbuffers=16 --enable-maximplementations=4"
+if [ "$variant" = cuda ]; then
+	flags="$flags --with-cuda-dir=$cuda_dir"
+else
+	flags="$flags --disable-cuda"
+fi
+
+key=$(printf '%s\n%s\n' "$flags" "$(cat "$patch" "$0")" | sha256sum | cut -c1-12)
+prefix="$cache/starpu-$version-$variant-$key"
+
+if [ -z "${HYLA_NO_APT:-}" ] && [ "$(id -u)" = 0 ]; then
+	echo "hyla: installing Debian packages"
+	export DEBIAN_FRONTEND=noninteractive
+	if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && ! grep -qs '^deb-src' /etc/apt/sources.list; then
+		cat > /etc/apt/sources.list.d/hyla-src.sources <<SRC
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	fi
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends build-essential cmake pkg-config \
+		dpkg-dev gfortran libopenblas-dev liblapacke-dev libtmglib-dev libhwloc-dev \
+		libnuma-dev python3 ca-certificates >/dev/null
+fi
+
+mkdir -p "$cache"
+if [ -f "$prefix/.built" ]; then
+	echo "hyla: StarPU $version ($variant) cached in $prefix"
+else
+	echo "hyla: building StarPU $version ($variant) into $prefix"
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+	(cd "$work" && apt-get source -qq starpu=$version+dfsg-2 >/dev/null 2>&1 ||
+		apt-get source -qq starpu >/dev/null)
+	src=$(ls -d "$work"/starpu-$version*/)
+	(cd "$src" && patch -p1 -s < "$patch" &&
+		./configure -q --prefix="$prefix" $flags >"$work/configure.log" 2>&1 ||
+		{ tail -30 "$work/configure.log"; exit 1; }
+		make -s -j"$(nproc)" >"$work/make.log" 2>&1 || { tail -40 "$work/make.log"; exit 1; }
+		make -s install >/dev/null 2>&1)
+	rm -rf "$prefix/share/doc" "$prefix/share/starpu/examples"
+	touch "$prefix/.built"
+fi
+ln -sfn "$prefix" "$cache/starpu"
+echo "hyla: StarPU ready: PKG_CONFIG_PATH=$cache/starpu/lib/pkgconfig"
