@@ -101,7 +101,7 @@ int PUBLIC(mgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t
 		hyla__desc_unregister(&descR);
 		return ret;
 	}
-	starpu_vector_data_register(&scratch, -1, 0, (uint32_t)nb, sizeof(real_t));
+	scratch = TYPED(hyla__mgs_register_scratch)();
 
 	ret = submit_mgs(&descA, &descR, &descG, scratch, form);
 

@@ -10,10 +10,13 @@
  * normalised and projected out of every later column of the panel; writes
  * R(c0:c1, c0:w) into the panel's diagonal tile r (RW) and the Gram matrix
  * Q1^T Q1 of the columns into g(c0:c1, c0:c1) (W, lower triangle).
- * scratch: a vector of w elements (STARPU_SCRATCH). */
+ * scratch: from hyla__mgs_register_scratch (STARPU_SCRATCH). */
 int TYPED(hyla__insert_mgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
                                   starpu_data_handle_t g, starpu_data_handle_t scratch,
                                   int64_t c0, int64_t c1, int priority);
+
+/* The panel's scratch vector; unregister it when the tasks are submitted. */
+starpu_data_handle_t TYPED(hyla__mgs_register_scratch)(void);
 
 /* Applies the projections of columns [c0, c1) of the factored panel q (R),
  * with its Gram matrix g (R), to the m-by-wp panel a (RW):

@@ -20,6 +20,16 @@ struct mgs_args {
 #define ROWS(buf) ((int64_t)STARPU_MATRIX_GET_NX(buf))
 #define COLS(buf) ((int64_t)STARPU_MATRIX_GET_NY(buf))
 
+/* The panel factors its columns in sub-panels of PANEL_IB: column by column
+ * inside a sub-panel (Level 2 on at most PANEL_IB columns, which stay in
+ * cache), then the sub-panel's projections are applied to the rest of the
+ * panel at once (Level 3), as the update does across panels. */
+#ifdef HYLA_WITH_CUDA
+#define PANEL_IB HYLA_MGS_IB
+#else
+#define PANEL_IB 32
+#endif
+
 /* Sum over the factored columns of the number of columns each one touches. */
 static double panel_span(int64_t w, int64_t c0, int64_t c1)
 {
@@ -29,17 +39,20 @@ static double panel_span(int64_t w, int64_t c0, int64_t c1)
 	return span;
 }
 
-static void panel_cpu(void *buffers[], void *cl_arg)
+static int64_t min64(int64_t x, int64_t y)
 {
-	const struct mgs_args *arg = cl_arg;
-	real_t *a = MAT(buffers[0]), *r = MAT(buffers[1]), *g = MAT(buffers[2]);
-	int64_t m = ROWS(buffers[0]), w = COLS(buffers[0]);
-	int64_t lda = LD(buffers[0]), ldr = LD(buffers[1]), ldg = LD(buffers[2]);
+	return x < y ? x : y;
+}
 
-	for (int64_t j = arg->c0; j < arg->c1; j++) {
+/* MGS on columns [j0, j1) of a, each projected out of the later ones up to j1;
+ * writes R(j, j:j1). */
+static void columns_cpu(int64_t m, real_t *a, int64_t lda, real_t *r, int64_t ldr, int64_t j0,
+                        int64_t j1)
+{
+	for (int64_t j = j0; j < j1; j++) {
 		real_t *v = a + j * lda, *rrow = r + j + j * ldr;
-		int64_t nr = w - j;
-		/* rrow = A(:, j:w)^T v: the squared norm of v, then the
+		int64_t nr = j1 - j;
+		/* rrow = A(:, j:j1)^T v: the squared norm of v, then the
 		 * unnormalised projections of the later columns on v. */
 		BLAS(gemv)(CblasColMajor, CblasTrans, m, nr, 1, v, lda, v, 1, 0, rrow, ldr);
 		real_t rjj = sqrt(rrow[0]);
@@ -51,22 +64,13 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 		if (nr > 1)
 			BLAS(ger)(CblasColMajor, m, nr - 1, -1, v, 1, rrow + ldr, ldr, v + lda, lda);
 	}
-	int64_t b = arg->c1 - arg->c0;
-	if (b > 1)
-		BLAS(syrk)(CblasColMajor, CblasLower, CblasTrans, b, m, 1, a + arg->c0 * lda, lda, 0,
-		           g + arg->c0 + arg->c0 * ldg, ldg);
 }
 
-static void update_cpu(void *buffers[], void *cl_arg)
+/* The projections of the b orthonormal columns q, with Gram matrix g, applied
+ * to the m-by-w a: r = (I + L)^{-1} q^T a (b-by-w), a -= q r. */
+static void apply_cpu(int64_t m, int64_t b, const real_t *q, int64_t ldq, const real_t *g,
+                      int64_t ldg, real_t *a, int64_t lda, int64_t w, real_t *r, int64_t ldr)
 {
-	const struct mgs_args *arg = cl_arg;
-	int64_t b = arg->c1 - arg->c0;
-	real_t *q = MAT(buffers[0]) + arg->c0 * LD(buffers[0]);
-	real_t *g = MAT(buffers[1]) + arg->c0 + arg->c0 * LD(buffers[1]);
-	real_t *a = MAT(buffers[2]), *r = MAT(buffers[3]) + arg->c0;
-	int64_t m = ROWS(buffers[2]), w = COLS(buffers[2]);
-	int64_t ldq = LD(buffers[0]), ldg = LD(buffers[1]), lda = LD(buffers[2]), ldr = LD(buffers[3]);
-
 	if (b == 1) {
 		BLAS(gemv)(CblasColMajor, CblasTrans, m, w, 1, a, lda, q, 1, 0, r, ldr);
 		BLAS(ger)(CblasColMajor, m, w, -1, q, 1, r, ldr, a, lda);
@@ -78,45 +82,45 @@ static void update_cpu(void *buffers[], void *cl_arg)
 	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, m, w, b, -1, q, ldq, r, ldr, 1, a, lda);
 }
 
-#ifdef HYLA_WITH_CUDA
-static void panel_cuda(void *buffers[], void *cl_arg)
+static void gram_cpu(int64_t m, int64_t b, const real_t *q, int64_t ldq, real_t *g, int64_t ldg)
+{
+	if (b > 1)
+		BLAS(syrk)(CblasColMajor, CblasLower, CblasTrans, b, m, 1, q, ldq, 0, g, ldg);
+}
+
+static void panel_cpu(void *buffers[], void *cl_arg)
 {
 	const struct mgs_args *arg = cl_arg;
 	real_t *a = MAT(buffers[0]), *r = MAT(buffers[1]), *g = MAT(buffers[2]);
-	real_t *dots = (real_t *)STARPU_VECTOR_GET_PTR(buffers[3]);
-	int m = (int)ROWS(buffers[0]), w = (int)COLS(buffers[0]);
-	int lda = (int)LD(buffers[0]), ldr = (int)LD(buffers[1]), ldg = (int)LD(buffers[2]);
-	cublasHandle_t h = starpu_cublas_get_local_handle();
-	cudaStream_t stream = starpu_cuda_get_local_stream();
-	const real_t one = 1, zero = 0, minus_one = -1;
+	int64_t m = ROWS(buffers[0]), w = COLS(buffers[0]);
+	int64_t lda = LD(buffers[0]), ldr = LD(buffers[1]), ldg = LD(buffers[2]);
 
-	for (int j = (int)arg->c0; j < arg->c1; j++) {
-		real_t *v = a + (int64_t)j * lda, *rrow = r + j + (int64_t)j * ldr;
-		int nr = w - j;
-		CUBLAS(gemv)(h, CUBLAS_OP_T, m, nr, &one, v, lda, v, 1, &zero, dots, 1);
-		TYPED(hyla__cuda_mgs_normalise)(m, nr, v, rrow, ldr, dots, stream);
-		if (nr > 1)
-			CUBLAS(ger)(h, m, nr - 1, &minus_one, v, 1, rrow + ldr, ldr, v + lda, lda);
+	for (int64_t s0 = arg->c0; s0 < arg->c1; s0 += PANEL_IB) {
+		int64_t s1 = min64(s0 + PANEL_IB, arg->c1), b = s1 - s0;
+		real_t *q = a + s0 * lda, *gs = g + s0 + s0 * ldg;
+		columns_cpu(m, a, lda, r, ldr, s0, s1);
+		if (s1 < w) {
+			gram_cpu(m, b, q, lda, gs, ldg);
+			apply_cpu(m, b, q, lda, gs, ldg, a + s1 * lda, lda, w - s1, r + s0 + s1 * ldr, ldr);
+		}
 	}
-	int b = (int)(arg->c1 - arg->c0);
-	if (b > 1)
-		CUBLAS(syrk)(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, b, m, &one, a + arg->c0 * lda, lda,
-		             &zero, g + arg->c0 + arg->c0 * ldg, ldg);
+	gram_cpu(m, arg->c1 - arg->c0, a + arg->c0 * lda, lda, g + arg->c0 + arg->c0 * ldg, ldg);
 }
 
-static void update_cuda(void *buffers[], void *cl_arg)
+static void update_cpu(void *buffers[], void *cl_arg)
 {
 	const struct mgs_args *arg = cl_arg;
-	int b = (int)(arg->c1 - arg->c0);
-	real_t *q = MAT(buffers[0]) + arg->c0 * LD(buffers[0]);
-	real_t *g = MAT(buffers[1]) + arg->c0 + arg->c0 * LD(buffers[1]);
-	real_t *a = MAT(buffers[2]), *r = MAT(buffers[3]) + arg->c0;
-	int m = (int)ROWS(buffers[2]), w = (int)COLS(buffers[2]);
-	int ldq = (int)LD(buffers[0]), ldg = (int)LD(buffers[1]);
-	int lda = (int)LD(buffers[2]), ldr = (int)LD(buffers[3]);
-	cublasHandle_t h = starpu_cublas_get_local_handle();
-	const real_t one = 1, zero = 0, minus_one = -1;
+	int64_t ldq = LD(buffers[0]), ldg = LD(buffers[1]);
+	apply_cpu(ROWS(buffers[2]), arg->c1 - arg->c0, MAT(buffers[0]) + arg->c0 * ldq, ldq,
+	          MAT(buffers[1]) + arg->c0 + arg->c0 * ldg, ldg, MAT(buffers[2]), LD(buffers[2]),
+	          COLS(buffers[2]), MAT(buffers[3]) + arg->c0, LD(buffers[3]));
+}
 
+#ifdef HYLA_WITH_CUDA
+static void apply_cuda(cublasHandle_t h, int m, int b, const real_t *q, int ldq, const real_t *g,
+                       int ldg, real_t *a, int lda, int w, real_t *r, int ldr)
+{
+	const real_t one = 1, zero = 0, minus_one = -1;
 	if (b == 1) {
 		CUBLAS(gemv)(h, CUBLAS_OP_T, m, w, &one, a, lda, q, 1, &zero, r, ldr);
 		CUBLAS(ger)(h, m, w, &minus_one, q, 1, r, ldr, a, lda);
@@ -126,6 +130,47 @@ static void update_cuda(void *buffers[], void *cl_arg)
 	CUBLAS(trsm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, b, w,
 	             &one, g, ldg, r, ldr);
 	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, m, w, b, &minus_one, q, ldq, r, ldr, &one, a, lda);
+}
+
+static void gram_cuda(cublasHandle_t h, int m, int b, const real_t *q, int ldq, real_t *g, int ldg)
+{
+	const real_t one = 1, zero = 0;
+	if (b > 1)
+		CUBLAS(syrk)(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, b, m, &one, q, ldq, &zero, g, ldg);
+}
+
+static void panel_cuda(void *buffers[], void *cl_arg)
+{
+	const struct mgs_args *arg = cl_arg;
+	real_t *a = MAT(buffers[0]), *r = MAT(buffers[1]), *g = MAT(buffers[2]);
+	real_t *scratch = (real_t *)STARPU_VECTOR_GET_PTR(buffers[3]);
+	int m = (int)ROWS(buffers[0]), w = (int)COLS(buffers[0]);
+	int lda = (int)LD(buffers[0]), ldr = (int)LD(buffers[1]), ldg = (int)LD(buffers[2]);
+	int c0 = (int)arg->c0, c1 = (int)arg->c1;
+	cublasHandle_t h = starpu_cublas_get_local_handle();
+	cudaStream_t stream = starpu_cuda_get_local_stream();
+
+	for (int s0 = c0; s0 < c1; s0 += PANEL_IB) {
+		int s1 = (int)min64(s0 + PANEL_IB, c1), b = s1 - s0;
+		real_t *q = a + (int64_t)s0 * lda, *gs = g + s0 + (int64_t)s0 * ldg;
+		TYPED(hyla__cuda_mgs_columns)(m, s0, s1, a, lda, r, ldr, scratch, stream);
+		if (s1 < w) {
+			gram_cuda(h, m, b, q, lda, gs, ldg);
+			apply_cuda(h, m, b, q, lda, gs, ldg, a + (int64_t)s1 * lda, lda, w - s1,
+			           r + s0 + (int64_t)s1 * ldr, ldr);
+		}
+	}
+	gram_cuda(h, m, c1 - c0, a + (int64_t)c0 * lda, lda, g + c0 + (int64_t)c0 * ldg, ldg);
+}
+
+static void update_cuda(void *buffers[], void *cl_arg)
+{
+	const struct mgs_args *arg = cl_arg;
+	int ldq = (int)LD(buffers[0]), ldg = (int)LD(buffers[1]);
+	apply_cuda(starpu_cublas_get_local_handle(), (int)ROWS(buffers[2]), (int)(arg->c1 - arg->c0),
+	           MAT(buffers[0]) + arg->c0 * ldq, ldq, MAT(buffers[1]) + arg->c0 + arg->c0 * ldg,
+	           ldg, MAT(buffers[2]), (int)LD(buffers[2]), (int)COLS(buffers[2]),
+	           MAT(buffers[3]) + arg->c0, (int)LD(buffers[3]));
 }
 #endif
 
@@ -157,7 +202,7 @@ static uint32_t args_footprint(struct starpu_task *task)
 
 static struct starpu_perfmodel panel_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_mgs_panel_" PREC_NAME "_v1",
+	.symbol = "hyla_mgs_panel_" PREC_NAME "_v3",
 	.size_base = panel_size,
 	.footprint = args_footprint,
 };
@@ -204,6 +249,18 @@ static int insert(struct starpu_codelet *cl, starpu_data_handle_t h[4], int64_t 
 	                             cl->modes[3], h[3], STARPU_CL_ARGS, arg, sizeof *arg,
 	                             STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
 	return hyla__submitted(ret, cl->name);
+}
+
+starpu_data_handle_t TYPED(hyla__mgs_register_scratch)(void)
+{
+	starpu_data_handle_t scratch;
+#ifdef HYLA_WITH_CUDA
+	uint32_t elems = HYLA_MGS_SCRATCH_ELEMS;
+#else
+	uint32_t elems = 1;
+#endif
+	starpu_vector_data_register(&scratch, -1, 0, elems, sizeof(real_t));
+	return scratch;
 }
 
 int TYPED(hyla__insert_mgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,

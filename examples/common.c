@@ -205,3 +205,35 @@ double lapack_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, cha
 	free(w), free(tau);
 	return t;
 }
+
+void worker_stats_start(void)
+{
+	starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+	for (unsigned w = 0; w < starpu_worker_get_count(); w++)
+		starpu_profiling_worker_get_info((int)w, NULL);
+}
+
+void worker_stats_print(void)
+{
+	int cpu_tasks = 0, ncpu = 0;
+	double cpu_busy = 0, cpu_max = 0;
+	printf("# workers:");
+	for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
+		struct starpu_profiling_worker_info info;
+		starpu_profiling_worker_get_info((int)w, &info);
+		double busy = starpu_timing_timespec_to_us(&info.executing_time) * 1e-6;
+		double total = starpu_timing_timespec_to_us(&info.total_time) * 1e-6;
+		if (starpu_worker_get_type((int)w) == STARPU_CPU_WORKER) {
+			ncpu++;
+			cpu_tasks += info.executed_tasks;
+			cpu_busy += busy;
+			cpu_max = busy > cpu_max ? busy : cpu_max;
+			continue;
+		}
+		char name[64];
+		starpu_worker_get_name((int)w, name, sizeof name);
+		printf(" %s: %d tasks, busy %.3f s of %.3f s |", name, info.executed_tasks, busy, total);
+	}
+	printf(" %d CPU: %d tasks, busy %.3f s in all (%.3f s the most on one)\n", ncpu, cpu_tasks,
+	       cpu_busy, cpu_max);
+}

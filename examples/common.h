@@ -48,4 +48,9 @@ double triangular_condition(int64_t n, const double *r, int64_t ldr);
 /* Time of LAPACK dgeqrf + dorgqr (or s) on a copy of a, all host cores. */
 double lapack_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec);
 
+/* Per-worker task counts and busy times (StarPU profiling) between the two
+ * calls, on one line starting with "# workers:". */
+void worker_stats_start(void);
+void worker_stats_print(void);
+
 #endif

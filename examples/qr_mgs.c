@@ -24,6 +24,7 @@ static void usage(void)
 	       "  --repeat K       run K times, report the fastest and the median (default 1)\n"
 	       "  --seed S         random matrix seed (default 1)\n"
 	       "  --require-gpu    fail unless a CUDA worker is present\n"
+	       "  --stats          print tasks and busy time per worker (last run)\n"
 	       "  --help           this text\n\n"
 	       "StarPU's environment applies: STARPU_SCHED (eager, random, dmda, ws, ...),\n"
 	       "STARPU_NCPU, STARPU_NCUDA, STARPU_CALIBRATE, STARPU_WORKER_STATS.\n"
@@ -35,7 +36,7 @@ struct options {
 	int64_t m, n, nb, repeat;
 	char prec;
 	hyla_mgs_form form;
-	int check, lapack, seed, require_gpu;
+	int check, lapack, seed, require_gpu, stats;
 };
 
 static struct options parse(int argc, char **argv)
@@ -46,7 +47,8 @@ static struct options parse(int argc, char **argv)
 		{"prec", required_argument, 0, 'p'},   {"check", no_argument, 0, 'c'},
 		{"no-check", no_argument, 0, 'C'},     {"lapack", no_argument, 0, 'l'},
 		{"repeat", required_argument, 0, 'r'}, {"seed", required_argument, 0, 's'},
-		{"require-gpu", no_argument, 0, 'g'},  {"help", no_argument, 0, 'h'},
+		{"require-gpu", no_argument, 0, 'g'},  {"stats", no_argument, 0, 'S'},
+		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0}};
 	int c;
 	opterr = 0;
@@ -72,6 +74,7 @@ static struct options parse(int argc, char **argv)
 		case 'r': o.repeat = parse_int(prog, "--repeat", optarg, 1, 1000); break;
 		case 's': o.seed = (int)parse_int(prog, "--seed", optarg, 0, INT32_MAX); break;
 		case 'g': o.require_gpu = 1; break;
+		case 'S': o.stats = 1; break;
 		case 'h': usage(); exit(0);
 		default:
 			die_usage(prog, "unknown option '%s'", argv[optind - 1]);
@@ -134,6 +137,8 @@ int main(int argc, char **argv)
 			to_float(m, n, a0, m, a);
 		else
 			memcpy(a, a0, sizeof(double) * (size_t)(m * n));
+		if (o.stats)
+			worker_stats_start();
 		double t = now_seconds();
 		info = o.prec == 's' ? hyla_smgs(m, n, a, m, r, n, nb, o.form)
 		                     : hyla_dmgs(m, n, a, m, r, n, nb, o.form);
@@ -144,6 +149,8 @@ int main(int argc, char **argv)
 		        hyla_strerror(info));
 		return 1;
 	}
+	if (o.stats)
+		worker_stats_print();
 	qsort(times, (size_t)o.repeat, sizeof *times, compare_doubles);
 	double best = times[0], median = times[o.repeat / 2];
 

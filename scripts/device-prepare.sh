@@ -8,13 +8,14 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 stage="$here/.device"
 prefix=${HYLA_STARPU_PREFIX:-$HOME/.cache/hyla/starpu}
 
-mkdir -p "$stage/debs" "$stage/starpu/lib"
+mkdir -p "$stage/debs" "$stage/starpu/lib" "$stage/starpu/bin"
 if [ -z "$(ls "$stage/debs")" ]; then
 	(cd "$stage/debs" && apt-get download -qq libopenblas0-pthread liblapacke libtmglib3 \
 		libhwloc15 libgfortran5 libquadmath0 libnuma1 >/dev/null)
 fi
 cp -a "$(readlink -f "$prefix")"/lib/libstarpu-1.3.so* "$stage/starpu/lib/"
-strip --strip-unneeded "$stage/starpu/lib/"libstarpu-1.3.so.*.*
+cp "$(readlink -f "$prefix")"/bin/starpu_perfmodel_display "$stage/starpu/bin/"
+strip --strip-unneeded "$stage/starpu/lib/"libstarpu-1.3.so.*.* "$stage/starpu/bin/"*
 cmake -S "$here" -B "$stage/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="90-real;90-virtual" >/dev/null
 cmake --build "$stage/build" -j"$(nproc)" >/dev/null
 rm -rf "$stage/build/CMakeFiles" "$stage/build"/*/CMakeFiles

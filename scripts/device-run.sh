@@ -39,9 +39,18 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
 		STARPU_SCHED=dmda $bin/qr_mgs 8000 --no-check --repeat 2 >/dev/null 2>&1
 	done
 	{
-		STARPU_SCHED=dmda STARPU_WORKER_STATS=1 $bin/qr_mgs 8000 --repeat 3 --lapack --require-gpu
-		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/qr_mgs 8000 --repeat 1 --no-check
-		STARPU_SCHED=dmda $bin/qr_mgs 8000 --prec s --repeat 3
-		STARPU_SCHED=dmda $bin/qr_mgs 16000 8000 --repeat 3
+		STARPU_SCHED=dmda $bin/qr_mgs 8000 --repeat 3 --lapack --require-gpu --stats
+		for env in "STARPU_NCPU=0" "STARPU_NCPU=1" "STARPU_NCUDA=0" "STARPU_SCHED=eager" \
+			"STARPU_SCHED=dmdas" "STARPU_SCHED=ws"; do
+			echo "-- $env"
+			env STARPU_SCHED=dmda $env $bin/qr_mgs 8000 --repeat 3 --no-check --stats
+		done
+		STARPU_SCHED=dmda $bin/qr_mgs 8000 --prec s --repeat 3 --stats
+		STARPU_SCHED=dmda $bin/qr_mgs 16000 8000 --repeat 3 --stats
+		STARPU_SCHED=dmda $bin/qr_mgs 8192 4096 --repeat 3 --stats
+		STARPU_SCHED=dmda $bin/qr_mgs 8000 --form vector --no-check --stats
 	} 2>&1 | tee "$out/bench.txt"
+	for model in hyla_mgs_panel_d_v3 hyla_mgs_update_d_v1; do
+		.device/starpu/bin/starpu_perfmodel_display -s $model
+	done > "$out/models.txt" 2>&1
 fi
