@@ -34,6 +34,11 @@ static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G
 			if (ret != HYLA_SUCCESS)
 				return ret;
 		}
+		/* Q_k and row block k of R are final: write them back while the
+		 * rest goes on, rather than all at the end. */
+		hyla__write_back(A(k));
+		for (int64_t p = k; p < A->nt; p++)
+			hyla__write_back(R(k, p));
 	}
 	return HYLA_SUCCESS;
 }

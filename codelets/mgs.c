@@ -175,7 +175,7 @@ static void update_cuda(void *buffers[], void *cl_arg)
 #endif
 
 /* Perfmodels: cost grows with m times the columns touched; the factored
- * range (c0, c1) is a hidden parameter, so it enters the footprint. */
+ * range (c0, c1) is a hidden parameter, so it enters the size base. */
 static size_t panel_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
@@ -192,26 +192,32 @@ static size_t update_size(struct starpu_task *task, unsigned impl)
 	return (size_t)starpu_matrix_get_nx(a) * starpu_matrix_get_ny(a) * (size_t)(arg->c1 - arg->c0);
 }
 
-static uint32_t args_footprint(struct starpu_task *task)
+/* Tasks of equal cost share a footprint: the buffer sizes and the size base
+ * (which accounts for the factored columns). */
+static uint32_t panel_footprint(struct starpu_task *task)
 {
-	const struct mgs_args *arg = task->cl_arg;
-	uint32_t hash = starpu_task_data_footprint(task);
-	hash = starpu_hash_crc32c_be_n(&arg->c0, sizeof arg->c0, hash);
-	return starpu_hash_crc32c_be_n(&arg->c1, sizeof arg->c1, hash);
+	uint64_t size = panel_size(task, 0);
+	return starpu_hash_crc32c_be_n(&size, sizeof size, starpu_task_data_footprint(task));
+}
+
+static uint32_t update_footprint(struct starpu_task *task)
+{
+	uint64_t size = update_size(task, 0);
+	return starpu_hash_crc32c_be_n(&size, sizeof size, starpu_task_data_footprint(task));
 }
 
 static struct starpu_perfmodel panel_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_mgs_panel_" PREC_NAME "_v3",
+	.symbol = "hyla_mgs_panel_" PREC_NAME "_v4",
 	.size_base = panel_size,
-	.footprint = args_footprint,
+	.footprint = panel_footprint,
 };
 
 static struct starpu_perfmodel update_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_mgs_update_" PREC_NAME "_v1",
+	.symbol = "hyla_mgs_update_" PREC_NAME "_v2",
 	.size_base = update_size,
-	.footprint = args_footprint,
+	.footprint = update_footprint,
 };
 
 static struct starpu_codelet panel_cl = {

@@ -47,3 +47,13 @@ void hyla__desc_unregister_submit(hyla_desc *d)
 {
 	desc_release(d, starpu_data_unregister_submit);
 }
+
+static void release_handle(void *handle)
+{
+	starpu_data_release(handle);
+}
+
+void hyla__write_back(starpu_data_handle_t handle)
+{
+	starpu_data_acquire_cb(handle, STARPU_R, release_handle, handle);
+}

@@ -46,6 +46,10 @@ static inline int64_t hyla__tile_cols(const hyla_desc *d, int64_t j)
 	return j < d->nt - 1 ? d->nb : d->n - j * d->nb;
 }
 
+/* Copies a tile home once the tasks submitted on it so far are done, so that
+ * results go back while later tasks still run (asynchronous). */
+void hyla__write_back(starpu_data_handle_t handle);
+
 /* Checks that an insert function's starpu_task_insert succeeded. */
 int hyla__submitted(int ret, const char *codelet);
 
