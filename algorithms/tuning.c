@@ -4,6 +4,8 @@
 int64_t hyla_mgs_default_nb(int64_t m, int64_t n)
 {
 	(void)m;
-	int64_t nb = hyla_ncuda() > 0 ? 256 : 128;
+	/* Measured on an H100 + 16 cores at n = 8000: nb = 512 0.19 s, 384 0.20 s,
+	 * 256 0.23 s; 16 cores alone: 128. */
+	int64_t nb = hyla_ncuda() == 0 ? 128 : n >= 6144 ? 512 : 256;
 	return n < nb ? (n > 0 ? n : 1) : nb;
 }

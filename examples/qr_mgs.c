@@ -29,7 +29,7 @@ static void usage(void)
 	       "StarPU's environment applies: STARPU_SCHED (eager, random, dmda, ws, ...),\n"
 	       "STARPU_NCPU, STARPU_NCUDA, STARPU_CALIBRATE, STARPU_WORKER_STATS.\n"
 	       "Exit status: 0 pass, 1 a check failed or the run failed, 2 bad arguments.\n",
-	       prog, "256 with a GPU, 128 without");
+	       prog, "512 with a GPU and N >= 6144, 256 with a GPU, 128 without");
 }
 
 struct options {
@@ -52,7 +52,7 @@ static struct options parse(int argc, char **argv)
 		{0, 0, 0, 0}};
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o.nb = parse_size(prog, "--nb", optarg); break;
 		case 'f':
@@ -76,7 +76,10 @@ static struct options parse(int argc, char **argv)
 		case 'g': o.require_gpu = 1; break;
 		case 'S': o.stats = 1; break;
 		case 'h': usage(); exit(0);
+		case ':': die_usage(prog, "option '%s' needs a value", argv[optind - 1]);
 		default:
+			if (argv[optind - 1][0] == '-' && argv[optind - 1][1] >= '0' && argv[optind - 1][1] <= '9')
+				die_usage(prog, "sizes must be positive, not '%s'", argv[optind - 1]);
 			die_usage(prog, "unknown option '%s'", argv[optind - 1]);
 		}
 	}

@@ -13,7 +13,9 @@ deps=/tmp/hyla-deps
 mkdir -p $deps
 for f in .device/debs/*.deb; do dpkg -x "$f" $deps; done
 lib=$deps/usr/lib/x86_64-linux-gnu
-export LD_LIBRARY_PATH="$here/.device/starpu/lib:$here/.device/build:$lib/openblas-pthread:$lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+starpu_lib=${HYLA_STARPU_LIB:-$here/.device/starpu/lib}
+tag=${HYLA_TAG:-}
+export LD_LIBRARY_PATH="$starpu_lib:$here/.device/build:$lib/openblas-pthread:$lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export STARPU_HOME=/tmp/hyla-starpu STARPU_SILENT=1
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-SkylakeX}
 bin=.device/build
@@ -36,21 +38,24 @@ fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
 	echo "== calibration runs (dmda), then timings"
 	for i in 1 2 3; do
-		STARPU_SCHED=dmda $bin/qr_mgs 8000 --no-check --repeat 2 >/dev/null 2>&1
+		for prec in d s; do
+			STARPU_SCHED=dmda $bin/qr_mgs 8000 --prec $prec --no-check --repeat 2 >/dev/null 2>&1
+		done
 	done
 	{
-		STARPU_SCHED=dmda $bin/qr_mgs 8000 --repeat 3 --lapack --require-gpu --stats
+		STARPU_SCHED=dmda STARPU_WORKER_STATS=1 $bin/qr_mgs 8000 --repeat 3 --lapack --require-gpu --stats
 		for env in "STARPU_NCPU=0" "STARPU_NCPU=1" "STARPU_NCUDA=0" "STARPU_SCHED=eager" \
-			"STARPU_SCHED=dmdas" "STARPU_SCHED=ws"; do
+			"STARPU_SCHED=dmdas" "STARPU_SCHED=ws" "HYLA_NB=256" "HYLA_NB=384"; do
 			echo "-- $env"
-			env STARPU_SCHED=dmda $env $bin/qr_mgs 8000 --repeat 3 --no-check --stats
+			nb=$(echo "$env" | sed -n 's/HYLA_NB=//p')
+			env STARPU_SCHED=dmda $env $bin/qr_mgs 8000 --repeat 3 --no-check --stats ${nb:+--nb $nb}
 		done
 		STARPU_SCHED=dmda $bin/qr_mgs 8000 --prec s --repeat 3 --stats
 		STARPU_SCHED=dmda $bin/qr_mgs 16000 8000 --repeat 3 --stats
 		STARPU_SCHED=dmda $bin/qr_mgs 8192 4096 --repeat 3 --stats
-		STARPU_SCHED=dmda $bin/qr_mgs 8000 --form vector --no-check --stats
-	} 2>&1 | tee "$out/bench.txt"
-	for model in hyla_mgs_panel_d_v3 hyla_mgs_update_d_v1; do
+		STARPU_SCHED=dmda $bin/qr_mgs 2000 --form vector --stats
+	} 2>&1 | tee "$out/bench$tag.txt"
+	for model in hyla_mgs_panel_d_v4 hyla_mgs_update_d_v2; do
 		.device/starpu/bin/starpu_perfmodel_display -s $model
-	done > "$out/models.txt" 2>&1
+	done > "$out/models$tag.txt" 2>&1
 fi

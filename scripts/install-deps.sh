@@ -24,7 +24,7 @@ flags="--disable-static --disable-mpi --disable-opencl --disable-fortran \
 --disable-starpufft --disable-socl --disable-hdf5 --disable-glpk \
 --disable-opengl-render --without-x --disable-full-gdb-information \
 --enable-maxcpus=256 --enable-maxcudadev=16 --enable-maxnumanodes=16 \
---enable-maxbuffers=16 --enable-maximplementations=4"
+--enable-maxbuffers=16 --enable-maximplementations=4 --enable-blocking-drivers"
 if [ "$variant" = cuda ]; then
 	flags="$flags --with-cuda-dir=$cuda_dir"
 else

@@ -29,4 +29,5 @@ expect_usage_error 100 --repeat 0
 expect_usage_error 100 --bogus
 expect_usage_error 100 50 20
 expect_usage_error 100 --nb
+expect_usage_error 100 --prec
 exit $fails
