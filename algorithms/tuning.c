@@ -9,3 +9,17 @@ int64_t hyla_mgs_default_nb(int64_t m, int64_t n)
 	int64_t nb = hyla_ncuda() == 0 ? 128 : n >= 6144 ? 512 : 256;
 	return n < nb ? (n > 0 ? n : 1) : nb;
 }
+
+int64_t hyla_gehrd_default_nb(int64_t n)
+{
+	(void)n;
+	/* DLAHR2's panel: its non-GEMV work grows with nb, the task count
+	 * falls with it. */
+	return hyla_ncuda() > 0 ? 64 : 32;
+}
+
+int64_t hyla_gehrd_update_width(int64_t n)
+{
+	(void)n;
+	return hyla_ncuda() > 0 ? 512 : 128;
+}

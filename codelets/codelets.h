@@ -26,4 +26,25 @@ int TYPED(hyla__insert_mgs_update)(starpu_data_handle_t q, starpu_data_handle_t 
                                    starpu_data_handle_t a, starpu_data_handle_t r,
                                    int64_t c0, int64_t c1, int priority);
 
+/* Hessenberg reduction (algorithms/gehrd.c). The panel starting at column
+ * col reduces its columns (LAPACK's DLAHR2) and writes tau, T (nb-by-nb),
+ * Y = A V T and the explicit V (both n-by-nb); panels[0] is its own column
+ * panel (RW), panels[1..] the trailing ones (R), which it must find
+ * contiguous; scratch from hyla__gehrd_register_scratch. */
+starpu_data_handle_t TYPED(hyla__gehrd_register_scratch)(int64_t nb);
+int TYPED(hyla__insert_gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t,
+                                    starpu_data_handle_t y, starpu_data_handle_t v,
+                                    starpu_data_handle_t scratch, const starpu_data_handle_t *panels,
+                                    int npanels, int64_t col, int priority);
+/* Applies panel col's transformation to the npanels consecutive column
+ * panels (RW, contiguous) starting at column first: from the right to all
+ * rows, from the left to rows col+1..; w: nb-by-(their columns) scratch. */
+int TYPED(hyla__insert_gehrd_update)(starpu_data_handle_t v, starpu_data_handle_t t,
+                                     starpu_data_handle_t y, starpu_data_handle_t w,
+                                     const starpu_data_handle_t *panels, int npanels, int64_t col,
+                                     int64_t first, int priority);
+/* Reduces the last column panel a (starting at column col) with LAPACK's
+ * DGEHD2 on the CPU; tau: its part of tau (W). */
+int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau, int64_t col);
+
 #endif

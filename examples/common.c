@@ -1,5 +1,7 @@
 #include "common.h"
+#include <getopt.h>
 #include <starpu.h>
+#include "hyla.h"
 #include <cblas.h>
 #include <errno.h>
 #include <lapacke.h>
@@ -236,4 +238,142 @@ void worker_stats_print(void)
 	}
 	printf(" %d CPU: %d tasks, busy %.3f s in all (%.3f s the most on one)\n", ncpu, cpu_tasks,
 	       cpu_busy, cpu_max);
+}
+
+int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *h, int64_t ldh,
+                         const double *tau, double *resid, double *orth)
+{
+	size_t nn = (size_t)(n * n);
+	double *q = malloc(sizeof *q * nn), *hh = calloc(nn, sizeof *hh), *w = malloc(sizeof *w * nn);
+	if (!q || !hh || !w) {
+		free(q), free(hh), free(w);
+		return -1;
+	}
+	LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)n, (lapack_int)n, h, (lapack_int)ldh, q,
+	               (lapack_int)n);
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = 0; i <= j + 1 && i < n; i++)
+			hh[i + j * n] = h[i + j * ldh];
+	int info = n > 1 ? LAPACKE_dorghr(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, q,
+	                                  (lapack_int)n, tau) : 0;
+	if (n == 1)
+		q[0] = 1;
+	/* w = Q H Q^T - A */
+	double *qh = malloc(sizeof *qh * nn);
+	if (!qh || info) {
+		free(q), free(hh), free(w), free(qh);
+		return -1;
+	}
+	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, q, n, hh, n, 0, qh, n);
+	LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)n, (lapack_int)n, a, (lapack_int)lda, w,
+	               (lapack_int)n);
+	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 1, qh, n, q, n, -1, w, n);
+	double diff = 0, norm = 0;
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = 0; i < n; i++) {
+			diff += w[i + j * n] * w[i + j * n];
+			norm += a[i + j * lda] * a[i + j * lda];
+		}
+	*resid = sqrt(diff / norm) / (double)n;
+	*orth = orthogonality(n, n, q, n) / (double)n;
+	free(q), free(hh), free(w), free(qh);
+	return 0;
+}
+
+struct driver_options parse_driver_options(int argc, char **argv, const char *prog, int npos_max,
+                                           const struct option *extra,
+                                           int (*on_extra)(int opt, const char *arg),
+                                           void (*usage)(void))
+{
+	struct driver_options o = {.prec = 'd', .check = 1, .repeat = 1, .seed = 1};
+	static const struct option common[] = {
+		{"nb", required_argument, 0, 'b'},     {"prec", required_argument, 0, 'p'},
+		{"check", no_argument, 0, 'c'},        {"no-check", no_argument, 0, 'C'},
+		{"lapack", no_argument, 0, 'l'},       {"repeat", required_argument, 0, 'r'},
+		{"seed", required_argument, 0, 's'},   {"require-gpu", no_argument, 0, 'g'},
+		{"stats", no_argument, 0, 'S'},        {"help", no_argument, 0, 'h'}};
+	enum { NCOMMON = sizeof common / sizeof common[0] };
+	struct option longopts[NCOMMON + 16] = {{0}};
+	int nextra = 0;
+	memcpy(longopts, common, sizeof common);
+	while (extra && extra[nextra].name && nextra < 15) {
+		longopts[NCOMMON + nextra] = extra[nextra];
+		nextra++;
+	}
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': o.nb = parse_size(prog, "--nb", optarg); break;
+		case 'p':
+			if (strcmp(optarg, "d") && strcmp(optarg, "s"))
+				die_usage(prog, "--prec must be d or s, not '%s'", optarg);
+			o.prec = optarg[0];
+			break;
+		case 'c': o.check = 1; break;
+		case 'C': o.check = 0; break;
+		case 'l': o.lapack = 1; break;
+		case 'r': o.repeat = parse_int(prog, "--repeat", optarg, 1, 1000); break;
+		case 's': o.seed = (int)parse_int(prog, "--seed", optarg, 0, INT32_MAX); break;
+		case 'g': o.require_gpu = 1; break;
+		case 'S': o.stats = 1; break;
+		case 'h': usage(); exit(0);
+		case ':': die_usage(prog, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (c != '?' && on_extra && on_extra(c, optarg))
+				break;
+			if (argv[optind - 1][0] == '-' && argv[optind - 1][1] >= '0' && argv[optind - 1][1] <= '9')
+				die_usage(prog, "sizes must be positive, not '%s'", argv[optind - 1]);
+			die_usage(prog, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	int npos = argc - optind;
+	if (npos < 1 || npos > npos_max)
+		die_usage(prog, "expected %s, got %d size argument%s", npos_max == 1 ? "N" : "M [N]", npos,
+		          npos == 1 ? "" : "s");
+	o.m = parse_size(prog, npos_max == 1 ? "N" : "M", argv[optind]);
+	o.n = npos == 2 ? parse_size(prog, "N", argv[optind + 1]) : o.m;
+	return o;
+}
+
+void driver_start(const char *prog, const struct driver_options *o)
+{
+	if (hyla_init() != HYLA_SUCCESS) {
+		fprintf(stderr, "%s: error: could not start StarPU\n", prog);
+		exit(1);
+	}
+	if (o->require_gpu && hyla_ncuda() == 0) {
+		fprintf(stderr, "%s: error: --require-gpu given but no CUDA worker is present\n", prog);
+		hyla_finalize();
+		exit(EXIT_USAGE);
+	}
+	char summary[512];
+	hyla_machine_summary(summary, sizeof summary);
+	printf("# %s\n", summary);
+}
+
+double lapack_gehrd_seconds(int64_t n, const double *a, int64_t lda, char prec)
+{
+	size_t nn = (size_t)(n * n);
+	void *w = malloc(nn * (prec == 's' ? sizeof(float) : sizeof(double)));
+	void *tau = malloc((size_t)n * sizeof(double));
+	if (!w || !tau) {
+		free(w), free(tau);
+		return NAN;
+	}
+	if (prec == 's')
+		to_float(n, n, a, lda, w);
+	else
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)n, (lapack_int)n, a, (lapack_int)lda, w,
+		               (lapack_int)n);
+	host_blas_begin();
+	double t = now_seconds();
+	if (prec == 's')
+		LAPACKE_sgehrd(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, w, (lapack_int)n, tau);
+	else
+		LAPACKE_dgehrd(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, w, (lapack_int)n, tau);
+	t = now_seconds() - t;
+	host_blas_end();
+	free(w), free(tau);
+	return t;
 }

@@ -10,6 +10,42 @@
 /* Exit status for bad arguments (one line on stderr). */
 #define EXIT_USAGE 2
 
+/* Options every driver takes. */
+struct driver_options {
+	int64_t m, n, nb, repeat;
+	char prec;
+	int check, lapack, seed, require_gpu, stats;
+};
+
+/* Help lines of the common options. */
+#define DRIVER_OPTIONS_HELP \
+	"  --nb B           block size (default: hyla's table for the workers present)\n" \
+	"  --prec P         d (double) or s (single); default d\n" \
+	"  --check          check the result against its defining identities (default)\n" \
+	"  --no-check       skip the checks\n" \
+	"  --lapack         also time LAPACK on all host cores, print the speed-up\n" \
+	"  --repeat K       run K times, report the fastest and the median (default 1)\n" \
+	"  --seed S         random matrix seed (default 1)\n" \
+	"  --require-gpu    fail unless a CUDA worker is present\n" \
+	"  --stats          print tasks and busy time per worker (last run)\n" \
+	"  --help           this text\n\n" \
+	"StarPU's environment applies: STARPU_SCHED (eager, random, dmda, ws, ...),\n" \
+	"STARPU_NCPU, STARPU_NCUDA, STARPU_CALIBRATE, STARPU_WORKER_STATS.\n" \
+	"Exit status: 0 pass, 1 a check failed or the run failed, 2 bad arguments.\n"
+
+/* Parses argv: the common options, the driver's own (extra, handled by
+ * on_extra, which returns 0 for an option it does not know) and npos_max
+ * sizes (M, then N defaulting to M). usage() prints the help. Dies with a
+ * one-line error on anything else. */
+struct option;
+struct driver_options parse_driver_options(int argc, char **argv, const char *prog, int npos_max,
+                                           const struct option *extra,
+                                           int (*on_extra)(int opt, const char *arg),
+                                           void (*usage)(void));
+
+/* Starts hyla, dies if a GPU is required and absent, prints the machine line. */
+void driver_start(const char *prog, const struct driver_options *o);
+
 /* Print "prog: error: ..." and exit(EXIT_USAGE). */
 void die_usage(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 
@@ -47,6 +83,15 @@ double triangular_condition(int64_t n, const double *r, int64_t ldr);
 
 /* Time of LAPACK dgeqrf + dorgqr (or s) on a copy of a, all host cores. */
 double lapack_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec);
+
+/* Time of LAPACK dgehrd (or s) on a copy of the n-by-n a, all host cores. */
+double lapack_gehrd_seconds(int64_t n, const double *a, int64_t lda, char prec);
+
+/* For a dgehrd result h (H on and above the subdiagonal, reflectors below)
+ * with tau, of the input a: resid = ||A - Q H Q^T||_F / (n ||A||_F) and
+ * orth = ||I - Q^T Q||_F / n, Q formed by LAPACK's dorghr. 0 or -1. */
+int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *h, int64_t ldh,
+                         const double *tau, double *resid, double *orth);
 
 /* Per-worker task counts and busy times (StarPU profiling) between the two
  * calls, on one line starting with "# workers:". */

@@ -67,6 +67,26 @@ int hyla_smgs(int64_t m, int64_t n, float *a, int64_t lda, float *r,
 /* The default panel width for an m-by-n MGS on the workers present. */
 int64_t hyla_mgs_default_nb(int64_t m, int64_t n);
 
+/* ---- Hessenberg reduction ----------------------------------------------
+ * Q^T A Q = H for an n-by-n A, LAPACK dgehrd's contract: on return H is on
+ * and above the first subdiagonal of a, the reflectors below it, tau holds
+ * n-1 scalars (Q = H(ilo) ... H(ihi-1)); LAPACK's dorghr and dhseqr take the
+ * result unchanged. ilo = 1, ihi = n runs hyla's task graph; other ranges,
+ * and n <= the block size, call LAPACK dgehrd on the host.
+ * Returns 0, or -i for a bad argument i, or HYLA_ERR_*. */
+int hyla_dgehrd(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, double *tau);
+int hyla_sgehrd(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau);
+/* The same with the panel width nb (0: hyla_gehrd_default_nb); -7 if nb < 0. */
+int hyla_dgehrd_nb(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, double *tau,
+                   int64_t nb);
+int hyla_sgehrd_nb(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau,
+                   int64_t nb);
+
+/* Block size (panel width) of the Hessenberg reduction, and the width of
+ * its trailing-update tasks, for the workers present. */
+int64_t hyla_gehrd_default_nb(int64_t n);
+int64_t hyla_gehrd_update_width(int64_t n);
+
 #ifdef __cplusplus
 }
 #endif

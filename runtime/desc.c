@@ -28,8 +28,56 @@ int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t l
 	return HYLA_SUCCESS;
 }
 
+/* Column panels of width nb (the last one narrower). */
+static void column_panels(void *parent_interface, void *child_interface, struct starpu_data_filter *f,
+                          unsigned id, unsigned nchildren)
+{
+	(void)nchildren;
+	struct starpu_matrix_interface *parent = parent_interface, *child = child_interface;
+	uint32_t nb = (uint32_t)f->filter_arg, first = id * nb;
+	*child = *parent;
+	child->ny = parent->ny - first < nb ? parent->ny - first : nb;
+	child->allocsize = (size_t)child->nx * child->ny * child->elemsize;
+	if (parent->dev_handle) {
+		size_t offset = (size_t)first * parent->ld * parent->elemsize;
+		if (parent->ptr)
+			child->ptr = parent->ptr + offset;
+		child->offset = parent->offset + offset;
+	}
+}
+
+int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
+                              int64_t nb, size_t elsize)
+{
+	*d = (hyla_desc){.ptr = ptr, .m = m, .n = n, .ld = ld, .mb = m, .nb = nb, .mt = 1,
+	                 .nt = (n + nb - 1) / nb, .elsize = elsize};
+	d->tiles = malloc(sizeof *d->tiles * (size_t)d->nt);
+	if (!d->tiles)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)d->nt);
+	starpu_matrix_data_register(&d->parent, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)ld,
+	                            (uint32_t)m, (uint32_t)n, elsize);
+	int gpu = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
+	if (gpu >= 0)
+		starpu_data_fetch_on_node(d->parent, starpu_worker_get_memory_node(gpu), 0);
+	struct starpu_data_filter panels = {.filter_func = column_panels,
+	                                    .nchildren = (unsigned)d->nt,
+	                                    .filter_arg = (unsigned)nb};
+	starpu_data_partition(d->parent, &panels);
+	for (int64_t j = 0; j < d->nt; j++)
+		d->tiles[j] = starpu_data_get_sub_data(d->parent, 1, (unsigned)j);
+	return HYLA_SUCCESS;
+}
+
 static void desc_release(hyla_desc *d, void (*unregister)(starpu_data_handle_t))
 {
+	if (d->parent) {
+		starpu_data_unpartition(d->parent, STARPU_MAIN_RAM);
+		starpu_data_unregister(d->parent);
+		free(d->tiles);
+		d->tiles = NULL;
+		d->parent = NULL;
+		return;
+	}
 	if (!d->tiles)
 		return;
 	for (int64_t t = 0; t < d->mt * d->nt; t++)

@@ -1,6 +1,7 @@
 /* Maps the element type of a typed source (compiled once with HYLA_PREC_D,
  * once with HYLA_PREC_S) to its names: real_t, TYPED(x) -> x_d / x_s,
- * PUBLIC(x) -> hyla_dx / hyla_sx, BLAS(x) -> cblas_dx, CUBLAS(x) -> cublasDx. */
+ * PUBLIC(x) -> hyla_dx / hyla_sx, BLAS(x) -> cblas_dx, CUBLAS(x) -> cublasDx,
+ * LAPACK(x) -> dx_ (Fortran LAPACK). */
 #ifndef HYLA_PRECISION_H
 #define HYLA_PRECISION_H
 
@@ -10,6 +11,8 @@ typedef double real_t;
 #define PUBLIC(x) hyla_d##x
 #define BLAS(x) cblas_d##x
 #define CUBLAS(x) cublasD##x
+#define LAPACK(x) d##x##_
+#define LAPACKE(x) LAPACKE_d##x
 #define PREC_CHAR 'd'
 #define PREC_NAME "d"
 #elif defined(HYLA_PREC_S)
@@ -18,6 +21,8 @@ typedef float real_t;
 #define PUBLIC(x) hyla_s##x
 #define BLAS(x) cblas_s##x
 #define CUBLAS(x) cublasS##x
+#define LAPACK(x) s##x##_
+#define LAPACKE(x) LAPACKE_s##x
 #define PREC_CHAR 's'
 #define PREC_NAME "s"
 #else

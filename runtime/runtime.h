@@ -24,10 +24,18 @@ typedef struct hyla_desc {
 	int64_t m, n, ld, mb, nb, mt, nt;
 	size_t elsize;
 	starpu_data_handle_t *tiles; /* mt*nt, tile (i, j) at i + j*mt */
+	starpu_data_handle_t parent; /* set when the tiles are views of one handle */
 } hyla_desc;
 
 int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                         int64_t mb, int64_t nb, size_t elsize);
+/* The m-by-n matrix as column panels of width nb that are views of one
+ * registered parent: panels that live on one device are contiguous there, as
+ * in the parent. With a CUDA worker present the parent is first copied to its
+ * GPU, so that one task may treat consecutive panels as one matrix. */
+int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
+                              int64_t nb, size_t elsize);
+
 /* Unregister every tile once its tasks are done (data goes back home). */
 void hyla__desc_unregister(hyla_desc *d);
 /* The same, but returns at once: StarPU unregisters when the tasks end. */

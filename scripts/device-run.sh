@@ -31,12 +31,28 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 			"d 600 1 64 blocked"; do
 			STARPU_SCHED=$sched $bin/tests/test_mgs $args || fails=$((fails + 1))
 		done
+		for args in "d 3000 64" "d 2050 64" "d 1000 32" "s 2000 64" "s 777 16" "d 130 64"; do
+			STARPU_SCHED=$sched $bin/tests/test_gehrd $args || fails=$((fails + 1))
+		done
 	done 2>&1 | tee "$out/checks.txt"
 	grep -c FAILED "$out/checks.txt" | sed 's/^/failed checks: /'
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
-	echo "== calibration runs (dmda), then timings"
+	echo "== hr_reduce: calibration runs (dmda), then timings"
+	for i in 1 2 3; do
+		STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check >/dev/null 2>&1
+	done
+	{
+		STARPU_SCHED=dmda $bin/hr_reduce 8000 --repeat 2 --lapack --require-gpu --stats
+		for n in 2000 4000 12000; do
+			STARPU_SCHED=dmda $bin/hr_reduce $n --repeat 2 --no-check --stats
+		done
+		STARPU_SCHED=dmda $bin/hr_reduce 8000 --prec s --repeat 2 --no-check --stats
+		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --lapack --no-check --stats
+	} 2>&1 | tee "$out/bench-hr$tag.txt"
+	[ -n "${HYLA_HR_ONLY:-}" ] && exit 0
+	echo "== qr_mgs: calibration runs (dmda), then timings"
 	for i in 1 2 3; do
 		for prec in d s; do
 			STARPU_SCHED=dmda $bin/qr_mgs 8000 --prec $prec --no-check --repeat 2 >/dev/null 2>&1

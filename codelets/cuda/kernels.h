@@ -24,6 +24,21 @@ void hyla__cuda_mgs_columns_d(int m, int j0, int j1, double *a, int64_t lda, dou
 void hyla__cuda_mgs_columns_s(int m, int j0, int j1, float *a, int64_t lda, float *r,
                               int64_t ldr, float *scratch, cudaStream_t stream);
 
+/* LAPACK's dlarfg on (*alpha, x[0:nx]) for the Hessenberg panel: x becomes
+ * the reflector, *alpha its unit element 1, *ei = beta, *tau = *t_jj = tau,
+ * *mtau = -tau; first *restore = *ei when restore is not NULL. One block. */
+void hyla__cuda_gehrd_larfg_d(int nx, double *alpha, double *x, double *tau, double *t_jj,
+                              double *mtau, double *ei, double *restore, cudaStream_t stream);
+void hyla__cuda_gehrd_larfg_s(int nx, float *alpha, float *x, float *tau, float *t_jj,
+                              float *mtau, float *ei, float *restore, cudaStream_t stream);
+
+/* The explicit n-by-nb V of a Hessenberg panel whose reflector j has its unit
+ * element at row r0 + j and its other entries below it in column j of a. */
+void hyla__cuda_gehrd_build_v_d(int n, int nb, int r0, const double *a, int64_t lda, double *v,
+                                int64_t ldv, cudaStream_t stream);
+void hyla__cuda_gehrd_build_v_s(int n, int nb, int r0, const float *a, int64_t lda, float *v,
+                                int64_t ldv, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,366 @@
+/* Codelets of the Hessenberg reduction (seed 002: Tomov, Nath, Dongarra):
+ * the panel (LAPACK's DLAHR2 on nb columns, producing V, T and Y = A V T),
+ * the update of one trailing column panel, and the last columns (DGEHD2).
+ * Typed source: see runtime/precision.h.
+ *
+ * Panel i covers columns i..i+nb-1; reflector j has its unit element at row
+ * r0 + j, r0 = i + 1. The panel reads every trailing column (its GEMVs run
+ * over the whole trailing matrix), given as the column panels after its own;
+ * they must be contiguous with the same leading dimension, as the views of
+ * hyla__desc_register_views are. */
+#include <cblas.h>
+#include <stdlib.h>
+#include "codelets.h"
+#include "lapack.h"
+#include "runtime.h"
+#ifdef HYLA_WITH_CUDA
+#include <starpu_cublas_v2.h>
+#include "cuda/kernels.h"
+#endif
+
+struct gehrd_args {
+	int64_t col;   /* first column of the panel */
+	int64_t first; /* first column of the panel being updated (update only) */
+};
+
+#define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
+#define LD(buf) ((int)STARPU_MATRIX_GET_LD(buf))
+#define ROWS(buf) ((int)STARPU_MATRIX_GET_NX(buf))
+#define COLS(buf) ((int)STARPU_MATRIX_GET_NY(buf))
+
+/* Panel buffers: tau (W), T (W), Y (W), V (W), scratch, own panel (RW),
+ * then the trailing panels (R). */
+enum { P_TAU, P_T, P_Y, P_V, P_SCRATCH, P_OWN };
+/* Update buffers: V, T, Y (R), workspace, then the panels updated (RW). */
+enum { U_V, U_T, U_Y, U_W, U_A };
+
+/* The columns of the panels buffers[first..] if they follow each other in
+ * memory with one leading dimension (one matrix), else 0. */
+static int contiguous_cols(void *buffers[], int first)
+{
+	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
+	real_t *base = MAT(buffers[first]);
+	int cols = COLS(buffers[first]);
+	for (int b = first + 1; b < nbuffers; b++) {
+		if (MAT(buffers[b]) != base + (int64_t)cols * LD(buffers[first]) ||
+		    LD(buffers[b]) != LD(buffers[first]))
+			return 0;
+		cols += COLS(buffers[b]);
+	}
+	return cols;
+}
+
+static void build_v_cpu(int n, int nb, int r0, const real_t *a, int lda, real_t *v, int ldv)
+{
+	for (int j = 0; j < nb; j++)
+		for (int row = 0; row < n; row++)
+			v[row + (int64_t)j * ldv] = row < r0 + j ? 0 : row == r0 + j ? 1 : a[row + (int64_t)j * lda];
+}
+
+static void panel_cpu(void *buffers[], void *cl_arg)
+{
+	const struct gehrd_args *arg = cl_arg;
+	STARPU_ASSERT_MSG(contiguous_cols(buffers, P_OWN),
+	                  "gehrd panel: trailing panels are not contiguous in host memory");
+	real_t *a = MAT(buffers[P_OWN]), *t = MAT(buffers[P_T]), *y = MAT(buffers[P_Y]);
+	real_t *v = MAT(buffers[P_V]);
+	int n = ROWS(buffers[P_OWN]), nb = COLS(buffers[P_OWN]), lda = LD(buffers[P_OWN]);
+	int ldt = LD(buffers[P_T]), ldy = LD(buffers[P_Y]), ldv = LD(buffers[P_V]);
+	int k = (int)arg->col + 1, r0 = k;
+
+	LAPACK(lahr2)(&n, &k, &nb, a, &lda, MAT(buffers[P_TAU]), t, &ldt, y, &ldy);
+	build_v_cpu(n, nb, r0, a, lda, v, ldv);
+	/* Rows above the reduction of the panel's own columns 1..nb-1. */
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, r0, nb - 1, nb - 1, -1, y, ldy, v + r0, ldv,
+	           1, a + lda, lda);
+}
+
+/* (I - V T V^T) from the right, then (I - V T^T V^T) from the left, on the
+ * consecutive column panels a (columns first.., all n rows): what DGEHRD's
+ * DGEMM and DLARFB do to the trailing matrix. w: nb-by-cols workspace. */
+static void update_cpu(void *buffers[], void *cl_arg)
+{
+	const struct gehrd_args *arg = cl_arg;
+	int cols = contiguous_cols(buffers, U_A);
+	STARPU_ASSERT_MSG(cols, "gehrd update: panels are not contiguous in host memory");
+	real_t *v = MAT(buffers[U_V]), *t = MAT(buffers[U_T]), *y = MAT(buffers[U_Y]);
+	real_t *a = MAT(buffers[U_A]), *w = MAT(buffers[U_W]);
+	int n = ROWS(buffers[U_A]), nb = COLS(buffers[U_V]);
+	int lda = LD(buffers[U_A]), ldv = LD(buffers[U_V]), ldt = LD(buffers[U_T]);
+	int ldy = LD(buffers[U_Y]), ldw = LD(buffers[U_W]), r0 = (int)arg->col + 1;
+
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, n, cols, nb, -1, y, ldy, v + arg->first, ldv,
+	           1, a, lda);
+	BLAS(gemm)(CblasColMajor, CblasTrans, CblasNoTrans, nb, cols, n - r0, 1, v + r0, ldv, a + r0, lda,
+	           0, w, ldw);
+	BLAS(trmm)(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit, nb, cols, 1, t, ldt,
+	           w, ldw);
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, n - r0, cols, nb, -1, v + r0, ldv, w, ldw,
+	           1, a + r0, lda);
+}
+
+/* The last column panel with LAPACK's unblocked DGEHD2 (it touches only the
+ * columns from ilo on, so it is given the user's matrix from column 0). */
+static void tail_cpu(void *buffers[], void *cl_arg)
+{
+	const struct gehrd_args *arg = cl_arg;
+	int n = ROWS(buffers[0]), lda = LD(buffers[0]), ilo = (int)arg->col + 1, info;
+	real_t *a = MAT(buffers[0]) - arg->col * lda, *tau = MAT(buffers[1]) - arg->col;
+	real_t *work = malloc(sizeof *work * (size_t)n);
+	if (work)
+		LAPACK(gehd2)(&n, &ilo, &n, a, &lda, tau, work, &info);
+	free(work);
+}
+
+#ifdef HYLA_WITH_CUDA
+/* DLAHR2 on the worker's stream: the column loop never returns to the host.
+ * The small steps are cuBLAS Level-2 calls and two kernels of ours; the big
+ * GEMV of each column runs over the trailing matrix, which stays resident. */
+static void panel_cuda(void *buffers[], void *cl_arg)
+{
+	const struct gehrd_args *arg = cl_arg;
+	STARPU_ASSERT_MSG(contiguous_cols(buffers, P_OWN),
+	                  "gehrd panel: trailing panels are not contiguous in GPU memory");
+	real_t *a = MAT(buffers[P_OWN]), *t = MAT(buffers[P_T]), *y = MAT(buffers[P_Y]);
+	real_t *v = MAT(buffers[P_V]), *tau = MAT(buffers[P_TAU]);
+	real_t *scratch = (real_t *)STARPU_VECTOR_GET_PTR(buffers[P_SCRATCH]);
+	real_t *ei = scratch, *mtau = scratch + 1, *w = scratch + 2;
+	int n = ROWS(buffers[P_OWN]), nb = COLS(buffers[P_OWN]), lda = LD(buffers[P_OWN]);
+	int ldt = LD(buffers[P_T]), ldy = LD(buffers[P_Y]), ldv = LD(buffers[P_V]);
+	int r0 = (int)arg->col + 1, rows = n - r0;
+	cublasHandle_t h = starpu_cublas_get_local_handle();
+	cudaStream_t stream = starpu_cuda_get_local_stream();
+	const real_t one = 1, zero = 0, minus_one = -1;
+
+	for (int j = 0; j < nb; j++) {
+		real_t *col = a + (int64_t)j * lda;
+		if (j > 0) {
+			/* Bring column j up to date with the reflectors before it. */
+			CUBLAS(gemv)(h, CUBLAS_OP_N, rows, j, &minus_one, y + r0, ldy, a + r0 + j - 1, lda,
+			             &one, col + r0, 1);
+			CUBLAS(copy)(h, j, col + r0, 1, w, 1);
+			CUBLAS(trmv)(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, j, a + r0, lda,
+			             w, 1);
+			CUBLAS(gemv)(h, CUBLAS_OP_T, rows - j, j, &one, a + r0 + j, lda, col + r0 + j, 1, &one,
+			             w, 1);
+			CUBLAS(trmv)(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, j, t, ldt,
+			             w, 1);
+			CUBLAS(gemv)(h, CUBLAS_OP_N, rows - j, j, &minus_one, a + r0 + j, lda, w, 1, &one,
+			             col + r0 + j, 1);
+			CUBLAS(trmv)(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, j, a + r0, lda,
+			             w, 1);
+			CUBLAS(axpy)(h, j, &minus_one, w, 1, col + r0, 1);
+		}
+		TYPED(hyla__cuda_gehrd_larfg)(rows - j - 1, col + r0 + j, col + r0 + j + 1, tau + j,
+		                              t + j + (int64_t)j * ldt, mtau, ei,
+		                              j > 0 ? a + r0 + j - 1 + (int64_t)(j - 1) * lda : NULL,
+		                              stream);
+		/* y_j = A(r0:n, i+j+1:n) v_j over the resident trailing matrix. */
+		real_t *yj = y + r0 + (int64_t)j * ldy, *vj = col + r0 + j;
+		CUBLAS(gemv)(h, CUBLAS_OP_N, rows, rows - j, &one, col + lda + r0, lda, vj, 1, &zero, yj, 1);
+		if (j > 0) {
+			real_t *tj = t + (int64_t)j * ldt;
+			CUBLAS(gemv)(h, CUBLAS_OP_T, rows - j, j, &one, a + r0 + j, lda, vj, 1, &zero, tj, 1);
+			CUBLAS(gemv)(h, CUBLAS_OP_N, rows, j, &minus_one, y + r0, ldy, tj, 1, &one, yj, 1);
+			cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE);
+			CUBLAS(scal)(h, j, mtau, tj, 1);
+			cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST);
+			CUBLAS(trmv)(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, j, t, ldt,
+			             tj, 1);
+		}
+		cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE);
+		CUBLAS(scal)(h, rows, tau + j, yj, 1);
+		cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST);
+	}
+	real_t *last_unit = a + r0 + nb - 1 + (int64_t)(nb - 1) * lda;
+	cudaMemcpyAsync(last_unit, ei, sizeof *ei, cudaMemcpyDeviceToDevice, stream);
+	TYPED(hyla__cuda_gehrd_build_v)(n, nb, r0, a, lda, v, ldv, stream);
+	/* Y's top rows: A(0:r0, i+1:n) V(r0:n, :) T. */
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, r0, nb, rows, &one, a + lda, lda, v + r0, ldv, &zero,
+	             y, ldy);
+	CUBLAS(trmm)(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
+	             r0, nb, &one, t, ldt, y, ldy, y, ldy);
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_T, r0, nb - 1, nb - 1, &minus_one, y, ldy, v + r0, ldv,
+	             &one, a + lda, lda);
+}
+
+static void update_cuda(void *buffers[], void *cl_arg)
+{
+	const struct gehrd_args *arg = cl_arg;
+	int cols = contiguous_cols(buffers, U_A);
+	STARPU_ASSERT_MSG(cols, "gehrd update: panels are not contiguous in GPU memory");
+	real_t *v = MAT(buffers[U_V]), *t = MAT(buffers[U_T]), *y = MAT(buffers[U_Y]);
+	real_t *a = MAT(buffers[U_A]), *w = MAT(buffers[U_W]);
+	int n = ROWS(buffers[U_A]), nb = COLS(buffers[U_V]);
+	int lda = LD(buffers[U_A]), ldv = LD(buffers[U_V]), ldt = LD(buffers[U_T]);
+	int ldy = LD(buffers[U_Y]), ldw = LD(buffers[U_W]), r0 = (int)arg->col + 1;
+	cublasHandle_t h = starpu_cublas_get_local_handle();
+	const real_t one = 1, zero = 0, minus_one = -1;
+
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_T, n, cols, nb, &minus_one, y, ldy, v + arg->first, ldv,
+	             &one, a, lda);
+	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, n - r0, &one, v + r0, ldv, a + r0, lda,
+	             &zero, w, ldw);
+	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, nb,
+	             cols, &one, t, ldt, w, ldw, w, ldw);
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, n - r0, cols, nb, &minus_one, v + r0, ldv, w, ldw,
+	             &one, a + r0, lda);
+}
+#endif
+
+/* Models: the panel's cost follows the trailing matrix it sweeps, the
+ * update's its panel; the buffer sizes tell both. */
+static size_t panel_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	const struct gehrd_args *arg = task->cl_arg;
+	size_t n = starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, P_OWN));
+	return n * (n - (size_t)arg->col);
+}
+
+static size_t update_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	size_t cols = 0;
+	for (unsigned b = U_A; b < STARPU_TASK_GET_NBUFFERS(task); b++)
+		cols += starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, b));
+	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, U_A)) * cols *
+	       starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, U_V));
+}
+
+static uint32_t panel_footprint(struct starpu_task *task)
+{
+	uint64_t size = panel_size(task, 0);
+	return starpu_hash_crc32c_be_n(&size, sizeof size, 0);
+}
+
+static uint32_t update_footprint(struct starpu_task *task)
+{
+	uint64_t size = update_size(task, 0);
+	return starpu_hash_crc32c_be_n(&size, sizeof size, 0);
+}
+
+static struct starpu_perfmodel panel_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_gehrd_panel_" PREC_NAME "_v1",
+	.size_base = panel_size,
+	.footprint = panel_footprint,
+};
+
+static struct starpu_perfmodel update_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_gehrd_update_" PREC_NAME "_v1",
+	.size_base = update_size,
+	.footprint = update_footprint,
+};
+
+static struct starpu_codelet panel_cl = {
+	.cpu_funcs = {panel_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {panel_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.model = &panel_model,
+	.name = "gehrd_panel_" PREC_NAME,
+};
+
+static struct starpu_codelet update_cl = {
+	.cpu_funcs = {update_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {update_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.model = &update_model,
+	.name = "gehrd_update_" PREC_NAME,
+};
+
+static struct starpu_codelet tail_cl = {
+	.cpu_funcs = {tail_cpu},
+	.nbuffers = 2,
+	.modes = {STARPU_RW, STARPU_W},
+	.name = "gehrd_tail_" PREC_NAME,
+};
+
+static struct gehrd_args *args_new(int64_t col, int64_t first)
+{
+	struct gehrd_args *arg = malloc(sizeof *arg);
+	if (arg)
+		*arg = (struct gehrd_args){.col = col, .first = first};
+	return arg;
+}
+
+starpu_data_handle_t TYPED(hyla__gehrd_register_scratch)(int64_t nb)
+{
+	starpu_data_handle_t scratch;
+	starpu_vector_data_register(&scratch, -1, 0, (uint32_t)(nb + 2), sizeof(real_t));
+	return scratch;
+}
+
+int TYPED(hyla__insert_gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t,
+                                    starpu_data_handle_t y, starpu_data_handle_t v,
+                                    starpu_data_handle_t scratch, const starpu_data_handle_t *panels,
+                                    int npanels, int64_t col, int priority)
+{
+	int count = P_OWN + npanels;
+	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
+	struct gehrd_args *arg = args_new(col, col);
+	if (!descr || !arg) {
+		free(descr), free(arg);
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a panel task");
+	}
+	descr[P_TAU] = (struct starpu_data_descr){tau, STARPU_W};
+	descr[P_T] = (struct starpu_data_descr){t, STARPU_W};
+	descr[P_Y] = (struct starpu_data_descr){y, STARPU_W};
+	descr[P_V] = (struct starpu_data_descr){v, STARPU_W};
+	descr[P_SCRATCH] = (struct starpu_data_descr){scratch, STARPU_SCRATCH};
+	for (int p = 0; p < npanels; p++)
+		descr[P_OWN + p] = (struct starpu_data_descr){panels[p], p == 0 ? STARPU_RW : STARPU_R};
+	double n = (double)starpu_matrix_get_nx(panels[0]), nb = (double)starpu_matrix_get_ny(panels[0]);
+	double rows = n - (double)col - 1;
+	double flops = 2 * rows * rows * nb + 2 * (double)col * rows * nb;
+	int ret = starpu_task_insert(&panel_cl, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
+	                             arg, sizeof *arg, STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
+	free(descr);
+	return hyla__submitted(ret, panel_cl.name);
+}
+
+int TYPED(hyla__insert_gehrd_update)(starpu_data_handle_t v, starpu_data_handle_t t,
+                                     starpu_data_handle_t y, starpu_data_handle_t w,
+                                     const starpu_data_handle_t *panels, int npanels, int64_t col,
+                                     int64_t first, int priority)
+{
+	int count = U_A + npanels;
+	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
+	struct gehrd_args *arg = args_new(col, first);
+	if (!descr || !arg) {
+		free(descr), free(arg);
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for an update task");
+	}
+	descr[U_V] = (struct starpu_data_descr){v, STARPU_R};
+	descr[U_T] = (struct starpu_data_descr){t, STARPU_R};
+	descr[U_Y] = (struct starpu_data_descr){y, STARPU_R};
+	descr[U_W] = (struct starpu_data_descr){w, STARPU_SCRATCH};
+	double cols = 0;
+	for (int p = 0; p < npanels; p++) {
+		descr[U_A + p] = (struct starpu_data_descr){panels[p], STARPU_RW};
+		cols += starpu_matrix_get_ny(panels[p]);
+	}
+	double n = (double)starpu_matrix_get_nx(panels[0]), nb = (double)starpu_matrix_get_ny(v);
+	double flops = 2 * n * cols * nb + 4 * (n - (double)col - 1) * cols * nb;
+	int ret = starpu_task_insert(&update_cl, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
+	                             arg, sizeof *arg, STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
+	free(descr);
+	return hyla__submitted(ret, update_cl.name);
+}
+
+int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau, int64_t col)
+{
+	struct gehrd_args *arg = args_new(col, col);
+	if (!arg)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for the last panel's task");
+	int ret = starpu_task_insert(&tail_cl, STARPU_RW, a, STARPU_W, tau, STARPU_CL_ARGS, arg,
+	                             sizeof *arg, STARPU_PRIORITY, STARPU_MAX_PRIO, 0);
+	return hyla__submitted(ret, tail_cl.name);
+}

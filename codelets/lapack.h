@@ -1,0 +1,15 @@
+/* The LAPACK routines hyla's CPU codelets call that LAPACKE does not expose
+ * (Fortran interface; OpenBLAS ships them). */
+#ifndef HYLA_LAPACK_H
+#define HYLA_LAPACK_H
+
+void dlahr2_(const int *n, const int *k, const int *nb, double *a, const int *lda, double *tau,
+             double *t, const int *ldt, double *y, const int *ldy);
+void slahr2_(const int *n, const int *k, const int *nb, float *a, const int *lda, float *tau,
+             float *t, const int *ldt, float *y, const int *ldy);
+void dgehd2_(const int *n, const int *ilo, const int *ihi, double *a, const int *lda, double *tau,
+             double *work, int *info);
+void sgehd2_(const int *n, const int *ilo, const int *ihi, float *a, const int *lda, float *tau,
+             float *work, int *info);
+
+#endif

@@ -1,0 +1,108 @@
+/* hr_reduce: Hessenberg reduction Q^T A Q = H of a random n-by-n matrix. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "hyla.h"
+
+static const char *prog = "hr_reduce";
+
+static void usage(void)
+{
+	printf("usage: %s N [options]\n"
+	       "Hessenberg reduction Q^T A Q = H of a random N-by-N matrix (LAPACK dgehrd's\n"
+	       "output: H and the reflectors in A, tau) as a StarPU task graph on the CPU\n"
+	       "cores and GPUs. Checks ||A - Q H Q^T||_F / (n ||A||_F) and ||I - Q^T Q||_F / n\n"
+	       "(Q from LAPACK's dorghr), each at most 30 eps.\n\n" DRIVER_OPTIONS_HELP,
+	       prog);
+}
+
+static int compare_doubles(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+int main(int argc, char **argv)
+{
+	struct driver_options o = parse_driver_options(argc, argv, prog, 1, NULL, NULL, usage);
+	int64_t n = o.n;
+	size_t elsize = o.prec == 's' ? sizeof(float) : sizeof(double), nn = (size_t)(n * n);
+	/* Input kept in double, the reduced copy, and the checks' three n-by-n. */
+	check_memory(prog, (double)nn * (4 * 8 + elsize));
+	driver_start(prog, &o);
+
+	double *a0 = malloc(sizeof *a0 * nn), *times = malloc(sizeof *times * (size_t)o.repeat);
+	void *a = hyla_malloc(elsize * nn), *tau = malloc(elsize * (size_t)n);
+	if (!a0 || !a || !tau || !times) {
+		fprintf(stderr, "%s: error: out of memory\n", prog);
+		return 1;
+	}
+	random_matrix(n, n, a0, n, o.seed);
+	if (o.prec == 's')
+		round_to_float(n, n, a0, n);
+	int64_t nb = o.nb ? o.nb : hyla_gehrd_default_nb(n);
+
+	int info = 0;
+	for (int64_t k = 0; k < o.repeat && info == 0; k++) {
+		if (o.prec == 's')
+			to_float(n, n, a0, n, a);
+		else
+			memcpy(a, a0, sizeof(double) * nn);
+		if (o.stats)
+			worker_stats_start();
+		double t = now_seconds();
+		info = o.prec == 's' ? hyla_sgehrd_nb(n, 1, n, a, n, tau, nb)
+		                     : hyla_dgehrd_nb(n, 1, n, a, n, tau, nb);
+		times[k] = now_seconds() - t;
+	}
+	if (info != 0) {
+		fprintf(stderr, "%s: error: hyla_%cgehrd returned %d (%s)\n", prog, o.prec, info,
+		        hyla_strerror(info));
+		return 1;
+	}
+	if (o.stats)
+		worker_stats_print();
+	qsort(times, (size_t)o.repeat, sizeof *times, compare_doubles);
+	double best = times[0];
+	printf("hr_reduce n=%lld prec=%c nb=%lld%s time=%.4f s", (long long)n, o.prec, (long long)nb,
+	       n <= nb ? " path=lapack(n<=nb)" : "", best);
+	if (o.repeat > 1)
+		printf(" median=%.4f s", times[o.repeat / 2]);
+	printf(" gflops=%.1f", 10.0 / 3.0 * (double)n * n * n / best * 1e-9);
+
+	int failed = 0;
+	if (o.check) {
+		host_blas_begin();
+		double *h = o.prec == 's' ? malloc(sizeof *h * nn) : a;
+		double *taud = o.prec == 's' ? malloc(sizeof *taud * (size_t)n) : tau;
+		if (!h || !taud) {
+			fprintf(stderr, "\n%s: error: out of memory for the checks\n", prog);
+			return 1;
+		}
+		if (o.prec == 's') {
+			to_double(n, n, a, h, n);
+			to_double(n - 1 > 0 ? n - 1 : 1, 1, tau, taud, 1);
+		}
+		double eps = o.prec == 's' ? 0x1p-24 : 0x1p-53, resid, orth;
+		int ok = hessenberg_residuals(n, a0, n, h, n, taud, &resid, &orth) == 0 &&
+		         resid <= 30 * eps && orth <= 30 * eps;
+		failed = !ok;
+		printf(" resid=%.2e orth=%.2e (eps units: %.2f %.2f) check=%s", resid, orth, resid / eps,
+		       orth / eps, ok ? "pass" : "FAILED");
+		if (o.prec == 's')
+			free(h), free(taud);
+		host_blas_end();
+	}
+	if (o.lapack) {
+		double t = lapack_gehrd_seconds(n, a0, n, o.prec);
+		printf(" lapack_gehrd=%.4f s speedup=%.2fx", t, t / best);
+	}
+	printf("\n");
+	free(a0), free(times), free(tau);
+	hyla_free(a, elsize * nn);
+	hyla_finalize();
+	return failed;
+}

@@ -1,0 +1,77 @@
+/* Tester for the Hessenberg reduction: test_gehrd PREC N NB
+ * Reduces a random matrix and checks, with Q formed by LAPACK's dorghr,
+ *   ||A - Q H Q^T||_F / (n ||A||_F) <= 30 eps,   ||I - Q^T Q||_F / n <= 30 eps,
+ * and that H and tau agree with LAPACK dgehrd's on the same input (same
+ * reflector conventions, rounding apart): ||H - H_lapack||_F / ||A||_F and
+ * max |tau - tau_lapack| <= 1000 sqrt(n) eps.
+ * Prints one line; exit status 0 pass, 1 fail, 2 bad arguments. */
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "hyla.h"
+
+static const char *prog = "test_gehrd";
+
+/* ||triu(h, -1) - triu(ref, -1)||_F / ||a||_F */
+static double h_difference(int64_t n, const double *h, const double *ref, const double *a)
+{
+	double diff = 0, norm = 0;
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = 0; i < n; i++) {
+			norm += a[i + j * n] * a[i + j * n];
+			if (i <= j + 1)
+				diff += (h[i + j * n] - ref[i + j * n]) * (h[i + j * n] - ref[i + j * n]);
+		}
+	return sqrt(diff / norm);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4 || (strcmp(argv[1], "d") && strcmp(argv[1], "s")))
+		die_usage(prog, "usage: test_gehrd d|s N NB");
+	char prec = argv[1][0];
+	int64_t n = parse_size(prog, "N", argv[2]), nb = parse_size(prog, "NB", argv[3]);
+	size_t nn = (size_t)(n * n);
+	double *a0 = malloc(sizeof *a0 * nn), *h = malloc(sizeof *h * nn), *ref = malloc(sizeof *ref * nn);
+	double *tau = calloc((size_t)n, sizeof *tau), *tau_ref = calloc((size_t)n, sizeof *tau_ref);
+	float *af = malloc(sizeof *af * nn), *tauf = calloc((size_t)n, sizeof *tauf);
+	if (!a0 || !h || !ref || !tau || !tau_ref || !af || !tauf)
+		return 1;
+	random_matrix(n, n, a0, n, 7);
+	if (prec == 's')
+		round_to_float(n, n, a0, n);
+
+	int info;
+	if (prec == 's') {
+		to_float(n, n, a0, n, af);
+		info = hyla_sgehrd_nb(n, 1, n, af, n, tauf, nb);
+		to_double(n, n, af, h, n);
+		to_double(n, 1, tauf, tau, n);
+		to_float(n, n, a0, n, af);
+		LAPACKE_sgehrd(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, af, (lapack_int)n, tauf);
+		to_double(n, n, af, ref, n);
+		to_double(n, 1, tauf, tau_ref, n);
+	} else {
+		memcpy(h, a0, sizeof *h * nn);
+		info = hyla_dgehrd_nb(n, 1, n, h, n, tau, nb);
+		memcpy(ref, a0, sizeof *ref * nn);
+		LAPACKE_dgehrd(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, ref, (lapack_int)n, tau_ref);
+	}
+
+	double eps = prec == 's' ? 0x1p-24 : 0x1p-53, resid = INFINITY, orth = INFINITY;
+	hessenberg_residuals(n, a0, n, h, n, tau, &resid, &orth);
+	double hdiff = h_difference(n, h, ref, a0), taudiff = 0;
+	for (int64_t i = 0; i + 1 < n; i++)
+		taudiff = fmax(taudiff, fabs(tau[i] - tau_ref[i]));
+	double tol = 1000 * sqrt((double)n) * eps;
+	int ok = info == 0 && resid <= 30 * eps && orth <= 30 * eps && hdiff <= tol && taudiff <= tol;
+	printf("gehrd prec=%c n=%lld nb=%lld info=%d resid=%.2f eps orth=%.2f eps (tol 30) "
+	       "h_vs_lapack=%.2e tau_vs_lapack=%.2e (tol %.1e) %s\n",
+	       prec, (long long)n, (long long)nb, info, resid / eps, orth / eps, hdiff, taudiff, tol,
+	       ok ? "pass" : "FAILED");
+	free(a0), free(h), free(ref), free(tau), free(tau_ref), free(af), free(tauf);
+	return !ok;
+}
