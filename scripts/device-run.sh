@@ -31,7 +31,7 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 			"d 600 1 64 blocked"; do
 			STARPU_SCHED=$sched $bin/tests/test_mgs $args || fails=$((fails + 1))
 		done
-		for args in "d 3000 64" "d 2050 64" "d 1000 32" "s 2000 64" "s 777 16" "d 130 64"; do
+		for args in "d 1500 64" "d 1025 64" "d 600 32" "s 1200 64" "s 777 16" "d 130 64"; do
 			STARPU_SCHED=$sched $bin/tests/test_gehrd $args || fails=$((fails + 1))
 		done
 	done 2>&1 | tee "$out/checks.txt"
