@@ -52,6 +52,17 @@ void check_memory(const char *prog, double bytes)
 	}
 }
 
+static int compare_doubles(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+void sort_times(double *times, int64_t count)
+{
+	qsort(times, (size_t)count, sizeof *times, compare_doubles);
+}
+
 double now_seconds(void)
 {
 	struct timespec ts;

@@ -57,6 +57,8 @@ int64_t parse_int(const char *prog, const char *what, const char *text, int64_t 
 void check_memory(const char *prog, double bytes);
 
 double now_seconds(void);
+/* Sorts run times in increasing order: [0] the fastest, [count/2] the median. */
+void sort_times(double *times, int64_t count);
 /* Cores of this machine. Host-side BLAS (checks, LAPACK references) goes
  * between host_blas_begin (StarPU workers paused, OpenBLAS on every core)
  * and host_blas_end (back to one thread per StarPU worker). */

@@ -19,12 +19,6 @@ static void usage(void)
 	       prog);
 }
 
-static int compare_doubles(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
 int main(int argc, char **argv)
 {
 	struct driver_options o = parse_driver_options(argc, argv, prog, 1, NULL, NULL, usage);
@@ -65,7 +59,7 @@ int main(int argc, char **argv)
 	}
 	if (o.stats)
 		worker_stats_print();
-	qsort(times, (size_t)o.repeat, sizeof *times, compare_doubles);
+	sort_times(times, o.repeat);
 	double best = times[0];
 	printf("hr_reduce n=%lld prec=%c nb=%lld%s time=%.4f s", (long long)n, o.prec, (long long)nb,
 	       n <= nb ? " path=lapack(n<=nb)" : "", best);

@@ -34,12 +34,6 @@ static int on_form(int opt, const char *arg)
 	return 1;
 }
 
-static int compare_doubles(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option extra[] = {{"form", required_argument, 0, 'f'}, {0, 0, 0, 0}};
@@ -87,7 +81,7 @@ int main(int argc, char **argv)
 	}
 	if (o.stats)
 		worker_stats_print();
-	qsort(times, (size_t)o.repeat, sizeof *times, compare_doubles);
+	sort_times(times, o.repeat);
 	double best = times[0], median = times[o.repeat / 2];
 
 	printf("qr_mgs m=%lld n=%lld prec=%c form=%s nb=%lld time=%.4f s", (long long)m,
