@@ -67,8 +67,8 @@ static int check_args(int64_t n, int64_t ilo, int64_t ihi, const real_t *a, int6
 		return HYLA_ERROR(-5, "lda = %lld must be >= max(1, n)", (long long)lda);
 	if (!tau && n > 1)
 		return HYLA_ERROR(-6, "tau is NULL");
-	if (n > UINT32_MAX || lda > UINT32_MAX)
-		return HYLA_ERROR(-1, "n and lda must be < 2^32 (StarPU's matrix interface)");
+	if (n > INT32_MAX || lda > INT32_MAX)
+		return HYLA_ERROR(-1, "n and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
 	return HYLA_SUCCESS;
 }
 
@@ -81,7 +81,7 @@ int PUBLIC(gehrd_nb)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda
                      int64_t nb)
 {
 	int ret = check_args(n, ilo, ihi, a, lda, tau);
-	if (ret == HYLA_SUCCESS && (nb < 0 || nb > UINT32_MAX))
+	if (ret == HYLA_SUCCESS && (nb < 0 || nb > INT32_MAX))
 		ret = HYLA_ERROR(-7, "nb = %lld must be >= 0 (0: default)", (long long)nb);
 	if (ret != HYLA_SUCCESS || n <= 1)
 		return ret;

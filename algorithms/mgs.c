@@ -67,12 +67,12 @@ static int check_args(int64_t m, int64_t n, const real_t *a, int64_t lda, const 
 		return HYLA_ERROR(-5, "r is NULL");
 	if (ldr < (n > 1 ? n : 1))
 		return HYLA_ERROR(-6, "ldr = %lld must be >= max(1, n)", (long long)ldr);
-	if (nb < 0 || nb > UINT32_MAX)
+	if (nb < 0 || nb > INT32_MAX)
 		return HYLA_ERROR(-7, "nb = %lld must be >= 0 (0: default)", (long long)nb);
 	if (form != HYLA_MGS_BLOCKED && form != HYLA_MGS_VECTOR)
 		return HYLA_ERROR(-8, "form = %d is not an hyla_mgs_form", (int)form);
-	if (m > UINT32_MAX || lda > UINT32_MAX)
-		return HYLA_ERROR(-1, "m and lda must be < 2^32 (StarPU's matrix interface)");
+	if (m > INT32_MAX || lda > INT32_MAX || ldr > INT32_MAX)
+		return HYLA_ERROR(-1, "m, lda and ldr must be < 2^31 (32-bit BLAS and StarPU 1.3)");
 	return HYLA_SUCCESS;
 }
 

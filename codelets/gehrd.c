@@ -60,8 +60,8 @@ static void build_v_cpu(int n, int nb, int r0, const real_t *a, int lda, real_t 
 static void panel_cpu(void *buffers[], void *cl_arg)
 {
 	const struct gehrd_args *arg = cl_arg;
-	STARPU_ASSERT_MSG(contiguous_cols(buffers, P_OWN),
-	                  "gehrd panel: trailing panels are not contiguous in host memory");
+	if (!contiguous_cols(buffers, P_OWN))
+		STARPU_ABORT_MSG("gehrd panel: trailing panels are not contiguous in host memory");
 	real_t *a = MAT(buffers[P_OWN]), *t = MAT(buffers[P_T]), *y = MAT(buffers[P_Y]);
 	real_t *v = MAT(buffers[P_V]);
 	int n = ROWS(buffers[P_OWN]), nb = COLS(buffers[P_OWN]), lda = LD(buffers[P_OWN]);
@@ -82,7 +82,8 @@ static void update_cpu(void *buffers[], void *cl_arg)
 {
 	const struct gehrd_args *arg = cl_arg;
 	int cols = contiguous_cols(buffers, U_A);
-	STARPU_ASSERT_MSG(cols, "gehrd update: panels are not contiguous in host memory");
+	if (!cols)
+		STARPU_ABORT_MSG("gehrd update: panels are not contiguous in host memory");
 	real_t *v = MAT(buffers[U_V]), *t = MAT(buffers[U_T]), *y = MAT(buffers[U_Y]);
 	real_t *a = MAT(buffers[U_A]), *w = MAT(buffers[U_W]);
 	int n = ROWS(buffers[U_A]), nb = COLS(buffers[U_V]);
@@ -106,10 +107,16 @@ static void tail_cpu(void *buffers[], void *cl_arg)
 	const struct gehrd_args *arg = cl_arg;
 	int n = ROWS(buffers[0]), lda = LD(buffers[0]), ilo = (int)arg->col + 1, info;
 	real_t *a = MAT(buffers[0]) - arg->col * lda, *tau = MAT(buffers[1]) - arg->col;
-	real_t *work = malloc(sizeof *work * (size_t)n);
-	if (work)
-		LAPACK(gehd2)(&n, &ilo, &n, a, &lda, tau, work, &info);
-	free(work);
+	LAPACK(gehd2)(&n, &ilo, &n, a, &lda, tau, (real_t *)STARPU_VECTOR_GET_PTR(buffers[2]), &info);
+}
+
+/* The panel and update codelets treat consecutive panels as one matrix: only
+ * on the memory node where the panels are views of one buffer. */
+static int on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
+{
+	(void)task, (void)impl;
+	return starpu_worker_get_type((int)worker) != STARPU_CUDA_WORKER ||
+	       (int)starpu_worker_get_memory_node(worker) == hyla__views_node();
 }
 
 #ifdef HYLA_WITH_CUDA
@@ -119,8 +126,8 @@ static void tail_cpu(void *buffers[], void *cl_arg)
 static void panel_cuda(void *buffers[], void *cl_arg)
 {
 	const struct gehrd_args *arg = cl_arg;
-	STARPU_ASSERT_MSG(contiguous_cols(buffers, P_OWN),
-	                  "gehrd panel: trailing panels are not contiguous in GPU memory");
+	if (!contiguous_cols(buffers, P_OWN))
+		STARPU_ABORT_MSG("gehrd panel: trailing panels are not contiguous in GPU memory");
 	real_t *a = MAT(buffers[P_OWN]), *t = MAT(buffers[P_T]), *y = MAT(buffers[P_Y]);
 	real_t *v = MAT(buffers[P_V]), *tau = MAT(buffers[P_TAU]);
 	real_t *scratch = (real_t *)STARPU_VECTOR_GET_PTR(buffers[P_SCRATCH]);
@@ -188,7 +195,8 @@ static void update_cuda(void *buffers[], void *cl_arg)
 {
 	const struct gehrd_args *arg = cl_arg;
 	int cols = contiguous_cols(buffers, U_A);
-	STARPU_ASSERT_MSG(cols, "gehrd update: panels are not contiguous in GPU memory");
+	if (!cols)
+		STARPU_ABORT_MSG("gehrd update: panels are not contiguous in GPU memory");
 	real_t *v = MAT(buffers[U_V]), *t = MAT(buffers[U_T]), *y = MAT(buffers[U_Y]);
 	real_t *a = MAT(buffers[U_A]), *w = MAT(buffers[U_W]);
 	int n = ROWS(buffers[U_A]), nb = COLS(buffers[U_V]);
@@ -260,6 +268,7 @@ static struct starpu_codelet panel_cl = {
 	.cuda_funcs = {panel_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
+	.can_execute = on_views_node,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &panel_model,
 	.name = "gehrd_panel_" PREC_NAME,
@@ -271,6 +280,7 @@ static struct starpu_codelet update_cl = {
 	.cuda_funcs = {update_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
+	.can_execute = on_views_node,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &update_model,
 	.name = "gehrd_update_" PREC_NAME,
@@ -278,8 +288,8 @@ static struct starpu_codelet update_cl = {
 
 static struct starpu_codelet tail_cl = {
 	.cpu_funcs = {tail_cpu},
-	.nbuffers = 2,
-	.modes = {STARPU_RW, STARPU_W},
+	.nbuffers = 3,
+	.modes = {STARPU_RW, STARPU_W, STARPU_SCRATCH},
 	.name = "gehrd_tail_" PREC_NAME,
 };
 
@@ -360,7 +370,10 @@ int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
 	struct gehrd_args *arg = args_new(col, col);
 	if (!arg)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for the last panel's task");
-	int ret = starpu_task_insert(&tail_cl, STARPU_RW, a, STARPU_W, tau, STARPU_CL_ARGS, arg,
-	                             sizeof *arg, STARPU_PRIORITY, STARPU_MAX_PRIO, 0);
+	starpu_data_handle_t work;
+	starpu_vector_data_register(&work, -1, 0, starpu_matrix_get_nx(a), sizeof(real_t));
+	int ret = starpu_task_insert(&tail_cl, STARPU_RW, a, STARPU_W, tau, STARPU_SCRATCH, work,
+	                             STARPU_CL_ARGS, arg, sizeof *arg, STARPU_PRIORITY, STARPU_MAX_PRIO, 0);
+	starpu_data_unregister_submit(work);
 	return hyla__submitted(ret, tail_cl.name);
 }

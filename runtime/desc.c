@@ -46,6 +46,12 @@ static void column_panels(void *parent_interface, void *child_interface, struct 
 	}
 }
 
+int hyla__views_node(void)
+{
+	int gpu = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
+	return gpu >= 0 ? (int)starpu_worker_get_memory_node(gpu) : STARPU_MAIN_RAM;
+}
+
 int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                               int64_t nb, size_t elsize)
 {
@@ -57,8 +63,14 @@ int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int
 	starpu_matrix_data_register(&d->parent, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)ld,
 	                            (uint32_t)m, (uint32_t)n, elsize);
 	int gpu = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
-	if (gpu >= 0)
-		starpu_data_fetch_on_node(d->parent, starpu_worker_get_memory_node(gpu), 0);
+	if (gpu >= 0 && starpu_data_fetch_on_node(d->parent, starpu_worker_get_memory_node(gpu), 0)) {
+		starpu_data_unregister(d->parent);
+		free(d->tiles);
+		d->tiles = NULL;
+		d->parent = NULL;
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
+		                  (long long)m, (long long)n);
+	}
 	struct starpu_data_filter panels = {.filter_func = column_panels,
 	                                    .nchildren = (unsigned)d->nt,
 	                                    .filter_arg = (unsigned)nb};

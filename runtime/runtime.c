@@ -11,6 +11,7 @@
 
 static int init_count;    /* hyla_init calls not yet matched by hyla_finalize */
 static int owns_starpu;   /* hyla started StarPU, so hyla shuts it down */
+static int blas_threads;  /* OpenBLAS's thread count before hyla_init */
 
 int hyla_init(void)
 {
@@ -18,6 +19,7 @@ int hyla_init(void)
 		return HYLA_SUCCESS;
 	/* CPU workers each run one task at a time: BLAS inside a task must not
 	 * spawn threads of its own, or the cores are oversubscribed. */
+	blas_threads = openblas_get_num_threads();
 	openblas_set_num_threads(1);
 	owns_starpu = !starpu_is_initialized();
 	if (owns_starpu) {
@@ -45,6 +47,7 @@ void hyla_finalize(void)
 		starpu_shutdown();
 		owns_starpu = 0;
 	}
+	openblas_set_num_threads(blas_threads);
 }
 
 static void finalize_at_exit(void)

@@ -35,6 +35,9 @@ int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t l
  * GPU, so that one task may treat consecutive panels as one matrix. */
 int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                               int64_t nb, size_t elsize);
+/* The memory node where such views are contiguous: the first GPU's (or the
+ * host's); codelets that rely on it run on no other GPU. */
+int hyla__views_node(void);
 
 /* Unregister every tile once its tasks are done (data goes back home). */
 void hyla__desc_unregister(hyla_desc *d);

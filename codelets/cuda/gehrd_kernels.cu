@@ -1,5 +1,6 @@
 // CUDA kernels of the Hessenberg panel (the small steps of DLAHR2).
 #include "kernels.h"
+#include "launch.h"
 
 #define LARFG_THREADS 512
 
@@ -8,6 +9,30 @@
 // DLAHR2 needs it in place); beta is kept in *ei, tau in *tau, *t_jj, and
 // -tau in *mtau. First, if restore is given, *restore = *ei (the previous
 // column's beta goes back where its unit element was).
+// Sum (max) over the block of one value per thread; every thread gets it.
+template <typename T, bool MAX>
+__device__ T block_reduce(T s, T *part)
+{
+	for (int off = 16; off > 0; off /= 2) {
+		T o = __shfl_down_sync(0xffffffffu, s, off);
+		s = MAX ? fmax(s, o) : s + o;
+	}
+	__syncthreads();
+	if (threadIdx.x % 32 == 0)
+		part[threadIdx.x / 32] = s;
+	__syncthreads();
+	T r = part[0];
+	for (int w = 1; w < LARFG_THREADS / 32; w++)
+		r = MAX ? fmax(r, part[w]) : r + part[w];
+	return r;
+}
+
+// LAPACK's dlarfg on (alpha, x): H (alpha; x) = (beta; 0), H = I - tau (1; v)(1; v)^T.
+// x is overwritten with v, alpha with 1 (the reflector's unit element, as
+// DLAHR2 needs it in place); beta is kept in *ei, tau in *tau, *t_jj, and
+// -tau in *mtau. First, if restore is given, *restore = *ei (the previous
+// column's beta goes back where its unit element was). The norm is scaled
+// by the largest entry, so neither huge nor tiny columns overflow or vanish.
 template <typename T>
 __global__ void __launch_bounds__(LARFG_THREADS)
 gehrd_larfg(int nx, T *alpha, T *x, T *tau, T *t_jj, T *mtau, T *ei, T *restore)
@@ -16,21 +41,19 @@ gehrd_larfg(int nx, T *alpha, T *x, T *tau, T *t_jj, T *mtau, T *ei, T *restore)
 	__shared__ T scale_sh;
 	if (restore && threadIdx.x == 0)
 		*restore = *ei;
-	T s = 0;
+	T amax = 0;
 	for (int i = threadIdx.x; i < nx; i += LARFG_THREADS)
-		s += x[i] * x[i];
-	for (int off = 16; off > 0; off /= 2)
-		s += __shfl_down_sync(0xffffffffu, s, off);
-	if (threadIdx.x % 32 == 0)
-		part[threadIdx.x / 32] = s;
-	__syncthreads();
+		amax = fmax(amax, fabs(x[i]));
+	amax = block_reduce<T, true>(amax, part);
+	T s = 0;
+	if (amax > 0)
+		for (int i = threadIdx.x; i < nx; i += LARFG_THREADS)
+			s += (x[i] / amax) * (x[i] / amax);
+	s = block_reduce<T, false>(s, part);
 	if (threadIdx.x == 0) {
-		T ss = 0;
-		for (int w = 0; w < LARFG_THREADS / 32; w++)
-			ss += part[w];
 		T a = *alpha, t = 0, beta = a, scale = 1;
-		if (ss > 0) {
-			beta = -copysign(sqrt(a * a + ss), a);
+		if (amax > 0) {
+			beta = -copysign(hypot(a, amax * sqrt(s)), a);
 			t = (beta - a) / beta;
 			scale = 1 / (a - beta);
 		}
@@ -65,6 +88,7 @@ static void larfg(int nx, T *alpha, T *x, T *tau, T *t_jj, T *mtau, T *ei, T *re
                   cudaStream_t stream)
 {
 	gehrd_larfg<T><<<1, LARFG_THREADS, 0, stream>>>(nx, alpha, x, tau, t_jj, mtau, ei, restore);
+	hyla_check_launch("gehrd_larfg");
 }
 
 template <typename T>
@@ -73,6 +97,7 @@ static void build_v(int n, int nb, int r0, const T *a, int64_t lda, T *v, int64_
 {
 	dim3 grid((n + 255) / 256 < 64 ? (n + 255) / 256 : 64, nb);
 	gehrd_build_v<T><<<grid, 256, 0, stream>>>(n, nb, r0, a, lda, v, ldv);
+	hyla_check_launch("gehrd_build_v");
 }
 
 extern "C" void hyla__cuda_gehrd_larfg_d(int nx, double *alpha, double *x, double *tau,

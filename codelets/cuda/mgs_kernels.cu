@@ -1,5 +1,6 @@
 // CUDA kernels of the MGS panel: one launch per column of a sub-panel.
 #include "kernels.h"
+#include "launch.h"
 
 #define IB HYLA_MGS_IB
 #define THREADS 256
@@ -112,6 +113,7 @@ static void mgs_columns(int m, int j0, int j1, T *a, int64_t lda, T *r, int64_t 
 	for (int j = j0; j <= j1; j++)
 		mgs_column_step<T><<<blocks, THREADS, 0, stream>>>(m, j0, j, j1, a, lda, r, ldr, scratch,
 		                                                   counter);
+	hyla_check_launch("mgs_column_step");
 }
 
 extern "C" void hyla__cuda_mgs_columns_d(int m, int j0, int j1, double *a, int64_t lda, double *r,

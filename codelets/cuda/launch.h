@@ -1,0 +1,21 @@
+// Included by hyla's .cu files: a kernel that cannot launch (no code for this
+// GPU's architecture, bad configuration) must not pass silently.
+#ifndef HYLA_CUDA_LAUNCH_H
+#define HYLA_CUDA_LAUNCH_H
+
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+static inline void hyla_check_launch(const char *kernel)
+{
+	cudaError_t err = cudaGetLastError();
+	if (err != cudaSuccess) {
+		std::fprintf(stderr, "hyla: CUDA kernel %s did not launch: %s (is hyla built for this "
+		             "GPU's architecture? see CMAKE_CUDA_ARCHITECTURES)\n",
+		             kernel, cudaGetErrorString(err));
+		std::abort();
+	}
+}
+
+#endif
