@@ -1,6 +1,7 @@
 // CUDA kernels of the Hessenberg panel (the small steps of DLAHR2).
 #include "kernels.h"
 #include "launch.h"
+#include <limits>
 
 #define LARFG_THREADS 512
 
@@ -31,29 +32,38 @@ __device__ T block_reduce(T s, T *part)
 // x is overwritten with v, alpha with 1 (the reflector's unit element, as
 // DLAHR2 needs it in place); beta is kept in *ei, tau in *tau, *t_jj, and
 // -tau in *mtau. First, if restore is given, *restore = *ei (the previous
-// column's beta goes back where its unit element was). The norm is scaled
-// by the largest entry, so neither huge nor tiny columns overflow or vanish.
+// column's beta goes back where its unit element was). Huge or tiny columns
+// get their norm scaled by the largest entry, so it neither overflows nor
+// vanishes.
 template <typename T>
 __global__ void __launch_bounds__(LARFG_THREADS)
-gehrd_larfg(int nx, T *alpha, T *x, T *tau, T *t_jj, T *mtau, T *ei, T *restore)
+gehrd_larfg(int nx, T *alpha, T *x, T *tau, T *t_jj, T *mtau, T *ei, T *restore, T tiny)
 {
 	__shared__ T part[LARFG_THREADS / 32];
 	__shared__ T scale_sh;
 	if (restore && threadIdx.x == 0)
 		*restore = *ei;
-	T amax = 0;
-	for (int i = threadIdx.x; i < nx; i += LARFG_THREADS)
+	T amax = 0, s = 0;
+	for (int i = threadIdx.x; i < nx; i += LARFG_THREADS) {
 		amax = fmax(amax, fabs(x[i]));
+		s += x[i] * x[i];
+	}
 	amax = block_reduce<T, true>(amax, part);
-	T s = 0;
-	if (amax > 0)
+	s = block_reduce<T, false>(s, part);
+	/* The plain sum of squares unless it overflowed or lost digits to
+	 * underflow (below tiny); then a second pass scaled by the largest entry. */
+	T scale_norm = 1;
+	if (amax > 0 && (!isfinite(s) || s < tiny)) {
+		s = 0;
 		for (int i = threadIdx.x; i < nx; i += LARFG_THREADS)
 			s += (x[i] / amax) * (x[i] / amax);
-	s = block_reduce<T, false>(s, part);
+		s = block_reduce<T, false>(s, part);
+		scale_norm = amax;
+	}
 	if (threadIdx.x == 0) {
 		T a = *alpha, t = 0, beta = a, scale = 1;
 		if (amax > 0) {
-			beta = -copysign(hypot(a, amax * sqrt(s)), a);
+			beta = -copysign(hypot(a, scale_norm * sqrt(s)), a);
 			t = (beta - a) / beta;
 			scale = 1 / (a - beta);
 		}
@@ -87,7 +97,9 @@ template <typename T>
 static void larfg(int nx, T *alpha, T *x, T *tau, T *t_jj, T *mtau, T *ei, T *restore,
                   cudaStream_t stream)
 {
-	gehrd_larfg<T><<<1, LARFG_THREADS, 0, stream>>>(nx, alpha, x, tau, t_jj, mtau, ei, restore);
+	const T tiny = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
+	gehrd_larfg<T><<<1, LARFG_THREADS, 0, stream>>>(nx, alpha, x, tau, t_jj, mtau, ei, restore,
+	                                                tiny);
 	hyla_check_launch("gehrd_larfg");
 }
 
