@@ -1,5 +1,5 @@
-/* Tester for the Hessenberg reduction: test_gehrd PREC N NB
- * Reduces a random matrix and checks, with Q formed by LAPACK's dorghr,
+/* Tester for the Hessenberg reduction: test_gehrd PREC N NB [SCALE]
+ * Reduces a random matrix (times SCALE, to try huge and tiny entries) and checks, with Q formed by LAPACK's dorghr,
  *   ||A - Q H Q^T||_F / (n ||A||_F) <= 30 eps,   ||I - Q^T Q||_F / n <= 30 eps,
  * and that H and tau agree with LAPACK dgehrd's on the same input (same
  * reflector conventions, rounding apart): ||H - H_lapack||_F / ||A||_F and
@@ -30,8 +30,9 @@ static double h_difference(int64_t n, const double *h, const double *ref, const 
 
 int main(int argc, char **argv)
 {
-	if (argc != 4 || (strcmp(argv[1], "d") && strcmp(argv[1], "s")))
-		die_usage(prog, "usage: test_gehrd d|s N NB");
+	if (argc < 4 || argc > 5 || (strcmp(argv[1], "d") && strcmp(argv[1], "s")))
+		die_usage(prog, "usage: test_gehrd d|s N NB [SCALE]");
+	double scale = argc == 5 ? atof(argv[4]) : 1;
 	char prec = argv[1][0];
 	int64_t n = parse_size(prog, "N", argv[2]), nb = parse_size(prog, "NB", argv[3]);
 	size_t nn = (size_t)(n * n);
@@ -41,6 +42,8 @@ int main(int argc, char **argv)
 	if (!a0 || !h || !ref || !tau || !tau_ref || !af || !tauf)
 		return 1;
 	random_matrix(n, n, a0, n, 7);
+	for (size_t i = 0; i < nn; i++)
+		a0[i] *= scale;
 	if (prec == 's')
 		round_to_float(n, n, a0, n);
 
