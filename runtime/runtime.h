@@ -41,7 +41,8 @@ int hyla__views_node(void);
 
 /* Unregister every tile once its tasks are done (data goes back home). */
 void hyla__desc_unregister(hyla_desc *d);
-/* The same, but returns at once: StarPU unregisters when the tasks end. */
+/* The same, but returns at once: StarPU unregisters when the tasks end
+ * (tiles only; views are unpartitioned, which waits). */
 void hyla__desc_unregister_submit(hyla_desc *d);
 
 static inline starpu_data_handle_t hyla__tile(const hyla_desc *d, int64_t i, int64_t j)
