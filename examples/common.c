@@ -188,20 +188,25 @@ double triangular_condition(int64_t n, const double *r, int64_t ldr)
 	return rcond > 0 ? 1 / rcond : INFINITY;
 }
 
+/* A packed copy (ld = m) of a in the working precision, or NULL. */
+static void *working_copy(int64_t m, int64_t n, const double *a, int64_t lda, char prec)
+{
+	void *w = malloc((size_t)(m * n) * (prec == 's' ? sizeof(float) : sizeof(double)));
+	if (w && prec == 's')
+		to_float(m, n, a, lda, w);
+	else if (w)
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)m, (lapack_int)n, a, (lapack_int)lda, w,
+		               (lapack_int)m);
+	return w;
+}
+
 double lapack_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec)
 {
-	size_t count = (size_t)(m * n);
-	void *w = malloc(count * (prec == 's' ? sizeof(float) : sizeof(double)));
-	void *tau = malloc((size_t)n * sizeof(double));
+	void *w = working_copy(m, n, a, lda, prec), *tau = malloc((size_t)n * sizeof(double));
 	if (!w || !tau) {
 		free(w), free(tau);
 		return NAN;
 	}
-	if (prec == 's')
-		to_float(m, n, a, lda, w);
-	else
-		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)m, (lapack_int)n, a, (lapack_int)lda, w,
-		               (lapack_int)m);
 	host_blas_begin();
 	double t = now_seconds();
 	if (prec == 's') {
@@ -365,18 +370,11 @@ void driver_start(const char *prog, const struct driver_options *o)
 
 double lapack_gehrd_seconds(int64_t n, const double *a, int64_t lda, char prec)
 {
-	size_t nn = (size_t)(n * n);
-	void *w = malloc(nn * (prec == 's' ? sizeof(float) : sizeof(double)));
-	void *tau = malloc((size_t)n * sizeof(double));
+	void *w = working_copy(n, n, a, lda, prec), *tau = malloc((size_t)n * sizeof(double));
 	if (!w || !tau) {
 		free(w), free(tau);
 		return NAN;
 	}
-	if (prec == 's')
-		to_float(n, n, a, lda, w);
-	else
-		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)n, (lapack_int)n, a, (lapack_int)lda, w,
-		               (lapack_int)n);
 	host_blas_begin();
 	double t = now_seconds();
 	if (prec == 's')
