@@ -102,7 +102,7 @@ int PUBLIC(gehrd_nb)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda
 		return ret;
 	}
 	int64_t group = hyla_gehrd_update_width(n) / nb > 1 ? hyla_gehrd_update_width(n) / nb : 1;
-	starpu_data_handle_t scratch = TYPED(hyla__gehrd_register_scratch)(nb), w;
+	starpu_data_handle_t scratch = TYPED(hyla__gehrd_register_scratch)(), w;
 	starpu_matrix_data_register(&w, -1, 0, (uint32_t)nb, (uint32_t)nb, (uint32_t)(group * nb),
 	                            sizeof(real_t));
 

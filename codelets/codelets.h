@@ -31,7 +31,7 @@ int TYPED(hyla__insert_mgs_update)(starpu_data_handle_t q, starpu_data_handle_t 
  * Y = A V T and the explicit V (both n-by-nb); panels[0] is its own column
  * panel (RW), panels[1..] the trailing ones (R), which it must find
  * contiguous; scratch from hyla__gehrd_register_scratch. */
-starpu_data_handle_t TYPED(hyla__gehrd_register_scratch)(int64_t nb);
+starpu_data_handle_t TYPED(hyla__gehrd_register_scratch)(void);
 int TYPED(hyla__insert_gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t,
                                     starpu_data_handle_t y, starpu_data_handle_t v,
                                     starpu_data_handle_t scratch, const starpu_data_handle_t *panels,

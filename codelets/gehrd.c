@@ -119,10 +119,20 @@ static int on_views_node(unsigned worker, struct starpu_task *task, unsigned imp
 	       (int)starpu_worker_get_memory_node(worker) == hyla__views_node();
 }
 
+static int panel_can_execute(unsigned worker, struct starpu_task *task, unsigned impl)
+{
 #ifdef HYLA_WITH_CUDA
-/* DLAHR2 on the worker's stream: the column loop never returns to the host.
- * The small steps are cuBLAS Level-2 calls and two kernels of ours; the big
- * GEMV of each column runs over the trailing matrix, which stays resident. */
+	if (starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER &&
+	    starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, P_OWN)) > HYLA_GEHRD_MAX_NB)
+		return 0;
+#endif
+	return on_views_node(worker, task, impl);
+}
+
+#ifdef HYLA_WITH_CUDA
+/* DLAHR2 on the worker's stream: the column loop (kernels/gehrd_kernels.cu)
+ * never returns to the host; the big GEMV of each column runs over the
+ * trailing matrix, which stays resident. */
 static void panel_cuda(void *buffers[], void *cl_arg)
 {
 	const struct gehrd_args *arg = cl_arg;
@@ -131,7 +141,6 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 	real_t *a = MAT(buffers[P_OWN]), *t = MAT(buffers[P_T]), *y = MAT(buffers[P_Y]);
 	real_t *v = MAT(buffers[P_V]), *tau = MAT(buffers[P_TAU]);
 	real_t *scratch = (real_t *)STARPU_VECTOR_GET_PTR(buffers[P_SCRATCH]);
-	real_t *ei = scratch, *mtau = scratch + 1, *w = scratch + 2;
 	int n = ROWS(buffers[P_OWN]), nb = COLS(buffers[P_OWN]), lda = LD(buffers[P_OWN]);
 	int ldt = LD(buffers[P_T]), ldy = LD(buffers[P_Y]), ldv = LD(buffers[P_V]);
 	int r0 = (int)arg->col + 1, rows = n - r0;
@@ -139,48 +148,7 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 	cudaStream_t stream = starpu_cuda_get_local_stream();
 	const real_t one = 1, zero = 0, minus_one = -1;
 
-	for (int j = 0; j < nb; j++) {
-		real_t *col = a + (int64_t)j * lda;
-		if (j > 0) {
-			/* Bring column j up to date with the reflectors before it. */
-			CUBLAS(gemv)(h, CUBLAS_OP_N, rows, j, &minus_one, y + r0, ldy, a + r0 + j - 1, lda,
-			             &one, col + r0, 1);
-			CUBLAS(copy)(h, j, col + r0, 1, w, 1);
-			CUBLAS(trmv)(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, j, a + r0, lda,
-			             w, 1);
-			CUBLAS(gemv)(h, CUBLAS_OP_T, rows - j, j, &one, a + r0 + j, lda, col + r0 + j, 1, &one,
-			             w, 1);
-			CUBLAS(trmv)(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, j, t, ldt,
-			             w, 1);
-			CUBLAS(gemv)(h, CUBLAS_OP_N, rows - j, j, &minus_one, a + r0 + j, lda, w, 1, &one,
-			             col + r0 + j, 1);
-			CUBLAS(trmv)(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, j, a + r0, lda,
-			             w, 1);
-			CUBLAS(axpy)(h, j, &minus_one, w, 1, col + r0, 1);
-		}
-		TYPED(hyla__cuda_gehrd_larfg)(rows - j - 1, col + r0 + j, col + r0 + j + 1, tau + j,
-		                              t + j + (int64_t)j * ldt, mtau, ei,
-		                              j > 0 ? a + r0 + j - 1 + (int64_t)(j - 1) * lda : NULL,
-		                              stream);
-		/* y_j = A(r0:n, i+j+1:n) v_j over the resident trailing matrix. */
-		real_t *yj = y + r0 + (int64_t)j * ldy, *vj = col + r0 + j;
-		CUBLAS(gemv)(h, CUBLAS_OP_N, rows, rows - j, &one, col + lda + r0, lda, vj, 1, &zero, yj, 1);
-		if (j > 0) {
-			real_t *tj = t + (int64_t)j * ldt;
-			CUBLAS(gemv)(h, CUBLAS_OP_T, rows - j, j, &one, a + r0 + j, lda, vj, 1, &zero, tj, 1);
-			CUBLAS(gemv)(h, CUBLAS_OP_N, rows, j, &minus_one, y + r0, ldy, tj, 1, &one, yj, 1);
-			cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE);
-			CUBLAS(scal)(h, j, mtau, tj, 1);
-			cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST);
-			CUBLAS(trmv)(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, j, t, ldt,
-			             tj, 1);
-		}
-		cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE);
-		CUBLAS(scal)(h, rows, tau + j, yj, 1);
-		cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST);
-	}
-	real_t *last_unit = a + r0 + nb - 1 + (int64_t)(nb - 1) * lda;
-	cudaMemcpyAsync(last_unit, ei, sizeof *ei, cudaMemcpyDeviceToDevice, stream);
+	TYPED(hyla__cuda_gehrd_columns)(n, nb, r0, a, lda, tau, t, ldt, y, ldy, scratch, h, stream);
 	TYPED(hyla__cuda_gehrd_build_v)(n, nb, r0, a, lda, v, ldv, stream);
 	/* Y's top rows: A(0:r0, i+1:n) V(r0:n, :) T. */
 	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, r0, nb, rows, &one, a + lda, lda, v + r0, ldv, &zero,
@@ -250,7 +218,7 @@ static uint32_t update_footprint(struct starpu_task *task)
 
 static struct starpu_perfmodel panel_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_gehrd_panel_" PREC_NAME "_v1",
+	.symbol = "hyla_gehrd_panel_" PREC_NAME "_v2",
 	.size_base = panel_size,
 	.footprint = panel_footprint,
 };
@@ -268,7 +236,7 @@ static struct starpu_codelet panel_cl = {
 	.cuda_funcs = {panel_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-	.can_execute = on_views_node,
+	.can_execute = panel_can_execute,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &panel_model,
 	.name = "gehrd_panel_" PREC_NAME,
@@ -301,10 +269,15 @@ static struct gehrd_args *args_new(int64_t col, int64_t first)
 	return arg;
 }
 
-starpu_data_handle_t TYPED(hyla__gehrd_register_scratch)(int64_t nb)
+starpu_data_handle_t TYPED(hyla__gehrd_register_scratch)(void)
 {
 	starpu_data_handle_t scratch;
-	starpu_vector_data_register(&scratch, -1, 0, (uint32_t)(nb + 2), sizeof(real_t));
+#ifdef HYLA_WITH_CUDA
+	uint32_t elems = HYLA_GEHRD_SCRATCH_ELEMS;
+#else
+	uint32_t elems = 1;
+#endif
+	starpu_vector_data_register(&scratch, -1, 0, elems, sizeof(real_t));
 	return scratch;
 }
 

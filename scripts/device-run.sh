@@ -3,7 +3,9 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|bench|all]   (default all)
+#   sh scripts/device-run.sh [checks|bench|profile|all]   (default all)
+# profile: GPU time of each kernel in a window of hr_reduce 8000's column
+# loop (Nsight Compute), the per-column timeline of the panel.
 set -u
 what=${1:-all}
 here=$(pwd)
@@ -31,21 +33,37 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 			STARPU_SCHED=$sched $bin/tests/test_mgs $args || echo "FAILED (exit $?): test_mgs $args under $sched"
 		done
 		for args in "d 1500 64" "d 1025 64" "d 600 32" "s 1200 64" "s 777 16" "d 130 64" \
-			"s 600 32 1e25" "d 600 32 1e-150"; do
+			"s 600 32 1e25" "d 600 32 1e-150" "d 1000 128" "s 900 100"; do
 			STARPU_SCHED=$sched $bin/tests/test_gehrd $args || echo "FAILED (exit $?): test_gehrd $args under $sched"
 		done
 	done 2>&1 | tee "$out/checks.txt"
 	grep -c FAILED "$out/checks.txt" | sed 's/^/failed checks: /'
 fi
 
+if [ "$what" = profile ]; then
+	# Boost clocks and warm caches as in a real run; kernels still run one at a time.
+	for skip in 2000 30000 60000; do
+		echo "== hr_reduce 8000: GPU time (us) by kernel, launches $skip to $((skip + 400))"
+		STARPU_SCHED=dmda /usr/local/cuda/bin/ncu --clock-control none --cache-control none \
+			--launch-skip $skip --launch-count 400 --metrics gpu__time_duration.sum --csv \
+			$bin/hr_reduce 8000 --no-check 2>&1 | grep '^"' | awk -F'","' 'NR > 1 {
+				name = $5; sub(/\(.*/, "", name); sub(/^void /, "", name); name = substr(name, 1, 48)
+				v = $NF; gsub(/[",]/, "", v); t[name] += v / 1000; c[name]++ }
+			END { for (k in t) printf "%9.1f us %5d launches %7.2f us each  %s\n", t[k], c[k], t[k] / c[k], k }' |
+			sort -n -r
+	done 2>&1 | tee "$out/profile$tag.txt"
+fi
+
 if [ "$what" = bench ] || [ "$what" = all ]; then
 	echo "== hr_reduce: calibration runs (dmda), then timings"
 	for i in 1 2 3; do
-		STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check >/dev/null 2>&1
+		for prec in d s; do
+			STARPU_SCHED=dmda $bin/hr_reduce 8000 --prec $prec --no-check >/dev/null 2>&1
+		done
 	done
 	{
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --repeat 2 --lapack --require-gpu --stats
-		for n in 2000 4000 12000; do
+		for n in 2000 4000 12000 16000; do
 			STARPU_SCHED=dmda $bin/hr_reduce $n --repeat 2 --no-check --stats
 		done
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --prec s --repeat 2 --no-check --stats

@@ -2,6 +2,7 @@
 #ifndef HYLA_CUDA_KERNELS_H
 #define HYLA_CUDA_KERNELS_H
 
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -24,13 +25,21 @@ void hyla__cuda_mgs_columns_d(int m, int j0, int j1, double *a, int64_t lda, dou
 void hyla__cuda_mgs_columns_s(int m, int j0, int j1, float *a, int64_t lda, float *r,
                               int64_t ldr, float *scratch, cudaStream_t stream);
 
-/* LAPACK's dlarfg on (*alpha, x[0:nx]) for the Hessenberg panel: x becomes
- * the reflector, *alpha its unit element 1, *ei = beta, *tau = *t_jj = tau,
- * *mtau = -tau; first *restore = *ei when restore is not NULL. One block. */
-void hyla__cuda_gehrd_larfg_d(int nx, double *alpha, double *x, double *tau, double *t_jj,
-                              double *mtau, double *ei, double *restore, cudaStream_t stream);
-void hyla__cuda_gehrd_larfg_s(int nx, float *alpha, float *x, float *tau, float *t_jj,
-                              float *mtau, float *ei, float *restore, cudaStream_t stream);
+/* DLAHR2's column loop for the Hessenberg panel of nb <= HYLA_GEHRD_MAX_NB
+ * columns at a (n rows, reflector j's unit element at row r0 + j), on the
+ * stream with the handle's cuBLAS: writes the reflectors into a, tau, T
+ * (upper triangle) and rows r0..n-1 of Y; reads the trailing matrix after the
+ * panel's columns in a (one matrix, leading dimension lda). Four launches
+ * per column, no host sync. scratch: HYLA_GEHRD_SCRATCH_ELEMS elements. */
+#define HYLA_GEHRD_MAX_NB 128
+#define HYLA_GEHRD_MAX_BLOCKS 128
+#define HYLA_GEHRD_SCRATCH_ELEMS (8 + 2 * HYLA_GEHRD_MAX_NB + HYLA_GEHRD_MAX_BLOCKS * HYLA_GEHRD_MAX_NB)
+void hyla__cuda_gehrd_columns_d(int n, int nb, int r0, double *a, int lda, double *tau, double *t,
+                                int ldt, double *y, int ldy, double *scratch, cublasHandle_t h,
+                                cudaStream_t stream);
+void hyla__cuda_gehrd_columns_s(int n, int nb, int r0, float *a, int lda, float *tau, float *t,
+                                int ldt, float *y, int ldy, float *scratch, cublasHandle_t h,
+                                cudaStream_t stream);
 
 /* The explicit n-by-nb V of a Hessenberg panel whose reflector j has its unit
  * element at row r0 + j and its other entries below it in column j of a. */

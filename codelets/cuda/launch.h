@@ -18,4 +18,11 @@ static inline void hyla_check_launch(const char *kernel)
 	}
 }
 
+// A library call that failed on the GPU (out of memory, bad handle).
+static inline void hyla_fail(const char *what)
+{
+	std::fprintf(stderr, "hyla: %s failed\n", what);
+	std::abort();
+}
+
 #endif
