@@ -47,4 +47,22 @@ int TYPED(hyla__insert_gehrd_update)(starpu_data_handle_t v, starpu_data_handle_
  * DGEHD2 on the CPU; tau: its part of tau (W). */
 int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau, int64_t col);
 
+/* Forming Q from Householder reflectors stored as dgeqrf leaves them
+ * (algorithms/orgqr.c); panels are column panels of one matrix, c0 the
+ * first column (and row of the unit element) of a reflector panel.
+ * T (W, w-by-w, upper, zero below) of the reflectors in panel (R), tau (R). */
+int TYPED(hyla__insert_orgqr_t)(starpu_data_handle_t panel, starpu_data_handle_t tau,
+                                starpu_data_handle_t t, int64_t c0, int priority);
+/* (I - V T V^T) on rows c0.. of the npanels consecutive panels (RW,
+ * contiguous); v: the reflectors' panel (R); w: scratch vector of
+ * w * (their columns) elements. */
+int TYPED(hyla__insert_orgqr_apply)(starpu_data_handle_t v, starpu_data_handle_t t,
+                                    starpu_data_handle_t w, const starpu_data_handle_t *panels,
+                                    int npanels, int64_t c0, int priority);
+/* Overwrites the reflectors' panel (RW) with its columns of Q, as if the
+ * identity's columns c0.. went through (I - V T V^T); w: scratch vector of
+ * 2 w^2 elements. */
+int TYPED(hyla__insert_orgqr_form)(starpu_data_handle_t panel, starpu_data_handle_t t,
+                                   starpu_data_handle_t w, int64_t c0, int priority);
+
 #endif

@@ -257,7 +257,7 @@ void worker_stats_print(void)
 }
 
 int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *h, int64_t ldh,
-                         const double *tau, double *resid, double *orth)
+                         const double *tau, const double *q_given, double *resid, double *orth)
 {
 	size_t nn = (size_t)(n * n);
 	double *q = malloc(sizeof *q * nn), *hh = calloc(nn, sizeof *hh), *w = malloc(sizeof *w * nn);
@@ -265,15 +265,20 @@ int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *
 		free(q), free(hh), free(w);
 		return -1;
 	}
-	LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)n, (lapack_int)n, h, (lapack_int)ldh, q,
-	               (lapack_int)n);
 	for (int64_t j = 0; j < n; j++)
 		for (int64_t i = 0; i <= j + 1 && i < n; i++)
 			hh[i + j * n] = h[i + j * ldh];
-	int info = n > 1 ? LAPACKE_dorghr(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, q,
-	                                  (lapack_int)n, tau) : 0;
-	if (n == 1)
-		q[0] = 1;
+	int info = 0;
+	if (q_given) {
+		memcpy(q, q_given, sizeof *q * nn);
+	} else {
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)n, (lapack_int)n, h, (lapack_int)ldh, q,
+		               (lapack_int)n);
+		info = n > 1 ? LAPACKE_dorghr(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, q,
+		                              (lapack_int)n, tau) : 0;
+		if (n == 1)
+			q[0] = 1;
+	}
 	/* w = Q H Q^T - A */
 	double *qh = malloc(sizeof *qh * nn);
 	if (!qh || info) {
@@ -368,7 +373,7 @@ void driver_start(const char *prog, const struct driver_options *o)
 	printf("# %s\n", summary);
 }
 
-double lapack_gehrd_seconds(int64_t n, const double *a, int64_t lda, char prec)
+double lapack_gehrd_seconds(int64_t n, const double *a, int64_t lda, char prec, double *orghr)
 {
 	void *w = working_copy(n, n, a, lda, prec), *tau = malloc((size_t)n * sizeof(double));
 	if (!w || !tau) {
@@ -382,6 +387,14 @@ double lapack_gehrd_seconds(int64_t n, const double *a, int64_t lda, char prec)
 	else
 		LAPACKE_dgehrd(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, w, (lapack_int)n, tau);
 	t = now_seconds() - t;
+	if (orghr) {
+		double t0 = now_seconds();
+		if (prec == 's')
+			LAPACKE_sorghr(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, w, (lapack_int)n, tau);
+		else
+			LAPACKE_dorghr(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, w, (lapack_int)n, tau);
+		*orghr = now_seconds() - t0;
+	}
 	host_blas_end();
 	free(w), free(tau);
 	return t;

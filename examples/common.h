@@ -86,14 +86,16 @@ double triangular_condition(int64_t n, const double *r, int64_t ldr);
 /* Time of LAPACK dgeqrf + dorgqr (or s) on a copy of a, all host cores. */
 double lapack_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec);
 
-/* Time of LAPACK dgehrd (or s) on a copy of the n-by-n a, all host cores. */
-double lapack_gehrd_seconds(int64_t n, const double *a, int64_t lda, char prec);
+/* Time of LAPACK dgehrd (or s) on a copy of the n-by-n a, all host cores;
+ * with orghr, also the time of dorghr on its result there. */
+double lapack_gehrd_seconds(int64_t n, const double *a, int64_t lda, char prec, double *orghr);
 
 /* For a dgehrd result h (H on and above the subdiagonal, reflectors below)
  * with tau, of the input a: resid = ||A - Q H Q^T||_F / (n ||A||_F) and
- * orth = ||I - Q^T Q||_F / n, Q formed by LAPACK's dorghr. 0 or -1. */
+ * orth = ||I - Q^T Q||_F / n, with the given Q (n-by-n, leading dimension n)
+ * or, if q is NULL, Q formed by LAPACK's dorghr. 0 or -1. */
 int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *h, int64_t ldh,
-                         const double *tau, double *resid, double *orth);
+                         const double *tau, const double *q, double *resid, double *orth);
 
 /* Per-worker task counts and busy times (StarPU profiling) between the two
  * calls, on one line starting with "# workers:". */

@@ -8,6 +8,16 @@
 #include "hyla.h"
 
 static const char *prog = "hr_reduce";
+static int want_q;
+
+static int on_option(int opt, const char *arg)
+{
+	(void)arg;
+	if (opt != 'q')
+		return 0;
+	want_q = 1;
+	return 1;
+}
 
 static void usage(void)
 {
@@ -15,22 +25,27 @@ static void usage(void)
 	       "Hessenberg reduction Q^T A Q = H of a random N-by-N matrix (LAPACK dgehrd's\n"
 	       "output: H and the reflectors in A, tau) as a StarPU task graph on the CPU\n"
 	       "cores and GPUs. Checks ||A - Q H Q^T||_F / (n ||A||_F) and ||I - Q^T Q||_F / n\n"
-	       "(Q from LAPACK's dorghr), each at most 30 eps.\n\n" DRIVER_OPTIONS_HELP,
+	       "(Q from LAPACK's dorghr, or hyla's with --want-q), each at most 30 eps.\n\n"
+	       "  --want-q         also form Q explicitly (hyla's dorghr), timed apart\n"
+	       DRIVER_OPTIONS_HELP,
 	       prog);
 }
 
 int main(int argc, char **argv)
 {
-	struct driver_options o = parse_driver_options(argc, argv, prog, 1, NULL, NULL, usage);
+	static const struct option extra[] = {{"want-q", no_argument, 0, 'q'}, {0}};
+	struct driver_options o = parse_driver_options(argc, argv, prog, 1, extra, on_option, usage);
 	int64_t n = o.n;
 	size_t elsize = o.prec == 's' ? sizeof(float) : sizeof(double), nn = (size_t)(n * n);
-	/* Input kept in double, the reduced copy, and the checks' three n-by-n. */
-	check_memory(prog, (double)nn * (4 * 8 + elsize));
+	/* Input kept in double, the reduced copy (and Q), the checks' four n-by-n. */
+	check_memory(prog, (double)nn * (5 * 8 + elsize * (want_q ? 2 : 1)));
 	driver_start(prog, &o);
 
 	double *a0 = malloc(sizeof *a0 * nn), *times = malloc(sizeof *times * (size_t)o.repeat);
 	void *a = hyla_malloc(elsize * nn), *tau = malloc(elsize * (size_t)n);
-	if (!a0 || !a || !tau || !times) {
+	void *q = want_q ? hyla_malloc(elsize * nn) : NULL;
+	double *q_times = malloc(sizeof *q_times * (size_t)o.repeat);
+	if (!a0 || !a || !tau || !times || !q_times || (want_q && !q)) {
 		fprintf(stderr, "%s: error: out of memory\n", prog);
 		return 1;
 	}
@@ -51,10 +66,16 @@ int main(int argc, char **argv)
 		info = o.prec == 's' ? hyla_sgehrd_nb(n, 1, n, a, n, tau, nb)
 		                     : hyla_dgehrd_nb(n, 1, n, a, n, tau, nb);
 		times[k] = now_seconds() - t;
+		if (info != 0 || !want_q)
+			continue;
+		memcpy(q, a, elsize * nn);
+		t = now_seconds();
+		info = o.prec == 's' ? hyla_sorghr(n, 1, n, q, n, tau) : hyla_dorghr(n, 1, n, q, n, tau);
+		q_times[k] = now_seconds() - t;
 	}
 	if (info != 0) {
-		fprintf(stderr, "%s: error: hyla_%cgehrd returned %d (%s)\n", prog, o.prec, info,
-		        hyla_strerror(info));
+		fprintf(stderr, "%s: error: hyla_%c%s returned %d (%s)\n", prog, o.prec,
+		        want_q ? "gehrd/orghr" : "gehrd", info, hyla_strerror(info));
 		return 1;
 	}
 	if (o.stats)
@@ -66,37 +87,49 @@ int main(int argc, char **argv)
 	if (o.repeat > 1)
 		printf(" median=%.4f s", times[o.repeat / 2]);
 	printf(" gflops=%.1f", 10.0 / 3.0 * (double)n * n * n / best * 1e-9);
+	if (want_q) {
+		sort_times(q_times, o.repeat);
+		printf(" orghr_time=%.4f s orghr_gflops=%.1f", q_times[0],
+		       4.0 / 3.0 * (double)n * n * n / q_times[0] * 1e-9);
+	}
 
 	int failed = 0;
 	if (o.check) {
 		host_blas_begin();
 		double *h = o.prec == 's' ? malloc(sizeof *h * nn) : a;
 		double *taud = o.prec == 's' ? malloc(sizeof *taud * (size_t)n) : tau;
-		if (!h || !taud) {
+		double *qd = o.prec == 's' && want_q ? malloc(sizeof *qd * nn) : q;
+		if (!h || !taud || (want_q && !qd)) {
 			fprintf(stderr, "\n%s: error: out of memory for the checks\n", prog);
 			return 1;
 		}
 		if (o.prec == 's') {
 			to_double(n, n, a, h, n);
 			to_double(n - 1 > 0 ? n - 1 : 1, 1, tau, taud, 1);
+			if (want_q)
+				to_double(n, n, q, qd, n);
 		}
 		double eps = o.prec == 's' ? 0x1p-24 : 0x1p-53, resid, orth;
-		int ok = hessenberg_residuals(n, a0, n, h, n, taud, &resid, &orth) == 0 &&
+		int ok = hessenberg_residuals(n, a0, n, h, n, taud, qd, &resid, &orth) == 0 &&
 		         resid <= 30 * eps && orth <= 30 * eps;
 		failed = !ok;
 		printf(" resid=%.2e orth=%.2e (eps units: %.2f %.2f) check=%s", resid, orth, resid / eps,
 		       orth / eps, ok ? "pass" : "FAILED");
 		if (o.prec == 's')
-			free(h), free(taud);
+			free(h), free(taud), free(want_q ? qd : NULL);
 		host_blas_end();
 	}
 	if (o.lapack) {
-		double t = lapack_gehrd_seconds(n, a0, n, o.prec);
+		double tq = 0, t = lapack_gehrd_seconds(n, a0, n, o.prec, want_q ? &tq : NULL);
 		printf(" lapack_gehrd=%.4f s speedup=%.2fx", t, t / best);
+		if (want_q)
+			printf(" lapack_orghr=%.4f s orghr_speedup=%.2fx", tq, tq / q_times[0]);
 	}
 	printf("\n");
-	free(a0), free(times), free(tau);
+	free(a0), free(times), free(tau), free(q_times);
 	hyla_free(a, elsize * nn);
+	if (want_q)
+		hyla_free(q, elsize * nn);
 	hyla_finalize();
 	return failed;
 }

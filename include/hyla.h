@@ -82,6 +82,15 @@ int hyla_dgehrd_nb(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, 
 int hyla_sgehrd_nb(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau,
                    int64_t nb);
 
+/* Q of the reduction, explicitly, LAPACK dorghr's contract: a and tau as
+ * hyla_dgehrd leaves them (same ilo, ihi); on return a holds the n-by-n
+ * orthogonal Q. A task graph (the reflectors' T on the CPU, their
+ * application on the GPU where the models say so); blocks of at most the
+ * block size go to LAPACK dorgqr on the host.
+ * Returns 0, or -i for a bad argument i, or HYLA_ERR_*. */
+int hyla_dorghr(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, const double *tau);
+int hyla_sorghr(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, const float *tau);
+
 /* Block size (panel width) of the Hessenberg reduction, and the width of
  * its trailing-update tasks, for the workers present. */
 int64_t hyla_gehrd_default_nb(int64_t n);

@@ -1,9 +1,13 @@
-/* Tester for the Hessenberg reduction: test_gehrd PREC N NB [SCALE]
- * Reduces a random matrix (times SCALE, to try huge and tiny entries) and checks, with Q formed by LAPACK's dorghr,
+/* Tester for the Hessenberg reduction and its Q: test_gehrd PREC N NB [SCALE]
+ * Reduces a random matrix (times SCALE, to try huge and tiny entries) and
+ * forms Q with hyla's orghr; checks, with that Q and with LAPACK dorghr's,
  *   ||A - Q H Q^T||_F / (n ||A||_F) <= 30 eps,   ||I - Q^T Q||_F / n <= 30 eps,
- * and that H and tau agree with LAPACK dgehrd's on the same input (same
+ * that H and tau agree with LAPACK dgehrd's on the same input (same
  * reflector conventions, rounding apart): ||H - H_lapack||_F / ||A||_F and
- * max |tau - tau_lapack| <= 1000 sqrt(n) eps.
+ * max |tau - tau_lapack| <= 1000 sqrt(n) eps, and that hyla's Q agrees with
+ * LAPACK dorghr's from the same reflectors, ||Q - Q_lapack||_F / sqrt(n)
+ * <= 1000 sqrt(n) eps. For n >= 8 also hyla_dorghr with ilo = 3,
+ * ihi = n - 2 (LAPACK dgehrd's reflectors) against LAPACK dorghr.
  * Prints one line; exit status 0 pass, 1 fail, 2 bad arguments. */
 #include <lapacke.h>
 #include <math.h>
@@ -26,6 +30,44 @@ static double h_difference(int64_t n, const double *h, const double *ref, const 
 				diff += (h[i + j * n] - ref[i + j * n]) * (h[i + j * n] - ref[i + j * n]);
 		}
 	return sqrt(diff / norm);
+}
+
+/* ||q - ref||_F / sqrt(n) */
+static double q_difference(int64_t n, const double *q, const double *ref)
+{
+	double diff = 0;
+	for (size_t i = 0; i < (size_t)(n * n); i++)
+		diff += (q[i] - ref[i]) * (q[i] - ref[i]);
+	return sqrt(diff / (double)n);
+}
+
+/* hyla's Q from the reduced h, tau (in the working precision), into q. */
+static int hyla_q(char prec, int64_t n, const double *h, const double *tau, double *q, float *qf,
+                  float *tauf)
+{
+	if (prec == 'd') {
+		memcpy(q, h, sizeof *q * (size_t)(n * n));
+		return hyla_dorghr(n, 1, n, q, n, tau);
+	}
+	to_float(n, n, h, n, qf);
+	to_float(n, 1, tau, n, tauf);
+	int info = hyla_sorghr(n, 1, n, qf, n, tauf);
+	to_double(n, n, qf, q, n);
+	return info;
+}
+
+/* hyla_dorghr with ilo = 3, ihi = n - 2 against LAPACK dorghr on the
+ * reflectors of LAPACK dgehrd with the same range: ||Q - Q_lapack||_F / sqrt(n). */
+static double q_range_difference(int64_t n, const double *a0, double *q, double *ref, double *tau)
+{
+	lapack_int ln = (lapack_int)n, ilo = 3, ihi = ln - 2;
+	memcpy(ref, a0, sizeof *ref * (size_t)(n * n));
+	LAPACKE_dgehrd(LAPACK_COL_MAJOR, ln, ilo, ihi, ref, ln, tau);
+	memcpy(q, ref, sizeof *q * (size_t)(n * n));
+	if (hyla_dorghr(n, ilo, ihi, q, n, tau) != 0 ||
+	    LAPACKE_dorghr(LAPACK_COL_MAJOR, ln, ilo, ihi, ref, ln, tau) != 0)
+		return INFINITY;
+	return q_difference(n, q, ref);
 }
 
 int main(int argc, char **argv)
@@ -65,16 +107,39 @@ int main(int argc, char **argv)
 	}
 
 	double eps = prec == 's' ? 0x1p-24 : 0x1p-53, resid = INFINITY, orth = INFINITY;
-	hessenberg_residuals(n, a0, n, h, n, tau, &resid, &orth);
+	double q_resid = INFINITY, q_orth = INFINITY, qdiff = INFINITY, qrange = 0;
+	hessenberg_residuals(n, a0, n, h, n, tau, NULL, &resid, &orth);
+	double *q = malloc(sizeof *q * nn), *q_ref = malloc(sizeof *q_ref * nn);
+	if (!q || !q_ref)
+		return 1;
+	int qinfo = hyla_q(prec, n, h, tau, q, af, tauf);
+	if (qinfo == 0) {
+		hessenberg_residuals(n, a0, n, h, n, tau, q, &q_resid, &q_orth);
+		memcpy(q_ref, h, sizeof *q_ref * nn);
+		if (n == 1)
+			q_ref[0] = 1;
+		else if (prec == 's') {
+			to_float(n, n, h, n, af);
+			to_float(n, 1, tau, n, tauf);
+			LAPACKE_sorghr(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, af, (lapack_int)n, tauf);
+			to_double(n, n, af, q_ref, n);
+		} else
+			LAPACKE_dorghr(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, q_ref, (lapack_int)n, tau);
+		qdiff = q_difference(n, q, q_ref);
+	}
 	double hdiff = h_difference(n, h, ref, a0), taudiff = 0;
 	for (int64_t i = 0; i + 1 < n; i++)
 		taudiff = fmax(taudiff, fabs(tau[i] - tau_ref[i]));
-	double tol = 1000 * sqrt((double)n) * eps;
-	int ok = info == 0 && resid <= 30 * eps && orth <= 30 * eps && hdiff <= tol && taudiff <= tol;
+	if (n >= 8)
+		qrange = q_range_difference(n, a0, q, q_ref, tau_ref);
+	double tol = 1000 * sqrt((double)n) * eps, tol_d = 1000 * sqrt((double)n) * 0x1p-53;
+	int ok = info == 0 && resid <= 30 * eps && orth <= 30 * eps && hdiff <= tol && taudiff <= tol &&
+	         qinfo == 0 && q_resid <= 30 * eps && q_orth <= 30 * eps && qdiff <= tol && qrange <= tol_d;
 	printf("gehrd prec=%c n=%lld nb=%lld info=%d resid=%.2f eps orth=%.2f eps (tol 30) "
-	       "h_vs_lapack=%.2e tau_vs_lapack=%.2e (tol %.1e) %s\n",
+	       "h_vs_lapack=%.2e tau_vs_lapack=%.2e (tol %.1e) | orghr info=%d resid=%.2f eps "
+	       "orth=%.2f eps q_vs_lapack=%.2e ilo3_ihi-2=%.2e %s\n",
 	       prec, (long long)n, (long long)nb, info, resid / eps, orth / eps, hdiff, taudiff, tol,
-	       ok ? "pass" : "FAILED");
-	free(a0), free(h), free(ref), free(tau), free(tau_ref), free(af), free(tauf);
+	       qinfo, q_resid / eps, q_orth / eps, qdiff, qrange, ok ? "pass" : "FAILED");
+	free(a0), free(h), free(ref), free(tau), free(tau_ref), free(af), free(tauf), free(q), free(q_ref);
 	return !ok;
 }

@@ -48,6 +48,12 @@ void hyla__cuda_gehrd_build_v_d(int n, int nb, int r0, const double *a, int64_t 
 void hyla__cuda_gehrd_build_v_s(int n, int nb, int r0, const float *a, int64_t lda, float *v,
                                 int64_t ldv, cudaStream_t stream);
 
+/* top (w-by-w, leading dimension lda) = I - x (leading dimension ldx). */
+void hyla__cuda_identity_minus_d(int w, const double *x, int ldx, double *top, int lda,
+                                 cudaStream_t stream);
+void hyla__cuda_identity_minus_s(int w, const float *x, int ldx, float *top, int lda,
+                                 cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,264 @@
+/* Codelets that form Q = H(0) H(1) ... H(k-1) explicitly from Householder
+ * reflectors stored as LAPACK's dgeqrf leaves them (reflector i: unit at row
+ * i, the rest below it in column i), panel by panel from the last, as
+ * LAPACK's dorgqr does:
+ *   T      the panel's triangular factor (LAPACK's dlarft, CPU);
+ *   apply  (I - V T V^T) from the left on rows c0.. of later column panels;
+ *   form   the panel's own columns, (I - V T V^T) E with E the identity's
+ *          columns c0.., zero above row c0.
+ * Typed source: see runtime/precision.h. */
+#include <cblas.h>
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+#include "codelets.h"
+#include "runtime.h"
+#ifdef HYLA_WITH_CUDA
+#include <starpu_cublas_v2.h>
+#include "cuda/kernels.h"
+#endif
+
+#define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
+#define LD(buf) ((int)STARPU_MATRIX_GET_LD(buf))
+#define ROWS(buf) ((int)STARPU_MATRIX_GET_NX(buf))
+#define COLS(buf) ((int)STARPU_MATRIX_GET_NY(buf))
+
+/* Apply buffers: V's panel, T (R), workspace, then the panels updated (RW). */
+enum { A_V, A_T, A_W, A_C };
+/* Form buffers: the panel (RW), T (R), workspace (2 w-by-w blocks). */
+enum { F_A, F_T, F_W };
+
+/* T (w-by-w, upper; zero below) of the panel's reflectors from row c0. */
+static void t_cpu(void *buffers[], void *cl_arg)
+{
+	int c0;
+	starpu_codelet_unpack_args(cl_arg, &c0);
+	real_t *v = MAT(buffers[0]) + c0, *t = MAT(buffers[2]);
+	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), ldv = LD(buffers[0]);
+	int ldt = LD(buffers[2]);
+	LAPACKE(larft_work)(LAPACK_COL_MAJOR, 'F', 'C', rows, w, v, ldv,
+	                    (real_t *)STARPU_VECTOR_GET_PTR(buffers[1]), t, ldt);
+	for (int j = 0; j < w; j++)
+		for (int i = j + 1; i < w; i++)
+			t[i + (int64_t)j * ldt] = 0;
+}
+
+/* The columns of the panels buffers[first..] if they follow each other in
+ * memory with one leading dimension, else 0. */
+static int contiguous_cols(void *buffers[], int first)
+{
+	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
+	real_t *base = MAT(buffers[first]);
+	int cols = COLS(buffers[first]);
+	for (int b = first + 1; b < nbuffers; b++) {
+		if (MAT(buffers[b]) != base + (int64_t)cols * LD(buffers[first]) ||
+		    LD(buffers[b]) != LD(buffers[first]))
+			return 0;
+		cols += COLS(buffers[b]);
+	}
+	return cols;
+}
+
+static void apply_cpu(void *buffers[], void *cl_arg)
+{
+	int c0, cols = contiguous_cols(buffers, A_C);
+	starpu_codelet_unpack_args(cl_arg, &c0);
+	if (!cols)
+		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in host memory");
+	int rows = ROWS(buffers[A_V]) - c0, w = COLS(buffers[A_V]), ldv = LD(buffers[A_V]);
+	int ldt = LD(buffers[A_T]), ldc = LD(buffers[A_C]), ldw = cols;
+	LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', 'N', 'F', 'C', rows, cols, w, MAT(buffers[A_V]) + c0,
+	                    ldv, MAT(buffers[A_T]), ldt, MAT(buffers[A_C]) + c0, ldc,
+	                    (real_t *)STARPU_VECTOR_GET_PTR(buffers[A_W]), ldw);
+}
+
+/* Panel = (I - V T V^T) E: zero above row c0; below it, with W = T V1^T
+ * (upper triangular): V2 <- -V2 W and V1 <- I - V1 W. */
+static void form_cpu(void *buffers[], void *cl_arg)
+{
+	int c0;
+	starpu_codelet_unpack_args(cl_arg, &c0);
+	real_t *a = MAT(buffers[F_A]), *t = MAT(buffers[F_T]);
+	real_t *w = (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]);
+	int m = ROWS(buffers[F_A]), nb = COLS(buffers[F_A]), lda = LD(buffers[F_A]);
+	int ldt = LD(buffers[F_T]);
+	real_t *v1 = w + (int64_t)nb * nb, *top = a + c0;
+	for (int j = 0; j < nb; j++) {
+		memset(a + (int64_t)j * lda, 0, sizeof *a * (size_t)c0);
+		memcpy(w + (int64_t)j * nb, t + (int64_t)j * ldt, sizeof *w * (size_t)nb);
+		memcpy(v1 + (int64_t)j * nb, top + (int64_t)j * lda, sizeof *w * (size_t)nb);
+	}
+	BLAS(trmm)(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasUnit, nb, nb, 1, v1, nb, w, nb);
+	BLAS(trmm)(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, m - c0 - nb, nb,
+	           -1, w, nb, top + nb, lda);
+	BLAS(trmm)(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, nb, nb, 1, v1, nb, w, nb);
+	for (int j = 0; j < nb; j++)
+		for (int i = 0; i < nb; i++)
+			top[i + (int64_t)j * lda] = (i == j) - w[i + (int64_t)j * nb];
+}
+
+#ifdef HYLA_WITH_CUDA
+/* LAPACK's dlarfb (left, no transpose, forward, columnwise) with cuBLAS:
+ * W = V1^T C1 + V2^T C2; W = T W; C2 -= V2 W; C1 -= V1 W. */
+static void apply_cuda(void *buffers[], void *cl_arg)
+{
+	int c0, cols = contiguous_cols(buffers, A_C);
+	starpu_codelet_unpack_args(cl_arg, &c0);
+	if (!cols)
+		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in GPU memory");
+	real_t *v = MAT(buffers[A_V]) + c0, *t = MAT(buffers[A_T]), *c = MAT(buffers[A_C]) + c0;
+	real_t *w = (real_t *)STARPU_VECTOR_GET_PTR(buffers[A_W]);
+	int rows = ROWS(buffers[A_V]) - c0, nb = COLS(buffers[A_V]), ldv = LD(buffers[A_V]);
+	int ldt = LD(buffers[A_T]), ldc = LD(buffers[A_C]);
+	cublasHandle_t h = starpu_cublas_get_local_handle();
+	const real_t one = 1, minus_one = -1;
+
+	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, nb, cols,
+	             &one, v, ldv, c, ldc, w, nb);
+	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, rows - nb, &one, v + nb, ldv, c + nb, ldc,
+	             &one, w, nb);
+	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, nb,
+	             cols, &one, t, ldt, w, nb, w, nb);
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, rows - nb, cols, nb, &minus_one, v + nb, ldv, w, nb,
+	             &one, c + nb, ldc);
+	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb, cols,
+	             &one, v, ldv, w, nb, w, nb);
+	CUBLAS(geam)(h, CUBLAS_OP_N, CUBLAS_OP_N, nb, cols, &one, c, ldc, &minus_one, w, nb, c, ldc);
+}
+
+static void form_cuda(void *buffers[], void *cl_arg)
+{
+	int c0;
+	starpu_codelet_unpack_args(cl_arg, &c0);
+	real_t *a = MAT(buffers[F_A]), *t = MAT(buffers[F_T]);
+	real_t *w = (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]);
+	int m = ROWS(buffers[F_A]), nb = COLS(buffers[F_A]), lda = LD(buffers[F_A]);
+	int ldt = LD(buffers[F_T]);
+	real_t *v1 = w + (int64_t)nb * nb, *top = a + c0;
+	cublasHandle_t h = starpu_cublas_get_local_handle();
+	cudaStream_t stream = starpu_cuda_get_local_stream();
+	const real_t one = 1, minus_one = -1;
+
+	if (c0 > 0)
+		cudaMemset2DAsync(a, sizeof *a * (size_t)lda, 0, sizeof *a * (size_t)c0, (size_t)nb, stream);
+	cudaMemcpy2DAsync(v1, sizeof *w * (size_t)nb, top, sizeof *a * (size_t)lda, sizeof *w * (size_t)nb,
+	                  (size_t)nb, cudaMemcpyDeviceToDevice, stream);
+	CUBLAS(trmm)(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, nb, nb,
+	             &one, v1, nb, t, ldt, w, nb);
+	CUBLAS(trmm)(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
+	             m - c0 - nb, nb, &minus_one, w, nb, top + nb, lda, top + nb, lda);
+	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb, nb,
+	             &one, v1, nb, w, nb, w, nb);
+	TYPED(hyla__cuda_identity_minus)(nb, w, nb, top, lda, stream);
+}
+#endif
+
+/* Both run on the node where consecutive panels are one matrix. */
+static int on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
+{
+	(void)task, (void)impl;
+	return starpu_worker_get_type((int)worker) != STARPU_CUDA_WORKER ||
+	       (int)starpu_worker_get_memory_node(worker) == hyla__views_node();
+}
+
+/* Models by the flops' size: rows x columns x panel width. */
+static size_t apply_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	size_t cols = 0;
+	for (unsigned b = A_C; b < STARPU_TASK_GET_NBUFFERS(task); b++)
+		cols += starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, b));
+	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, A_V)) * cols *
+	       starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, A_V));
+}
+
+static uint32_t apply_footprint(struct starpu_task *task)
+{
+	uint64_t size = apply_size(task, 0);
+	return starpu_hash_crc32c_be_n(&size, sizeof size, 0);
+}
+
+static struct starpu_perfmodel apply_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_orgqr_apply_" PREC_NAME "_v1",
+	.size_base = apply_size,
+	.footprint = apply_footprint,
+};
+
+static struct starpu_perfmodel form_model = {
+	.type = STARPU_HISTORY_BASED,
+	.symbol = "hyla_orgqr_form_" PREC_NAME "_v1",
+};
+
+static struct starpu_codelet t_cl = {
+	.cpu_funcs = {t_cpu},
+	.nbuffers = 3,
+	.modes = {STARPU_R, STARPU_R, STARPU_W},
+	.name = "orgqr_t_" PREC_NAME,
+};
+
+static struct starpu_codelet apply_cl = {
+	.cpu_funcs = {apply_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {apply_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = on_views_node,
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.model = &apply_model,
+	.name = "orgqr_apply_" PREC_NAME,
+};
+
+static struct starpu_codelet form_cl = {
+	.cpu_funcs = {form_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {form_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.nbuffers = 3,
+	.modes = {STARPU_RW, STARPU_R, STARPU_SCRATCH},
+	.model = &form_model,
+	.name = "orgqr_form_" PREC_NAME,
+};
+
+int TYPED(hyla__insert_orgqr_t)(starpu_data_handle_t panel, starpu_data_handle_t tau,
+                                starpu_data_handle_t t, int64_t c0, int priority)
+{
+	int c = (int)c0;
+	int ret = starpu_task_insert(&t_cl, STARPU_R, panel, STARPU_R, tau, STARPU_W, t,
+	                             STARPU_VALUE, &c, sizeof c, STARPU_PRIORITY, priority, 0);
+	return hyla__submitted(ret, t_cl.name);
+}
+
+int TYPED(hyla__insert_orgqr_apply)(starpu_data_handle_t v, starpu_data_handle_t t,
+                                    starpu_data_handle_t w, const starpu_data_handle_t *panels,
+                                    int npanels, int64_t c0, int priority)
+{
+	int count = A_C + npanels, c = (int)c0;
+	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
+	if (!descr)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for an apply task");
+	descr[A_V] = (struct starpu_data_descr){v, STARPU_R};
+	descr[A_T] = (struct starpu_data_descr){t, STARPU_R};
+	descr[A_W] = (struct starpu_data_descr){w, STARPU_SCRATCH};
+	double cols = 0;
+	for (int p = 0; p < npanels; p++) {
+		descr[A_C + p] = (struct starpu_data_descr){panels[p], STARPU_RW};
+		cols += starpu_matrix_get_ny(panels[p]);
+	}
+	double rows = (double)starpu_matrix_get_nx(v) - (double)c0, nb = starpu_matrix_get_ny(v);
+	int ret = starpu_task_insert(&apply_cl, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_VALUE, &c,
+	                             sizeof c, STARPU_PRIORITY, priority, STARPU_FLOPS,
+	                             4 * rows * cols * nb, 0);
+	free(descr);
+	return hyla__submitted(ret, apply_cl.name);
+}
+
+int TYPED(hyla__insert_orgqr_form)(starpu_data_handle_t panel, starpu_data_handle_t t,
+                                   starpu_data_handle_t w, int64_t c0, int priority)
+{
+	int c = (int)c0;
+	int ret = starpu_task_insert(&form_cl, STARPU_RW, panel, STARPU_R, t, STARPU_SCRATCH, w,
+	                             STARPU_VALUE, &c, sizeof c, STARPU_PRIORITY, priority, 0);
+	return hyla__submitted(ret, form_cl.name);
+}
