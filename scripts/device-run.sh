@@ -58,16 +58,19 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
 	echo "== hr_reduce: calibration runs (dmda), then timings"
 	for i in 1 2 3; do
 		for prec in d s; do
-			STARPU_SCHED=dmda $bin/hr_reduce 8000 --prec $prec --no-check >/dev/null 2>&1
+			STARPU_SCHED=dmda $bin/hr_reduce 8000 --prec $prec --no-check --want-q >/dev/null 2>&1
 		done
 	done
 	{
-		STARPU_SCHED=dmda $bin/hr_reduce 8000 --repeat 2 --lapack --require-gpu --stats
+		STARPU_SCHED=dmda $bin/hr_reduce 8000 --repeat 2 --lapack --require-gpu --stats --want-q
 		for n in 2000 4000 12000 16000; do
 			STARPU_SCHED=dmda $bin/hr_reduce $n --repeat 2 --no-check --stats
 		done
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --prec s --repeat 2 --no-check --stats
 		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --lapack --no-check --stats
+		for nb in 32 48; do
+			STARPU_SCHED=dmda $bin/hr_reduce 8000 --nb $nb --repeat 2 --no-check
+		done
 	} 2>&1 | tee "$out/bench-hr$tag.txt"
 	[ -n "${HYLA_HR_ONLY:-}" ] && exit 0
 	echo "== qr_mgs: calibration runs (dmda), then timings"
