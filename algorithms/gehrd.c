@@ -13,6 +13,7 @@
  * dgehrd's: H on and above the first subdiagonal, the reflectors below it,
  * tau(0:n-1). */
 #include <lapacke.h>
+#include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
 
@@ -52,26 +53,6 @@ static int submit_gehrd(const hyla_desc *A, const hyla_desc *tau, starpu_data_ha
 	return HYLA_SUCCESS;
 }
 
-static int check_args(int64_t n, int64_t ilo, int64_t ihi, const real_t *a, int64_t lda,
-                      const real_t *tau)
-{
-	if (n < 0)
-		return HYLA_ERROR(-1, "n = %lld must be >= 0", (long long)n);
-	if (ilo < 1 || ilo > (n > 1 ? n : 1))
-		return HYLA_ERROR(-2, "ilo = %lld must be in [1, max(1, n)]", (long long)ilo);
-	if (ihi < (ilo < n ? ilo : n) || ihi > n)
-		return HYLA_ERROR(-3, "ihi = %lld must be in [min(ilo, n), n]", (long long)ihi);
-	if (!a && n > 0)
-		return HYLA_ERROR(-4, "a is NULL");
-	if (lda < (n > 1 ? n : 1))
-		return HYLA_ERROR(-5, "lda = %lld must be >= max(1, n)", (long long)lda);
-	if (!tau && n > 1)
-		return HYLA_ERROR(-6, "tau is NULL");
-	if (n > INT32_MAX || lda > INT32_MAX)
-		return HYLA_ERROR(-1, "n and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
-	return HYLA_SUCCESS;
-}
-
 int PUBLIC(gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau)
 {
 	return PUBLIC(gehrd_nb)(n, ilo, ihi, a, lda, tau, 0);
@@ -80,7 +61,7 @@ int PUBLIC(gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, r
 int PUBLIC(gehrd_nb)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau,
                      int64_t nb)
 {
-	int ret = check_args(n, ilo, ihi, a, lda, tau);
+	int ret = hyla__check_hessenberg_args(n, ilo, ihi, a, lda, tau, n > 1);
 	if (ret == HYLA_SUCCESS && (nb < 0 || nb > INT32_MAX))
 		ret = HYLA_ERROR(-7, "nb = %lld must be >= 0 (0: default)", (long long)nb);
 	if (ret != HYLA_SUCCESS || n <= 1)

@@ -10,6 +10,7 @@
  *   form(i)      the panel's own columns of Q. */
 #include <lapacke.h>
 #include <string.h>
+#include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
 
@@ -83,24 +84,10 @@ static void shift_reflectors(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int
 
 int PUBLIC(orghr)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, const real_t *tau)
 {
-	if (n < 0)
-		return HYLA_ERROR(-1, "n = %lld must be >= 0", (long long)n);
-	if (ilo < 1 || ilo > (n > 1 ? n : 1))
-		return HYLA_ERROR(-2, "ilo = %lld must be in [1, max(1, n)]", (long long)ilo);
-	if (ihi < (ilo < n ? ilo : n) || ihi > n)
-		return HYLA_ERROR(-3, "ihi = %lld must be in [min(ilo, n), n]", (long long)ihi);
-	if (!a && n > 0)
-		return HYLA_ERROR(-4, "a is NULL");
-	if (lda < (n > 1 ? n : 1))
-		return HYLA_ERROR(-5, "lda = %lld must be >= max(1, n)", (long long)lda);
-	if (!tau && ihi > ilo)
-		return HYLA_ERROR(-6, "tau is NULL");
-	if (n > INT32_MAX || lda > INT32_MAX)
-		return HYLA_ERROR(-1, "n and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
-	if (n == 0)
-		return HYLA_SUCCESS;
-	int ret = hyla__ensure_init();
-	if (ret != HYLA_SUCCESS)
+	int ret = hyla__check_hessenberg_args(n, ilo, ihi, a, lda, tau, ihi > ilo);
+	if (ret != HYLA_SUCCESS || n == 0)
+		return ret;
+	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
 
 	shift_reflectors(n, ilo, ihi, a, lda);

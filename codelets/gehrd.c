@@ -34,22 +34,6 @@ enum { P_TAU, P_T, P_Y, P_V, P_SCRATCH, P_OWN };
 /* Update buffers: V, T, Y (R), workspace, then the panels updated (RW). */
 enum { U_V, U_T, U_Y, U_W, U_A };
 
-/* The columns of the panels buffers[first..] if they follow each other in
- * memory with one leading dimension (one matrix), else 0. */
-static int contiguous_cols(void *buffers[], int first)
-{
-	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
-	real_t *base = MAT(buffers[first]);
-	int cols = COLS(buffers[first]);
-	for (int b = first + 1; b < nbuffers; b++) {
-		if (MAT(buffers[b]) != base + (int64_t)cols * LD(buffers[first]) ||
-		    LD(buffers[b]) != LD(buffers[first]))
-			return 0;
-		cols += COLS(buffers[b]);
-	}
-	return cols;
-}
-
 static void build_v_cpu(int n, int nb, int r0, const real_t *a, int lda, real_t *v, int ldv)
 {
 	for (int j = 0; j < nb; j++)
@@ -60,7 +44,7 @@ static void build_v_cpu(int n, int nb, int r0, const real_t *a, int lda, real_t 
 static void panel_cpu(void *buffers[], void *cl_arg)
 {
 	const struct gehrd_args *arg = cl_arg;
-	if (!contiguous_cols(buffers, P_OWN))
+	if (!hyla__contiguous_cols(buffers, P_OWN, sizeof(real_t)))
 		STARPU_ABORT_MSG("gehrd panel: trailing panels are not contiguous in host memory");
 	real_t *a = MAT(buffers[P_OWN]), *t = MAT(buffers[P_T]), *y = MAT(buffers[P_Y]);
 	real_t *v = MAT(buffers[P_V]);
@@ -81,7 +65,7 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 static void update_cpu(void *buffers[], void *cl_arg)
 {
 	const struct gehrd_args *arg = cl_arg;
-	int cols = contiguous_cols(buffers, U_A);
+	int cols = hyla__contiguous_cols(buffers, U_A, sizeof(real_t));
 	if (!cols)
 		STARPU_ABORT_MSG("gehrd update: panels are not contiguous in host memory");
 	real_t *v = MAT(buffers[U_V]), *t = MAT(buffers[U_T]), *y = MAT(buffers[U_Y]);
@@ -110,15 +94,6 @@ static void tail_cpu(void *buffers[], void *cl_arg)
 	LAPACK(gehd2)(&n, &ilo, &n, a, &lda, tau, (real_t *)STARPU_VECTOR_GET_PTR(buffers[2]), &info);
 }
 
-/* The panel and update codelets treat consecutive panels as one matrix: only
- * on the memory node where the panels are views of one buffer. */
-static int on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
-{
-	(void)task, (void)impl;
-	return starpu_worker_get_type((int)worker) != STARPU_CUDA_WORKER ||
-	       (int)starpu_worker_get_memory_node(worker) == hyla__views_node();
-}
-
 static int panel_can_execute(unsigned worker, struct starpu_task *task, unsigned impl)
 {
 #ifdef HYLA_WITH_CUDA
@@ -126,7 +101,7 @@ static int panel_can_execute(unsigned worker, struct starpu_task *task, unsigned
 	    starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, P_OWN)) > HYLA_GEHRD_MAX_NB)
 		return 0;
 #endif
-	return on_views_node(worker, task, impl);
+	return hyla__on_views_node(worker, task, impl);
 }
 
 #ifdef HYLA_WITH_CUDA
@@ -136,7 +111,7 @@ static int panel_can_execute(unsigned worker, struct starpu_task *task, unsigned
 static void panel_cuda(void *buffers[], void *cl_arg)
 {
 	const struct gehrd_args *arg = cl_arg;
-	if (!contiguous_cols(buffers, P_OWN))
+	if (!hyla__contiguous_cols(buffers, P_OWN, sizeof(real_t)))
 		STARPU_ABORT_MSG("gehrd panel: trailing panels are not contiguous in GPU memory");
 	real_t *a = MAT(buffers[P_OWN]), *t = MAT(buffers[P_T]), *y = MAT(buffers[P_Y]);
 	real_t *v = MAT(buffers[P_V]), *tau = MAT(buffers[P_TAU]);
@@ -162,7 +137,7 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 static void update_cuda(void *buffers[], void *cl_arg)
 {
 	const struct gehrd_args *arg = cl_arg;
-	int cols = contiguous_cols(buffers, U_A);
+	int cols = hyla__contiguous_cols(buffers, U_A, sizeof(real_t));
 	if (!cols)
 		STARPU_ABORT_MSG("gehrd update: panels are not contiguous in GPU memory");
 	real_t *v = MAT(buffers[U_V]), *t = MAT(buffers[U_T]), *y = MAT(buffers[U_Y]);
@@ -197,23 +172,18 @@ static size_t panel_size(struct starpu_task *task, unsigned impl)
 static size_t update_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
-	size_t cols = 0;
-	for (unsigned b = U_A; b < STARPU_TASK_GET_NBUFFERS(task); b++)
-		cols += starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, b));
-	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, U_A)) * cols *
+	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, U_A)) * hyla__cols_from(task, U_A) *
 	       starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, U_V));
 }
 
 static uint32_t panel_footprint(struct starpu_task *task)
 {
-	uint64_t size = panel_size(task, 0);
-	return starpu_hash_crc32c_be_n(&size, sizeof size, 0);
+	return hyla__size_footprint(panel_size(task, 0));
 }
 
 static uint32_t update_footprint(struct starpu_task *task)
 {
-	uint64_t size = update_size(task, 0);
-	return starpu_hash_crc32c_be_n(&size, sizeof size, 0);
+	return hyla__size_footprint(update_size(task, 0));
 }
 
 static struct starpu_perfmodel panel_model = {
@@ -248,7 +218,7 @@ static struct starpu_codelet update_cl = {
 	.cuda_funcs = {update_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-	.can_execute = on_views_node,
+	.can_execute = hyla__on_views_node,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &update_model,
 	.name = "gehrd_update_" PREC_NAME,

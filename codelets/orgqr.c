@@ -43,25 +43,9 @@ static void t_cpu(void *buffers[], void *cl_arg)
 			t[i + (int64_t)j * ldt] = 0;
 }
 
-/* The columns of the panels buffers[first..] if they follow each other in
- * memory with one leading dimension, else 0. */
-static int contiguous_cols(void *buffers[], int first)
-{
-	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
-	real_t *base = MAT(buffers[first]);
-	int cols = COLS(buffers[first]);
-	for (int b = first + 1; b < nbuffers; b++) {
-		if (MAT(buffers[b]) != base + (int64_t)cols * LD(buffers[first]) ||
-		    LD(buffers[b]) != LD(buffers[first]))
-			return 0;
-		cols += COLS(buffers[b]);
-	}
-	return cols;
-}
-
 static void apply_cpu(void *buffers[], void *cl_arg)
 {
-	int c0, cols = contiguous_cols(buffers, A_C);
+	int c0, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
 	starpu_codelet_unpack_args(cl_arg, &c0);
 	if (!cols)
 		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in host memory");
@@ -102,7 +86,7 @@ static void form_cpu(void *buffers[], void *cl_arg)
  * W = V1^T C1 + V2^T C2; W = T W; C2 -= V2 W; C1 -= V1 W. */
 static void apply_cuda(void *buffers[], void *cl_arg)
 {
-	int c0, cols = contiguous_cols(buffers, A_C);
+	int c0, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
 	starpu_codelet_unpack_args(cl_arg, &c0);
 	if (!cols)
 		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in GPU memory");
@@ -153,29 +137,17 @@ static void form_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-/* Both run on the node where consecutive panels are one matrix. */
-static int on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
-{
-	(void)task, (void)impl;
-	return starpu_worker_get_type((int)worker) != STARPU_CUDA_WORKER ||
-	       (int)starpu_worker_get_memory_node(worker) == hyla__views_node();
-}
-
 /* Models by the flops' size: rows x columns x panel width. */
 static size_t apply_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
-	size_t cols = 0;
-	for (unsigned b = A_C; b < STARPU_TASK_GET_NBUFFERS(task); b++)
-		cols += starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, b));
-	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, A_V)) * cols *
+	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, A_V)) * hyla__cols_from(task, A_C) *
 	       starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, A_V));
 }
 
 static uint32_t apply_footprint(struct starpu_task *task)
 {
-	uint64_t size = apply_size(task, 0);
-	return starpu_hash_crc32c_be_n(&size, sizeof size, 0);
+	return hyla__size_footprint(apply_size(task, 0));
 }
 
 static struct starpu_perfmodel apply_model = {
@@ -203,7 +175,7 @@ static struct starpu_codelet apply_cl = {
 	.cuda_funcs = {apply_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-	.can_execute = on_views_node,
+	.can_execute = hyla__on_views_node,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &apply_model,
 	.name = "orgqr_apply_" PREC_NAME,

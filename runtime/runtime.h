@@ -39,6 +39,16 @@ int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int
  * host's); codelets that rely on it run on no other GPU. */
 int hyla__views_node(void);
 
+/* For codelets over consecutive views (runtime/views.c): the columns of
+ * the panels buffers[first..] if they follow each other in memory with one
+ * leading dimension (one matrix), else 0; a can_execute that keeps such
+ * codelets on the node where that holds; the columns of a task's handles
+ * from first on; a footprint that is the size itself (models' size base). */
+int hyla__contiguous_cols(void *buffers[], int first, size_t elsize);
+int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
+size_t hyla__cols_from(struct starpu_task *task, unsigned first);
+uint32_t hyla__size_footprint(uint64_t size);
+
 /* Unregister every tile once its tasks are done (data goes back home). */
 void hyla__desc_unregister(hyla_desc *d);
 /* The same, but returns at once: StarPU unregisters when the tasks end

@@ -1,0 +1,39 @@
+/* What codelets over consecutive column-panel views (hyla__desc_register_views)
+ * share: treating the panels as one matrix, where that holds, and the size
+ * their performance models go by. */
+#include "runtime.h"
+
+int hyla__contiguous_cols(void *buffers[], int first, size_t elsize)
+{
+	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
+	char *base = (char *)STARPU_MATRIX_GET_PTR(buffers[first]);
+	uint32_t ld = STARPU_MATRIX_GET_LD(buffers[first]);
+	int cols = (int)STARPU_MATRIX_GET_NY(buffers[first]);
+	for (int b = first + 1; b < nbuffers; b++) {
+		if ((char *)STARPU_MATRIX_GET_PTR(buffers[b]) != base + (size_t)cols * ld * elsize ||
+		    STARPU_MATRIX_GET_LD(buffers[b]) != ld)
+			return 0;
+		cols += (int)STARPU_MATRIX_GET_NY(buffers[b]);
+	}
+	return cols;
+}
+
+int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
+{
+	(void)task, (void)impl;
+	return starpu_worker_get_type((int)worker) != STARPU_CUDA_WORKER ||
+	       (int)starpu_worker_get_memory_node(worker) == hyla__views_node();
+}
+
+size_t hyla__cols_from(struct starpu_task *task, unsigned first)
+{
+	size_t cols = 0;
+	for (unsigned b = first; b < STARPU_TASK_GET_NBUFFERS(task); b++)
+		cols += starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, b));
+	return cols;
+}
+
+uint32_t hyla__size_footprint(uint64_t size)
+{
+	return starpu_hash_crc32c_be_n(&size, sizeof size, 0);
+}
