@@ -9,6 +9,7 @@
  *                the models say so);
  *   form(i)      the panel's own columns of Q. */
 #include <lapacke.h>
+#include <stdlib.h>
 #include <string.h>
 #include "algorithms.h"
 #include "codelets.h"
@@ -38,14 +39,29 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *tau, starpu_data_ha
 	return ret;
 }
 
+/* LAPACK's dorgqr on the host (m = n = k = nh). */
+static int orgqr_host(int64_t nh, real_t *q, int64_t lda, real_t *tau)
+{
+	lapack_int n = (lapack_int)nh, ld = (lapack_int)lda, info;
+	real_t size;
+	LAPACKE(orgqr_work)(LAPACK_COL_MAJOR, n, n, n, q, ld, tau, &size, -1);
+	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	if (!work)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dorgqr's workspace");
+	info = LAPACKE(orgqr_work)(LAPACK_COL_MAJOR, n, n, n, q, ld, tau, work, (lapack_int)size + 1);
+	free(work);
+	return (int)info;
+}
+
 /* Q's block ilo..ihi-1 (nh-by-nh at q, reflectors as dgeqrf leaves them)
- * with the task graph. */
+ * with the task graph; on the host if the matrix cannot be registered (the
+ * reflectors have moved already: the input is gone). */
 static int orgqr_graph(int64_t nh, real_t *q, int64_t lda, real_t *tau, int64_t nb)
 {
 	hyla_desc descA, descTau;
 	int ret = hyla__desc_register_views(&descA, q, nh, nh, lda, nb, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
-		return ret;
+		return orgqr_host(nh, q, lda, tau);
 	if ((ret = hyla__desc_register(&descTau, tau, nh, 1, nh, nb, 1, sizeof(real_t))) != HYLA_SUCCESS) {
 		hyla__desc_unregister(&descA);
 		return ret;
@@ -64,8 +80,9 @@ static int orgqr_graph(int64_t nh, real_t *q, int64_t lda, real_t *tau, int64_t 
 	return ret;
 }
 
-/* LAPACK dorghr's first step: reflector j moves to column j+1, the columns
- * outside ilo..ihi-1 (0-based ilo-1 .. ihi-1 shifted) become the identity's. */
+/* LAPACK dorghr's first step (0-based columns): columns [ilo, ihi) get the
+ * reflectors of the columns before them, zero outside rows (j, ihi); the
+ * other columns become the identity's. */
 static void shift_reflectors(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda)
 {
 	for (int64_t j = ihi - 1; j >= ilo; j--) {
@@ -92,9 +109,8 @@ int PUBLIC(orghr)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, c
 
 	shift_reflectors(n, ilo, ihi, a, lda);
 	int64_t nh = ihi - ilo, nb = hyla_gehrd_default_nb(nh);
-	real_t *q = a + ilo + ilo * lda, *t = (real_t *)tau + ilo - 1;
+	real_t *q = a + ilo + ilo * lda, *tau_q = (real_t *)tau + ilo - 1;
 	if (nh <= nb)
-		return nh > 0 ? (int)LAPACKE(orgqr)(LAPACK_COL_MAJOR, (lapack_int)nh, (lapack_int)nh,
-		                                    (lapack_int)nh, q, (lapack_int)lda, t) : HYLA_SUCCESS;
-	return orgqr_graph(nh, q, lda, t, nb);
+		return nh > 0 ? orgqr_host(nh, q, lda, tau_q) : HYLA_SUCCESS;
+	return orgqr_graph(nh, q, lda, tau_q, nb);
 }

@@ -48,7 +48,7 @@ int TYPED(hyla__insert_gehrd_update)(starpu_data_handle_t v, starpu_data_handle_
 int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau, int64_t col);
 
 /* Forming Q from Householder reflectors stored as dgeqrf leaves them
- * (algorithms/orgqr.c); panels are column panels of one matrix, c0 the
+ * (algorithms/orghr.c); panels are column panels of one matrix, c0 the
  * first column (and row of the unit element) of a reflector panel.
  * T (W, w-by-w, upper, zero below) of the reflectors in panel (R), tau (R). */
 int TYPED(hyla__insert_orgqr_t)(starpu_data_handle_t panel, starpu_data_handle_t tau,

@@ -36,8 +36,7 @@ static void t_cpu(void *buffers[], void *cl_arg)
 	real_t *v = MAT(buffers[0]) + c0, *t = MAT(buffers[2]);
 	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), ldv = LD(buffers[0]);
 	int ldt = LD(buffers[2]);
-	LAPACKE(larft_work)(LAPACK_COL_MAJOR, 'F', 'C', rows, w, v, ldv,
-	                    (real_t *)STARPU_VECTOR_GET_PTR(buffers[1]), t, ldt);
+	LAPACKE(larft_work)(LAPACK_COL_MAJOR, 'F', 'C', rows, w, v, ldv, MAT(buffers[1]), t, ldt);
 	for (int j = 0; j < w; j++)
 		for (int i = j + 1; i < w; i++)
 			t[i + (int64_t)j * ldt] = 0;
@@ -137,12 +136,29 @@ static void form_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-/* Models by the flops' size: rows x columns x panel width. */
+/* Models by the flops' size: the rows from c0 on x the columns updated x
+ * the panel width (apply), the rows from c0 on x the width squared (form). */
+static int task_c0(struct starpu_task *task)
+{
+	int c0;
+	starpu_codelet_unpack_args(task->cl_arg, &c0);
+	return c0;
+}
+
 static size_t apply_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
-	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, A_V)) * hyla__cols_from(task, A_C) *
-	       starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, A_V));
+	starpu_data_handle_t v = STARPU_TASK_GET_HANDLE(task, A_V);
+	return (starpu_matrix_get_nx(v) - (size_t)task_c0(task)) * hyla__cols_from(task, A_C) *
+	       starpu_matrix_get_ny(v);
+}
+
+static size_t form_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	starpu_data_handle_t a = STARPU_TASK_GET_HANDLE(task, F_A);
+	size_t w = starpu_matrix_get_ny(a);
+	return (starpu_matrix_get_nx(a) - (size_t)task_c0(task)) * w * w;
 }
 
 static uint32_t apply_footprint(struct starpu_task *task)
@@ -150,16 +166,23 @@ static uint32_t apply_footprint(struct starpu_task *task)
 	return hyla__size_footprint(apply_size(task, 0));
 }
 
+static uint32_t form_footprint(struct starpu_task *task)
+{
+	return hyla__size_footprint(form_size(task, 0));
+}
+
 static struct starpu_perfmodel apply_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_orgqr_apply_" PREC_NAME "_v1",
+	.symbol = "hyla_orgqr_apply_" PREC_NAME "_v2",
 	.size_base = apply_size,
 	.footprint = apply_footprint,
 };
 
 static struct starpu_perfmodel form_model = {
-	.type = STARPU_HISTORY_BASED,
-	.symbol = "hyla_orgqr_form_" PREC_NAME "_v1",
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_orgqr_form_" PREC_NAME "_v2",
+	.size_base = form_size,
+	.footprint = form_footprint,
 };
 
 static struct starpu_codelet t_cl = {

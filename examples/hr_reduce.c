@@ -37,8 +37,9 @@ int main(int argc, char **argv)
 	struct driver_options o = parse_driver_options(argc, argv, prog, 1, extra, on_option, usage);
 	int64_t n = o.n;
 	size_t elsize = o.prec == 's' ? sizeof(float) : sizeof(double), nn = (size_t)(n * n);
-	/* Input kept in double, the reduced copy (and Q), the checks' four n-by-n. */
-	check_memory(prog, (double)nn * (5 * 8 + elsize * (want_q ? 2 : 1)));
+	/* Input kept in double, the reduced copy (and Q), the checks' H and Q in
+	 * double and their four n-by-n. */
+	check_memory(prog, (double)nn * (7 * 8 + elsize * (want_q ? 2 : 1)));
 	driver_start(prog, &o);
 
 	double *a0 = malloc(sizeof *a0 * nn), *times = malloc(sizeof *times * (size_t)o.repeat);

@@ -62,7 +62,8 @@ static double q_range_difference(int64_t n, const double *a0, double *q, double 
 {
 	lapack_int ln = (lapack_int)n, ilo = 3, ihi = ln - 2;
 	memcpy(ref, a0, sizeof *ref * (size_t)(n * n));
-	LAPACKE_dgehrd(LAPACK_COL_MAJOR, ln, ilo, ihi, ref, ln, tau);
+	if (LAPACKE_dgehrd(LAPACK_COL_MAJOR, ln, ilo, ihi, ref, ln, tau) != 0)
+		return INFINITY;
 	memcpy(q, ref, sizeof *q * (size_t)(n * n));
 	if (hyla_dorghr(n, ilo, ihi, q, n, tau) != 0 ||
 	    LAPACKE_dorghr(LAPACK_COL_MAJOR, ln, ilo, ihi, ref, ln, tau) != 0)
