@@ -5,7 +5,9 @@
  * trailing matrix stays one contiguous matrix on the GPU). For each panel k
  * but the last:
  *   panel(k)       DLAHR2 on its nb columns: V, T, Y = A V T, with one GEMV
- *                  per column over the whole trailing matrix;
+ *                  per column over the whole trailing matrix; one task (the
+ *                  fused panel, on the GPU or a core) or, split as in the
+ *                  seed, a CPU task per column and its GEMVs as tasks;
  *   update(k, c)   for each later panel c: A_c -= Y V_c^T (from the right,
  *                  all rows, the seed's M and G parts), then
  *                  A_c = (I - V T^T V^T) A_c (from the left).
@@ -17,26 +19,67 @@
 #include "codelets.h"
 #include "runtime.h"
 
+/* What the panels of one reduction share: the fused panel's scratch (where
+ * it may run) or the split panel's v_j, beta and partial sums, and the
+ * updates' workspace and group width (in panels). */
+struct gehrd_run {
+	const hyla_desc *A, *tau;
+	int split;
+	unsigned long long where;
+	starpu_data_handle_t scratch, w, vj, ei, parts[HYLA_SPLIT_MAX_PARTS];
+	int nparts;
+	int64_t group;
+};
+
+/* The split panel k: a snapshot of it, then per column a CPU task and the
+ * GEMV tasks over nparts groups of trailing panels (the first group also
+ * takes the panel's own later columns), then Y's top rows. */
+static int submit_split_panel(const struct gehrd_run *r, int64_t k, starpu_data_handle_t t,
+                              starpu_data_handle_t y, starpu_data_handle_t v)
+{
+	const hyla_desc *A = r->A;
+	int64_t nb = A->nb, ntrail = A->nt - k - 1;
+	int nparts = ntrail < r->nparts ? (int)ntrail : r->nparts;
+	struct hyla_split_panel p = {.panel = A->tiles[k], .y = y, .t = t, .tau = hyla__tile(r->tau, k, 0),
+	                             .vj = r->vj, .ei = r->ei, .v = v, .col = k * nb};
+	starpu_matrix_data_register(&p.snapshot, -1, 0, (uint32_t)A->n, (uint32_t)A->n, (uint32_t)nb,
+	                            sizeof(real_t));
+	int ret = TYPED(hyla__insert_gehrd_snapshot)(p.panel, p.snapshot);
+	for (int j = 0; j <= nb && ret == HYLA_SUCCESS; j++) {
+		ret = TYPED(hyla__insert_gehrd_column)(&p, j, r->parts, j > 0 ? nparts : 0);
+		for (int g = 0; j < nb && g < nparts && ret == HYLA_SUCCESS; g++) {
+			int64_t c0 = k + 1 + ntrail * g / nparts, c1 = k + 1 + ntrail * (g + 1) / nparts;
+			ret = TYPED(hyla__insert_gehrd_gemv)(&p, j, r->parts[g], &A->tiles[c0], (int)(c1 - c0),
+			                                     c0 * nb, g == 0);
+		}
+	}
+	if (ret == HYLA_SUCCESS)
+		ret = TYPED(hyla__insert_gehrd_ytop)(y, v, t, &A->tiles[k], (int)(A->nt - k), k * nb);
+	starpu_data_unregister_submit(p.snapshot);
+	return ret;
+}
+
 /* Submits the reduction of the n-by-n matrix held by A (column panels of
  * width A->nb) into tau (chunks of nb). */
-static int submit_gehrd(const hyla_desc *A, const hyla_desc *tau, starpu_data_handle_t scratch,
-                        starpu_data_handle_t w, int64_t group)
+static int submit_gehrd(const struct gehrd_run *r)
 {
+	const hyla_desc *A = r->A;
 	int64_t n = A->n, nb = A->nb;
 	for (int64_t k = 0; k + 1 < A->nt; k++) {
 		starpu_data_handle_t t, y, v;
 		starpu_matrix_data_register(&t, -1, 0, (uint32_t)nb, (uint32_t)nb, (uint32_t)nb, sizeof(real_t));
 		starpu_matrix_data_register(&y, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
 		starpu_matrix_data_register(&v, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
-		int ret = TYPED(hyla__insert_gehrd_panel)(hyla__tile(tau, k, 0), t, y, v, scratch,
-		                                          &A->tiles[k], (int)(A->nt - k), k * nb,
-		                                          STARPU_MAX_PRIO);
+		int ret = r->split ? submit_split_panel(r, k, t, y, v)
+		                   : TYPED(hyla__insert_gehrd_panel)(hyla__tile(r->tau, k, 0), t, y, v,
+		                                                     r->scratch, &A->tiles[k],
+		                                                     (int)(A->nt - k), k * nb, r->where);
 		/* The next panel alone first (it is on the critical path), then
 		 * groups of panels wide enough for Level-3 efficiency. */
 		for (int64_t c = k + 1; c < A->nt && ret == HYLA_SUCCESS;) {
-			int64_t count = c == k + 1 ? 1 : (A->nt - c < group ? A->nt - c : group);
+			int64_t count = c == k + 1 ? 1 : (A->nt - c < r->group ? A->nt - c : r->group);
 			int prio = c == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO;
-			ret = TYPED(hyla__insert_gehrd_update)(v, t, y, w, &A->tiles[c], (int)count, k * nb,
+			ret = TYPED(hyla__insert_gehrd_update)(v, t, y, r->w, &A->tiles[c], (int)count, k * nb,
 			                                       c * nb, prio);
 			c += count;
 		}
@@ -49,25 +92,66 @@ static int submit_gehrd(const hyla_desc *A, const hyla_desc *tau, starpu_data_ha
 	int64_t last = (A->nt - 1) * nb;
 	if (n - last >= 2)
 		return TYPED(hyla__insert_gehrd_tail)(hyla__tile(A, 0, A->nt - 1),
-		                                      hyla__tile(tau, A->nt - 1, 0), last);
+		                                      hyla__tile(r->tau, A->nt - 1, 0), last);
 	return HYLA_SUCCESS;
+}
+
+/* Registers what the panels share (see struct gehrd_run). */
+static void run_register(struct gehrd_run *r, int64_t n, int64_t nb, hyla_gehrd_panel panel)
+{
+	int64_t width = hyla_gehrd_update_width(n);
+	r->group = width / nb > 1 ? width / nb : 1;
+	starpu_matrix_data_register(&r->w, -1, 0, (uint32_t)nb, (uint32_t)nb, (uint32_t)(r->group * nb),
+	                            sizeof(real_t));
+	r->split = panel == HYLA_PANEL_CPU || (panel == HYLA_PANEL_AUTO && hyla_ncuda() == 0);
+	r->where = panel == HYLA_PANEL_GPU ? STARPU_CUDA : STARPU_CPU | STARPU_CUDA;
+	r->scratch = r->split ? NULL : TYPED(hyla__gehrd_register_scratch)();
+	r->nparts = 0;
+	if (!r->split)
+		return;
+	/* One GEMV task per column where a GPU holds the trailing matrix, else
+	 * one per CPU worker. */
+	int ncpus = hyla_ncpus() > 0 ? hyla_ncpus() : 1;
+	r->nparts = hyla_ncuda() > 0 ? 1 : ncpus < HYLA_SPLIT_MAX_PARTS ? ncpus : HYLA_SPLIT_MAX_PARTS;
+	starpu_vector_data_register(&r->vj, -1, 0, (uint32_t)n, sizeof(real_t));
+	starpu_vector_data_register(&r->ei, -1, 0, 1, sizeof(real_t));
+	for (int g = 0; g < r->nparts; g++)
+		starpu_vector_data_register(&r->parts[g], -1, 0, (uint32_t)n, sizeof(real_t));
+}
+
+static void run_unregister(struct gehrd_run *r)
+{
+	starpu_data_unregister_submit(r->w);
+	if (!r->split) {
+		starpu_data_unregister_submit(r->scratch);
+		return;
+	}
+	starpu_data_unregister_submit(r->vj);
+	starpu_data_unregister_submit(r->ei);
+	for (int g = 0; g < r->nparts; g++)
+		starpu_data_unregister_submit(r->parts[g]);
 }
 
 int PUBLIC(gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau)
 {
-	return PUBLIC(gehrd_nb)(n, ilo, ihi, a, lda, tau, 0);
+	return PUBLIC(gehrd_ex)(n, ilo, ihi, a, lda, tau, 0, HYLA_PANEL_AUTO);
 }
 
-int PUBLIC(gehrd_nb)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau,
-                     int64_t nb)
+int PUBLIC(gehrd_ex)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau,
+                     int64_t nb, hyla_gehrd_panel panel)
 {
 	int ret = hyla__check_hessenberg_args(n, ilo, ihi, a, lda, tau, n > 1);
 	if (ret == HYLA_SUCCESS && (nb < 0 || nb > INT32_MAX))
 		ret = HYLA_ERROR(-7, "nb = %lld must be >= 0 (0: default)", (long long)nb);
+	if (ret == HYLA_SUCCESS && panel != HYLA_PANEL_AUTO && panel != HYLA_PANEL_GPU &&
+	    panel != HYLA_PANEL_CPU)
+		ret = HYLA_ERROR(-8, "panel = %d is not a hyla_gehrd_panel", (int)panel);
 	if (ret != HYLA_SUCCESS || n <= 1)
 		return ret;
 	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
+	if (panel == HYLA_PANEL_GPU && hyla_ncuda() == 0)
+		return HYLA_ERROR(HYLA_ERR_NODEV, "the GPU panel needs a CUDA worker; none is running");
 	if (nb == 0)
 		nb = hyla_gehrd_default_nb(n);
 	if (ilo != 1 || ihi != n || n <= nb)
@@ -82,15 +166,12 @@ int PUBLIC(gehrd_nb)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda
 		hyla__desc_unregister(&descA);
 		return ret;
 	}
-	int64_t group = hyla_gehrd_update_width(n) / nb > 1 ? hyla_gehrd_update_width(n) / nb : 1;
-	starpu_data_handle_t scratch = TYPED(hyla__gehrd_register_scratch)(), w;
-	starpu_matrix_data_register(&w, -1, 0, (uint32_t)nb, (uint32_t)nb, (uint32_t)(group * nb),
-	                            sizeof(real_t));
+	struct gehrd_run run = {.A = &descA, .tau = &descTau};
+	run_register(&run, n, nb, panel);
 
-	ret = submit_gehrd(&descA, &descTau, scratch, w, group);
+	ret = submit_gehrd(&run);
 
-	starpu_data_unregister_submit(scratch);
-	starpu_data_unregister_submit(w);
+	run_unregister(&run);
 	hyla__desc_unregister(&descTau);
 	hyla__desc_unregister(&descA);
 	return ret;

@@ -35,7 +35,7 @@ starpu_data_handle_t TYPED(hyla__gehrd_register_scratch)(void);
 int TYPED(hyla__insert_gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t,
                                     starpu_data_handle_t y, starpu_data_handle_t v,
                                     starpu_data_handle_t scratch, const starpu_data_handle_t *panels,
-                                    int npanels, int64_t col, int priority);
+                                    int npanels, int64_t col, unsigned long long where);
 /* Applies panel col's transformation to the npanels consecutive column
  * panels (RW, contiguous) starting at column first: from the right to all
  * rows, from the left to rows col+1..; w: nb-by-(their columns) scratch. */
@@ -43,6 +43,39 @@ int TYPED(hyla__insert_gehrd_update)(starpu_data_handle_t v, starpu_data_handle_
                                      starpu_data_handle_t y, starpu_data_handle_t w,
                                      const starpu_data_handle_t *panels, int npanels, int64_t col,
                                      int64_t first, int priority);
+/* The seed's split panel (codelets/gehrd_split.c): the column loop on the
+ * CPU, one task per column, each column's GEMV as tasks over the trailing
+ * matrix. A panel's handles: its column panel (RW), a snapshot of it (n-by-nb),
+ * Y, T, tau, the explicit V as for the panel above, v_j (vector of n), beta
+ * of the last reflector (vector of 1). */
+struct hyla_split_panel {
+	starpu_data_handle_t panel, snapshot, y, t, tau, vj, ei, v;
+	int64_t col;
+};
+#define HYLA_SPLIT_MAX_PARTS 64
+/* Copies the panel into its snapshot (the GEMVs' view of the panel's later
+ * columns, from before the column loop). */
+int TYPED(hyla__insert_gehrd_snapshot)(starpu_data_handle_t panel, starpu_data_handle_t snapshot);
+/* Column j (< nb): finishes y_{j-1} from the nparts (<= HYLA_SPLIT_MAX_PARTS)
+ * partial sums (R), updates column j, forms its reflector and v_j. With
+ * j = nb: finishes y_{nb-1} and writes the explicit V. CPU. */
+int TYPED(hyla__insert_gehrd_column)(const struct hyla_split_panel *p, int j,
+                                     const starpu_data_handle_t *parts, int nparts);
+/* One partial sum (part, W vector of n) of y_j = A(r0:n, i+j+1:n) v_j: the
+ * npanels consecutive trailing panels from matrix column first (R), and with
+ * own the snapshot's columns j+1.. too. */
+int TYPED(hyla__insert_gehrd_gemv)(const struct hyla_split_panel *p, int j, starpu_data_handle_t part,
+                                   const starpu_data_handle_t *panels, int npanels, int64_t first,
+                                   int own);
+/* The panel's last step: Y's rows above r0 = A(0:r0, col+1:n) V T and the
+ * panel's own top rows; panels[0] the panel (RW), then the trailing ones (R),
+ * contiguous. */
+int TYPED(hyla__insert_gehrd_ytop)(starpu_data_handle_t y, starpu_data_handle_t v,
+                                   starpu_data_handle_t t, const starpu_data_handle_t *panels,
+                                   int npanels, int64_t col);
+/* The explicit n-by-nb V of a panel (zeros above the unit elements). */
+void TYPED(hyla__gehrd_build_v)(int n, int nb, int r0, const real_t *a, int lda, real_t *v, int ldv);
+
 /* Reduces the last column panel a (starting at column col) with LAPACK's
  * DGEHD2 on the CPU; tau: its part of tau (W). */
 int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau, int64_t col);

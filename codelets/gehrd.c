@@ -32,9 +32,11 @@ struct gehrd_args {
  * then the trailing panels (R). */
 enum { P_TAU, P_T, P_Y, P_V, P_SCRATCH, P_OWN };
 /* Update buffers: V, T, Y (R), workspace, then the panels updated (RW). */
+/* Y-top buffers (split panel): Y (RW), V, T (R), own panel (RW), trailing (R). */
+enum { Y_Y, Y_V, Y_T, Y_OWN };
 enum { U_V, U_T, U_Y, U_W, U_A };
 
-static void build_v_cpu(int n, int nb, int r0, const real_t *a, int lda, real_t *v, int ldv)
+void TYPED(hyla__gehrd_build_v)(int n, int nb, int r0, const real_t *a, int lda, real_t *v, int ldv)
 {
 	for (int j = 0; j < nb; j++)
 		for (int row = 0; row < n; row++)
@@ -53,8 +55,29 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 	int k = (int)arg->col + 1, r0 = k;
 
 	LAPACK(lahr2)(&n, &k, &nb, a, &lda, MAT(buffers[P_TAU]), t, &ldt, y, &ldy);
-	build_v_cpu(n, nb, r0, a, lda, v, ldv);
+	TYPED(hyla__gehrd_build_v)(n, nb, r0, a, lda, v, ldv);
 	/* Rows above the reduction of the panel's own columns 1..nb-1. */
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, r0, nb - 1, nb - 1, -1, y, ldy, v + r0, ldv,
+	           1, a + lda, lda);
+}
+
+/* The panel's last step (DLAHR2's and DGEHRD's): Y(0:r0, :) =
+ * A(0:r0, i+1:n) V T over the panel and the trailing matrix (one matrix
+ * from a), then the rows above the reduction of the panel's columns 1..nb-1. */
+static void ytop_cpu(void *buffers[], void *cl_arg)
+{
+	const struct gehrd_args *arg = cl_arg;
+	if (!hyla__contiguous_cols(buffers, Y_OWN, sizeof(real_t)))
+		STARPU_ABORT_MSG("gehrd Y top: panels are not contiguous in host memory");
+	real_t *a = MAT(buffers[Y_OWN]), *t = MAT(buffers[Y_T]), *y = MAT(buffers[Y_Y]);
+	real_t *v = MAT(buffers[Y_V]);
+	int n = ROWS(buffers[Y_OWN]), nb = COLS(buffers[Y_OWN]), lda = LD(buffers[Y_OWN]);
+	int ldt = LD(buffers[Y_T]), ldy = LD(buffers[Y_Y]), ldv = LD(buffers[Y_V]);
+	int r0 = (int)arg->col + 1, rows = n - r0;
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, r0, nb, rows, 1, a + lda, lda, v + r0, ldv,
+	           0, y, ldy);
+	BLAS(trmm)(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, r0, nb, 1, t, ldt,
+	           y, ldy);
 	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, r0, nb - 1, nb - 1, -1, y, ldy, v + r0, ldv,
 	           1, a + lda, lda);
 }
@@ -105,6 +128,19 @@ static int panel_can_execute(unsigned worker, struct starpu_task *task, unsigned
 }
 
 #ifdef HYLA_WITH_CUDA
+/* ytop_cpu's steps with cuBLAS. */
+static void ytop_cublas(cublasHandle_t h, int n, int nb, int r0, real_t *a, int lda, const real_t *v,
+                        int ldv, const real_t *t, int ldt, real_t *y, int ldy)
+{
+	const real_t one = 1, zero = 0, minus_one = -1;
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, r0, nb, n - r0, &one, a + lda, lda, v + r0, ldv, &zero,
+	             y, ldy);
+	CUBLAS(trmm)(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
+	             r0, nb, &one, t, ldt, y, ldy, y, ldy);
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_T, r0, nb - 1, nb - 1, &minus_one, y, ldy, v + r0, ldv,
+	             &one, a + lda, lda);
+}
+
 /* DLAHR2 on the worker's stream: the column loop (kernels/gehrd_kernels.cu)
  * never returns to the host; the big GEMV of each column runs over the
  * trailing matrix, which stays resident. */
@@ -118,20 +154,24 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 	real_t *scratch = (real_t *)STARPU_VECTOR_GET_PTR(buffers[P_SCRATCH]);
 	int n = ROWS(buffers[P_OWN]), nb = COLS(buffers[P_OWN]), lda = LD(buffers[P_OWN]);
 	int ldt = LD(buffers[P_T]), ldy = LD(buffers[P_Y]), ldv = LD(buffers[P_V]);
-	int r0 = (int)arg->col + 1, rows = n - r0;
+	int r0 = (int)arg->col + 1;
 	cublasHandle_t h = starpu_cublas_get_local_handle();
 	cudaStream_t stream = starpu_cuda_get_local_stream();
-	const real_t one = 1, zero = 0, minus_one = -1;
 
 	TYPED(hyla__cuda_gehrd_columns)(n, nb, r0, a, lda, tau, t, ldt, y, ldy, scratch, h, stream);
 	TYPED(hyla__cuda_gehrd_build_v)(n, nb, r0, a, lda, v, ldv, stream);
-	/* Y's top rows: A(0:r0, i+1:n) V(r0:n, :) T. */
-	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, r0, nb, rows, &one, a + lda, lda, v + r0, ldv, &zero,
-	             y, ldy);
-	CUBLAS(trmm)(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
-	             r0, nb, &one, t, ldt, y, ldy, y, ldy);
-	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_T, r0, nb - 1, nb - 1, &minus_one, y, ldy, v + r0, ldv,
-	             &one, a + lda, lda);
+	ytop_cublas(h, n, nb, r0, a, lda, v, ldv, t, ldt, y, ldy);
+}
+
+static void ytop_cuda(void *buffers[], void *cl_arg)
+{
+	const struct gehrd_args *arg = cl_arg;
+	if (!hyla__contiguous_cols(buffers, Y_OWN, sizeof(real_t)))
+		STARPU_ABORT_MSG("gehrd Y top: panels are not contiguous in GPU memory");
+	ytop_cublas(starpu_cublas_get_local_handle(), ROWS(buffers[Y_OWN]), COLS(buffers[Y_OWN]),
+	            (int)arg->col + 1, MAT(buffers[Y_OWN]), LD(buffers[Y_OWN]), MAT(buffers[Y_V]),
+	            LD(buffers[Y_V]), MAT(buffers[Y_T]), LD(buffers[Y_T]), MAT(buffers[Y_Y]),
+	            LD(buffers[Y_Y]));
 }
 
 static void update_cuda(void *buffers[], void *cl_arg)
@@ -224,6 +264,39 @@ static struct starpu_codelet update_cl = {
 	.name = "gehrd_update_" PREC_NAME,
 };
 
+/* Y-top's GEMM: the rows above the panel times the trailing columns. */
+static size_t ytop_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	const struct gehrd_args *arg = task->cl_arg;
+	size_t n = starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, Y_OWN)), r0 = (size_t)arg->col + 1;
+	return r0 * (n - r0);
+}
+
+static uint32_t ytop_footprint(struct starpu_task *task)
+{
+	return hyla__size_footprint(ytop_size(task, 0));
+}
+
+static struct starpu_perfmodel ytop_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_gehrd_ytop_" PREC_NAME "_v1",
+	.size_base = ytop_size,
+	.footprint = ytop_footprint,
+};
+
+static struct starpu_codelet ytop_cl = {
+	.cpu_funcs = {ytop_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {ytop_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = hyla__on_views_node,
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.model = &ytop_model,
+	.name = "gehrd_ytop_" PREC_NAME,
+};
+
 static struct starpu_codelet tail_cl = {
 	.cpu_funcs = {tail_cpu},
 	.nbuffers = 3,
@@ -254,7 +327,7 @@ starpu_data_handle_t TYPED(hyla__gehrd_register_scratch)(void)
 int TYPED(hyla__insert_gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t,
                                     starpu_data_handle_t y, starpu_data_handle_t v,
                                     starpu_data_handle_t scratch, const starpu_data_handle_t *panels,
-                                    int npanels, int64_t col, int priority)
+                                    int npanels, int64_t col, unsigned long long where)
 {
 	int count = P_OWN + npanels;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
@@ -274,7 +347,8 @@ int TYPED(hyla__insert_gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle
 	double rows = n - (double)col - 1;
 	double flops = 2 * rows * rows * nb + 2 * (double)col * rows * nb;
 	int ret = starpu_task_insert(&panel_cl, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
-	                             arg, sizeof *arg, STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
+	                             arg, sizeof *arg, STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
+	                             flops, STARPU_EXECUTE_WHERE, where, 0);
 	free(descr);
 	return hyla__submitted(ret, panel_cl.name);
 }
@@ -306,6 +380,28 @@ int TYPED(hyla__insert_gehrd_update)(starpu_data_handle_t v, starpu_data_handle_
 	                             arg, sizeof *arg, STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
 	free(descr);
 	return hyla__submitted(ret, update_cl.name);
+}
+
+int TYPED(hyla__insert_gehrd_ytop)(starpu_data_handle_t y, starpu_data_handle_t v,
+                                   starpu_data_handle_t t, const starpu_data_handle_t *panels,
+                                   int npanels, int64_t col)
+{
+	int count = Y_OWN + npanels;
+	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
+	struct gehrd_args *arg = args_new(col, col);
+	if (!descr || !arg) {
+		free(descr), free(arg);
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a Y-top task");
+	}
+	descr[Y_Y] = (struct starpu_data_descr){y, STARPU_RW};
+	descr[Y_V] = (struct starpu_data_descr){v, STARPU_R};
+	descr[Y_T] = (struct starpu_data_descr){t, STARPU_R};
+	for (int p = 0; p < npanels; p++)
+		descr[Y_OWN + p] = (struct starpu_data_descr){panels[p], p == 0 ? STARPU_RW : STARPU_R};
+	int ret = starpu_task_insert(&ytop_cl, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
+	                             arg, sizeof *arg, STARPU_PRIORITY, STARPU_MAX_PRIO, 0);
+	free(descr);
+	return hyla__submitted(ret, ytop_cl.name);
 }
 
 int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau, int64_t col)

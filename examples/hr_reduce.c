@@ -9,14 +9,23 @@
 
 static const char *prog = "hr_reduce";
 static int want_q;
+static hyla_gehrd_panel panel = HYLA_PANEL_AUTO;
+static const char *panel_names[] = {"auto", "gpu", "cpu"};
 
 static int on_option(int opt, const char *arg)
 {
-	(void)arg;
-	if (opt != 'q')
+	if (opt == 'q') {
+		want_q = 1;
+		return 1;
+	}
+	if (opt != 'P')
 		return 0;
-	want_q = 1;
-	return 1;
+	for (int p = 0; p < 3; p++)
+		if (!strcmp(arg, panel_names[p])) {
+			panel = (hyla_gehrd_panel)p;
+			return 1;
+		}
+	die_usage(prog, "--panel must be auto, gpu or cpu, not '%s'", arg);
 }
 
 static void usage(void)
@@ -27,13 +36,18 @@ static void usage(void)
 	       "cores and GPUs. Checks ||A - Q H Q^T||_F / (n ||A||_F) and ||I - Q^T Q||_F / n\n"
 	       "(Q from LAPACK's dorghr, or hyla's with --want-q), each at most 30 eps.\n\n"
 	       "  --want-q         also form Q explicitly (hyla's dorghr), timed apart\n"
+	       "  --panel P        auto (default): the fused panel where a GPU is (the models pick\n"
+	       "                   GPU or core), the split one on CPUs alone; gpu: the fused panel\n"
+	       "                   on the GPU; cpu: the seed's split panel, the column loop on the\n"
+	       "                   CPU and each column's GEMV as tasks where the matrix lives\n"
 	       DRIVER_OPTIONS_HELP,
 	       prog);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option extra[] = {{"want-q", no_argument, 0, 'q'}, {0}};
+	static const struct option extra[] = {{"want-q", no_argument, 0, 'q'},
+	                                      {"panel", required_argument, 0, 'P'}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 1, extra, on_option, usage);
 	int64_t n = o.n;
 	size_t elsize = o.prec == 's' ? sizeof(float) : sizeof(double), nn = (size_t)(n * n);
@@ -64,8 +78,8 @@ int main(int argc, char **argv)
 		if (o.stats)
 			worker_stats_start();
 		double t = now_seconds();
-		info = o.prec == 's' ? hyla_sgehrd_nb(n, 1, n, a, n, tau, nb)
-		                     : hyla_dgehrd_nb(n, 1, n, a, n, tau, nb);
+		info = o.prec == 's' ? hyla_sgehrd_ex(n, 1, n, a, n, tau, nb, panel)
+		                     : hyla_dgehrd_ex(n, 1, n, a, n, tau, nb, panel);
 		times[k] = now_seconds() - t;
 		if (info != 0 || !want_q)
 			continue;
@@ -83,8 +97,8 @@ int main(int argc, char **argv)
 		worker_stats_print();
 	sort_times(times, o.repeat);
 	double best = times[0];
-	printf("hr_reduce n=%lld prec=%c nb=%lld%s time=%.4f s", (long long)n, o.prec, (long long)nb,
-	       n <= nb ? " path=lapack(n<=nb)" : "", best);
+	printf("hr_reduce n=%lld prec=%c nb=%lld panel=%s%s time=%.4f s", (long long)n, o.prec,
+	       (long long)nb, panel_names[panel], n <= nb ? " path=lapack(n<=nb)" : "", best);
 	if (o.repeat > 1)
 		printf(" median=%.4f s", times[o.repeat / 2]);
 	printf(" gflops=%.1f", 10.0 / 3.0 * (double)n * n * n / best * 1e-9);

@@ -76,11 +76,19 @@ int64_t hyla_mgs_default_nb(int64_t m, int64_t n);
  * Returns 0, or -i for a bad argument i, or HYLA_ERR_*. */
 int hyla_dgehrd(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, double *tau);
 int hyla_sgehrd(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau);
-/* The same with the panel width nb (0: hyla_gehrd_default_nb); -7 if nb < 0. */
-int hyla_dgehrd_nb(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, double *tau,
-                   int64_t nb);
-int hyla_sgehrd_nb(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau,
-                   int64_t nb);
+/* Where the panel (DLAHR2 on nb columns) runs. */
+typedef enum {
+	HYLA_PANEL_AUTO = 0, /* GPU: fused, where the models say; CPUs alone: split */
+	HYLA_PANEL_GPU = 1,  /* fused: one task whose column loop stays on the GPU's stream */
+	HYLA_PANEL_CPU = 2   /* split (the seed's): the column loop on the CPU, one task per
+	                        column, each column's GEMV as tasks where the matrix lives */
+} hyla_gehrd_panel;
+/* The same with the panel width nb (0: hyla_gehrd_default_nb; -7 if < 0)
+ * and the panel variant (-8 if unknown; HYLA_ERR_NODEV for GPU without one). */
+int hyla_dgehrd_ex(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, double *tau,
+                   int64_t nb, hyla_gehrd_panel panel);
+int hyla_sgehrd_ex(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau,
+                   int64_t nb, hyla_gehrd_panel panel);
 
 /* Q of the reduction, explicitly, LAPACK dorghr's contract: a and tau as
  * hyla_dgehrd leaves them (same ilo, ihi); on return a holds the n-by-n

@@ -1,4 +1,5 @@
-/* Tester for the Hessenberg reduction and its Q: test_gehrd PREC N NB [SCALE]
+/* Tester for the Hessenberg reduction and its Q:
+ *   test_gehrd PREC N NB [PANEL [SCALE]]   (PANEL auto, gpu or cpu: hyla_gehrd_panel)
  * Reduces a random matrix (times SCALE, to try huge and tiny entries) and
  * forms Q with hyla's orghr; checks, with that Q and with LAPACK dorghr's,
  *   ||A - Q H Q^T||_F / (n ||A||_F) <= 30 eps,   ||I - Q^T Q||_F / n <= 30 eps,
@@ -99,9 +100,14 @@ out:
 
 int main(int argc, char **argv)
 {
-	if (argc < 4 || argc > 5 || (strcmp(argv[1], "d") && strcmp(argv[1], "s")))
-		die_usage(prog, "usage: test_gehrd d|s N NB [SCALE]");
-	double scale = argc == 5 ? atof(argv[4]) : 1;
+	if (argc < 4 || argc > 6 || (strcmp(argv[1], "d") && strcmp(argv[1], "s")))
+		die_usage(prog, "usage: test_gehrd d|s N NB [auto|gpu|cpu [SCALE]]");
+	const char *panel_name = argc >= 5 ? argv[4] : "auto";
+	hyla_gehrd_panel panel = !strcmp(panel_name, "gpu") ? HYLA_PANEL_GPU
+	                         : !strcmp(panel_name, "cpu") ? HYLA_PANEL_CPU : HYLA_PANEL_AUTO;
+	if (panel == HYLA_PANEL_AUTO && strcmp(panel_name, "auto"))
+		die_usage(prog, "PANEL must be auto, gpu or cpu, not '%s'", panel_name);
+	double scale = argc == 6 ? atof(argv[5]) : 1;
 	char prec = argv[1][0];
 	int64_t n = parse_size(prog, "N", argv[2]), nb = parse_size(prog, "NB", argv[3]);
 	size_t nn = (size_t)(n * n);
@@ -119,7 +125,7 @@ int main(int argc, char **argv)
 	int info;
 	if (prec == 's') {
 		to_float(n, n, a0, n, af);
-		info = hyla_sgehrd_nb(n, 1, n, af, n, tauf, nb);
+		info = hyla_sgehrd_ex(n, 1, n, af, n, tauf, nb, panel);
 		to_double(n, n, af, h, n);
 		to_double(n, 1, tauf, tau, n);
 		to_float(n, n, a0, n, af);
@@ -128,7 +134,7 @@ int main(int argc, char **argv)
 		to_double(n, 1, tauf, tau_ref, n);
 	} else {
 		memcpy(h, a0, sizeof *h * nn);
-		info = hyla_dgehrd_nb(n, 1, n, h, n, tau, nb);
+		info = hyla_dgehrd_ex(n, 1, n, h, n, tau, nb, panel);
 		memcpy(ref, a0, sizeof *ref * nn);
 		LAPACKE_dgehrd(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, ref, (lapack_int)n, tau_ref);
 	}
@@ -162,10 +168,10 @@ int main(int argc, char **argv)
 	double tol = 1000 * sqrt((double)n) * eps;
 	int ok = info == 0 && resid <= 30 * eps && orth <= 30 * eps && hdiff <= tol && taudiff <= tol &&
 	         qinfo == 0 && q_resid <= 30 * eps && q_orth <= 30 * eps && qdiff <= tol && qrange <= tol;
-	printf("gehrd prec=%c n=%lld nb=%lld info=%d resid=%.2f eps orth=%.2f eps (tol 30) "
+	printf("gehrd prec=%c n=%lld nb=%lld panel=%s info=%d resid=%.2f eps orth=%.2f eps (tol 30) "
 	       "h_vs_lapack=%.2e tau_vs_lapack=%.2e (tol %.1e) | orghr info=%d resid=%.2f eps "
 	       "orth=%.2f eps q_vs_lapack=%.2e ilo3_ihi-2=%.2e %s\n",
-	       prec, (long long)n, (long long)nb, info, resid / eps, orth / eps, hdiff, taudiff, tol,
+	       prec, (long long)n, (long long)nb, panel_name, info, resid / eps, orth / eps, hdiff, taudiff, tol,
 	       qinfo, q_resid / eps, q_orth / eps, qdiff, qrange, ok ? "pass" : "FAILED");
 	free(a0), free(h), free(ref), free(tau), free(tau_ref), free(af), free(tauf), free(q), free(q_ref);
 	return !ok;
