@@ -25,7 +25,7 @@
 struct gehrd_run {
 	const hyla_desc *A, *tau;
 	int split;
-	unsigned long long where;
+	unsigned long long where; /* of the fused panel, or the split one's GEMVs and Y top */
 	starpu_data_handle_t scratch, w, vj, ei, parts[HYLA_SPLIT_MAX_PARTS];
 	int nparts;
 	int64_t group;
@@ -50,11 +50,12 @@ static int submit_split_panel(const struct gehrd_run *r, int64_t k, starpu_data_
 		for (int g = 0; j < nb && g < nparts && ret == HYLA_SUCCESS; g++) {
 			int64_t c0 = k + 1 + ntrail * g / nparts, c1 = k + 1 + ntrail * (g + 1) / nparts;
 			ret = TYPED(hyla__insert_gehrd_gemv)(&p, j, r->parts[g], &A->tiles[c0], (int)(c1 - c0),
-			                                     c0 * nb, g == 0);
+			                                     c0 * nb, g == 0, r->where);
 		}
 	}
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__insert_gehrd_ytop)(y, v, t, &A->tiles[k], (int)(A->nt - k), k * nb);
+		ret = TYPED(hyla__insert_gehrd_ytop)(y, v, t, &A->tiles[k], (int)(A->nt - k), k * nb,
+		                                     r->where);
 	starpu_data_unregister_submit(p.snapshot);
 	return ret;
 }
@@ -104,7 +105,10 @@ static void run_register(struct gehrd_run *r, int64_t n, int64_t nb, hyla_gehrd_
 	starpu_matrix_data_register(&r->w, -1, 0, (uint32_t)nb, (uint32_t)nb, (uint32_t)(r->group * nb),
 	                            sizeof(real_t));
 	r->split = panel == HYLA_PANEL_CPU || (panel == HYLA_PANEL_AUTO && hyla_ncuda() == 0);
-	r->where = panel == HYLA_PANEL_GPU ? STARPU_CUDA : STARPU_CPU | STARPU_CUDA;
+	/* The fused panel where asked (the models choose under auto); the split
+	 * panel's GEMVs and Y top where the trailing matrix lives. */
+	r->where = panel == HYLA_PANEL_GPU || (r->split && hyla_ncuda() > 0) ? STARPU_CUDA
+	                                                                      : STARPU_CPU | STARPU_CUDA;
 	r->scratch = r->split ? NULL : TYPED(hyla__gehrd_register_scratch)();
 	r->nparts = 0;
 	if (!r->split)

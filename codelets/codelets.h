@@ -63,16 +63,16 @@ int TYPED(hyla__insert_gehrd_column)(const struct hyla_split_panel *p, int j,
                                      const starpu_data_handle_t *parts, int nparts);
 /* One partial sum (part, W vector of n) of y_j = A(r0:n, i+j+1:n) v_j: the
  * npanels consecutive trailing panels from matrix column first (R), and with
- * own the snapshot's columns j+1.. too. */
+ * own the snapshot's columns j+1.. too; where: STARPU_CPU and/or STARPU_CUDA. */
 int TYPED(hyla__insert_gehrd_gemv)(const struct hyla_split_panel *p, int j, starpu_data_handle_t part,
                                    const starpu_data_handle_t *panels, int npanels, int64_t first,
-                                   int own);
+                                   int own, unsigned long long where);
 /* The panel's last step: Y's rows above r0 = A(0:r0, col+1:n) V T and the
  * panel's own top rows; panels[0] the panel (RW), then the trailing ones (R),
  * contiguous. */
 int TYPED(hyla__insert_gehrd_ytop)(starpu_data_handle_t y, starpu_data_handle_t v,
                                    starpu_data_handle_t t, const starpu_data_handle_t *panels,
-                                   int npanels, int64_t col);
+                                   int npanels, int64_t col, unsigned long long where);
 /* The explicit n-by-nb V of a panel (zeros above the unit elements). */
 void TYPED(hyla__gehrd_build_v)(int n, int nb, int r0, const real_t *a, int lda, real_t *v, int ldv);
 

@@ -384,7 +384,7 @@ int TYPED(hyla__insert_gehrd_update)(starpu_data_handle_t v, starpu_data_handle_
 
 int TYPED(hyla__insert_gehrd_ytop)(starpu_data_handle_t y, starpu_data_handle_t v,
                                    starpu_data_handle_t t, const starpu_data_handle_t *panels,
-                                   int npanels, int64_t col)
+                                   int npanels, int64_t col, unsigned long long where)
 {
 	int count = Y_OWN + npanels;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
@@ -399,7 +399,8 @@ int TYPED(hyla__insert_gehrd_ytop)(starpu_data_handle_t y, starpu_data_handle_t 
 	for (int p = 0; p < npanels; p++)
 		descr[Y_OWN + p] = (struct starpu_data_descr){panels[p], p == 0 ? STARPU_RW : STARPU_R};
 	int ret = starpu_task_insert(&ytop_cl, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
-	                             arg, sizeof *arg, STARPU_PRIORITY, STARPU_MAX_PRIO, 0);
+	                             arg, sizeof *arg, STARPU_PRIORITY, STARPU_MAX_PRIO,
+	                             STARPU_EXECUTE_WHERE, where, 0);
 	free(descr);
 	return hyla__submitted(ret, ytop_cl.name);
 }

@@ -217,10 +217,11 @@ static struct starpu_codelet gemv_cl = {
 };
 
 static int insert(struct starpu_codelet *cl, struct starpu_data_descr *descr, int count,
-                  struct split_args arg)
+                  struct split_args arg, unsigned long long where)
 {
 	int ret = starpu_task_insert(cl, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_VALUE, &arg,
-	                             sizeof arg, STARPU_PRIORITY, STARPU_MAX_PRIO, 0);
+	                             sizeof arg, STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_EXECUTE_WHERE,
+	                             where, 0);
 	return hyla__submitted(ret, cl->name);
 }
 
@@ -246,12 +247,13 @@ int TYPED(hyla__insert_gehrd_column)(const struct hyla_split_panel *p, int j,
 	descr[K_V] = (struct starpu_data_descr){p->v, STARPU_W};
 	for (int q = 0; q < nparts; q++)
 		descr[K_PART + q] = (struct starpu_data_descr){parts[q], STARPU_R};
-	return insert(&column_cl, descr, K_PART + nparts, (struct split_args){.col = p->col, .j = j});
+	return insert(&column_cl, descr, K_PART + nparts, (struct split_args){.col = p->col, .j = j},
+	              STARPU_CPU);
 }
 
 int TYPED(hyla__insert_gehrd_gemv)(const struct hyla_split_panel *p, int j, starpu_data_handle_t part,
                                    const starpu_data_handle_t *panels, int npanels, int64_t first,
-                                   int own)
+                                   int own, unsigned long long where)
 {
 	int count = G_MAT + own + npanels;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
@@ -264,7 +266,7 @@ int TYPED(hyla__insert_gehrd_gemv)(const struct hyla_split_panel *p, int j, star
 	for (int q = 0; q < npanels; q++)
 		descr[G_MAT + own + q] = (struct starpu_data_descr){panels[q], STARPU_R};
 	int ret = insert(&gemv_cl, descr, count,
-	                 (struct split_args){.col = p->col, .j = j, .own = own, .first = first});
+	                 (struct split_args){.col = p->col, .j = j, .own = own, .first = first}, where);
 	free(descr);
 	return ret;
 }

@@ -58,19 +58,25 @@ fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
 	echo "== hr_reduce: calibration runs (dmda), then timings"
 	for i in 1 2 3; do
-		for prec in d s; do
-			STARPU_SCHED=dmda $bin/hr_reduce 8000 --prec $prec --no-check --want-q >/dev/null 2>&1
+		for args in "--want-q" "--prec s" "--panel cpu"; do
+			STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check $args >/dev/null 2>&1
 		done
 	done
+	STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --no-check >/dev/null 2>&1
 	{
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --repeat 2 --lapack --require-gpu --stats --want-q
-		for n in 2000 4000 12000 16000; do
+		for panel in gpu cpu; do
+			STARPU_SCHED=dmda $bin/hr_reduce 8000 --panel $panel --repeat 2 --no-check --stats
+		done
+		for n in 2000 4000 ${HYLA_HR_BIG:-}; do
 			STARPU_SCHED=dmda $bin/hr_reduce $n --repeat 2 --no-check --stats
 		done
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --prec s --repeat 2 --no-check --stats
-		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --lapack --no-check --stats
-		for nb in 32 48; do
-			STARPU_SCHED=dmda $bin/hr_reduce 8000 --nb $nb --repeat 2 --no-check
+		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --lapack --repeat 2 --stats
+		for env in "STARPU_NCPU=8" "HYLA_NB=16" "STARPU_SCHED=lws"; do
+			echo "-- STARPU_NCUDA=0 $env"
+			nb=$(echo "$env" | sed -n 's/HYLA_NB=//p')
+			env STARPU_SCHED=dmda STARPU_NCUDA=0 $env $bin/hr_reduce 4000 --no-check --repeat 2 ${nb:+--nb $nb}
 		done
 	} 2>&1 | tee "$out/bench-hr$tag.txt"
 	[ -n "${HYLA_HR_ONLY:-}" ] && exit 0
