@@ -136,6 +136,30 @@ static void run_unregister(struct gehrd_run *r)
 		starpu_data_unregister_submit(r->parts[g]);
 }
 
+/* The task graph on the n-by-n a (ilo = 1, ihi = n). */
+static int reduce_graph(int64_t n, real_t *a, int64_t lda, real_t *tau, int64_t nb,
+                        hyla_gehrd_panel panel)
+{
+	hyla_desc descA, descTau;
+	int ret = hyla__desc_register_views(&descA, a, n, n, lda, nb, sizeof(real_t));
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	if ((ret = hyla__desc_register(&descTau, tau, n - 1, 1, n - 1, nb, 1, sizeof(real_t)))
+	    != HYLA_SUCCESS) {
+		hyla__desc_unregister(&descA);
+		return ret;
+	}
+	struct gehrd_run run = {.A = &descA, .tau = &descTau};
+	run_register(&run, n, nb, panel);
+
+	ret = submit_gehrd(&run);
+
+	run_unregister(&run);
+	hyla__desc_unregister(&descTau);
+	hyla__desc_unregister(&descA);
+	return ret;
+}
+
 int PUBLIC(gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau)
 {
 	return PUBLIC(gehrd_ex)(n, ilo, ihi, a, lda, tau, 0, HYLA_PANEL_AUTO);
@@ -158,25 +182,24 @@ int PUBLIC(gehrd_ex)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda
 		return HYLA_ERROR(HYLA_ERR_NODEV, "the GPU panel needs a CUDA worker; none is running");
 	if (nb == 0)
 		nb = hyla_gehrd_default_nb(n);
-	if (ilo != 1 || ihi != n || n <= nb)
+	/* The block ilo..ihi (1-based) reduces on its own; Q then goes to the
+	 * rows above it from the right and the columns after it from the left. */
+	int64_t lo = ilo - 1, m = ihi - lo;
+	if (m <= nb)
 		return (int)LAPACKE(gehrd)(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)ilo,
 		                               (lapack_int)ihi, a, (lapack_int)lda, tau);
-
-	hyla_desc descA, descTau;
-	if ((ret = hyla__desc_register_views(&descA, a, n, n, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
+	for (int64_t i = 0; i < n - 1; i++)
+		if (i < lo || i >= ihi - 1)
+			tau[i] = 0;
+	real_t *b = a + lo + lo * lda;
+	if ((ret = reduce_graph(m, b, lda, tau + lo, nb, panel)) != HYLA_SUCCESS)
 		return ret;
-	if ((ret = hyla__desc_register(&descTau, tau, n - 1, 1, n - 1, nb, 1, sizeof(real_t)))
-	    != HYLA_SUCCESS) {
-		hyla__desc_unregister(&descA);
-		return ret;
-	}
-	struct gehrd_run run = {.A = &descA, .tau = &descTau};
-	run_register(&run, n, nb, panel);
-
-	ret = submit_gehrd(&run);
-
-	run_unregister(&run);
-	hyla__desc_unregister(&descTau);
-	hyla__desc_unregister(&descA);
+	lapack_int lm = (lapack_int)m, ld = (lapack_int)lda;
+	if (lo > 0)
+		ret = (int)LAPACKE(ormhr)(LAPACK_COL_MAJOR, 'R', 'N', (lapack_int)lo, lm, 1, lm, b, ld,
+		                          tau + lo, a + lo * lda, ld);
+	if (ret == 0 && ihi < n)
+		ret = (int)LAPACKE(ormhr)(LAPACK_COL_MAJOR, 'L', 'T', lm, (lapack_int)(n - ihi), 1, lm, b,
+		                          ld, tau + lo, b + m * lda, ld);
 	return ret;
 }

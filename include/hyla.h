@@ -71,8 +71,9 @@ int64_t hyla_mgs_default_nb(int64_t m, int64_t n);
  * Q^T A Q = H for an n-by-n A, LAPACK dgehrd's contract: on return H is on
  * and above the first subdiagonal of a, the reflectors below it, tau holds
  * n-1 scalars (Q = H(ilo) ... H(ihi-1)); LAPACK's dorghr and dhseqr take the
- * result unchanged. ilo = 1, ihi = n runs hyla's task graph; other ranges,
- * and n <= the block size, call LAPACK dgehrd on the host.
+ * result unchanged. The block ilo..ihi goes through hyla's task graph, then
+ * its Q to the rows above it and the columns after it (LAPACK dormhr on the
+ * host); blocks of at most the block size call LAPACK dgehrd on the host.
  * Returns 0, or -i for a bad argument i, or HYLA_ERR_*. */
 int hyla_dgehrd(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, double *tau);
 int hyla_sgehrd(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau);

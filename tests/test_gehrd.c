@@ -7,9 +7,11 @@
  * reflector conventions, rounding apart): ||H - H_lapack||_F / ||A||_F and
  * max |tau - tau_lapack| <= 1000 sqrt(n) eps, and that hyla's Q agrees with
  * LAPACK dorghr's from the same reflectors, ||Q - Q_lapack||_F / sqrt(n)
- * <= 1000 sqrt(n) eps. For n >= 8 also hyla's orghr with ilo = 3,
- * ihi = n - 2 and lda = n + 3 (LAPACK gehrd's reflectors) against LAPACK's.
+ * <= 1000 sqrt(n) eps. For n >= 8 also hyla's gehrd and orghr with
+ * ilo = 3, ihi = n - 2 and lda = n + 3 against LAPACK's (whole arrays), and
+ * ||A - Q H Q^T||_F / (n ||A||_F) <= 30 eps with hyla's Q and H there.
  * Prints one line; exit status 0 pass, 1 fail, 2 bad arguments. */
+#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
@@ -57,45 +59,125 @@ static int hyla_q(char prec, int64_t n, const double *h, const double *tau, doub
 	return info;
 }
 
-/* hyla's orghr with ilo = 3, ihi = n - 2 and lda = n + 3 against LAPACK's
- * on the reflectors of LAPACK's gehrd with that range, in the working
- * precision: ||Q - Q_lapack||_F / sqrt(n), or INFINITY on a failure. */
-static double q_range_difference(char prec, int64_t n, const double *a0)
+/* gehrd (hyla's or LAPACK's) with ilo, ihi on the n-by-n a (leading
+ * dimension ld), in the working precision; a and tau held in double. */
+static int gehrd_in(char prec, int hyla, int n, int ilo, int ihi, double *a, int ld, double *tau,
+                    int64_t nb, hyla_gehrd_panel panel)
 {
-	lapack_int ln = (lapack_int)n, ld = ln + 3, ilo = 3, ihi = ln - 2;
+	if (prec == 'd')
+		return hyla ? hyla_dgehrd_ex(n, ilo, ihi, a, ld, tau, nb, panel)
+		            : LAPACKE_dgehrd(LAPACK_COL_MAJOR, n, ilo, ihi, a, ld, tau);
 	size_t size = (size_t)ld * (size_t)n;
-	double *q = calloc(size, sizeof *q), *ref = calloc(size, sizeof *ref), *tau = calloc((size_t)n, sizeof *tau);
-	float *qf = calloc(size, sizeof *qf), *reff = calloc(size, sizeof *reff), *tauf = calloc((size_t)n, sizeof *tauf);
-	double diff = INFINITY;
-	if (!q || !ref || !tau || !qf || !reff || !tauf)
+	float *af = malloc(sizeof *af * size), *tf = calloc((size_t)n, sizeof *tf);
+	int info = -100;
+	if (af && tf) {
+		for (size_t i = 0; i < size; i++)
+			af[i] = (float)a[i];
+		info = hyla ? hyla_sgehrd_ex(n, ilo, ihi, af, ld, tf, nb, panel)
+		            : LAPACKE_sgehrd(LAPACK_COL_MAJOR, n, ilo, ihi, af, ld, tf);
+		for (size_t i = 0; i < size; i++)
+			a[i] = af[i];
+		for (int i = 0; i < n; i++)
+			tau[i] = tf[i];
+	}
+	free(af), free(tf);
+	return info;
+}
+
+/* orghr likewise. */
+static int orghr_in(char prec, int hyla, int n, int ilo, int ihi, double *a, int ld,
+                    const double *tau)
+{
+	if (prec == 'd')
+		return hyla ? hyla_dorghr(n, ilo, ihi, a, ld, tau)
+		            : LAPACKE_dorghr(LAPACK_COL_MAJOR, n, ilo, ihi, a, ld, tau);
+	size_t size = (size_t)ld * (size_t)n;
+	float *af = malloc(sizeof *af * size), *tf = calloc((size_t)n, sizeof *tf);
+	int info = -100;
+	if (af && tf) {
+		for (size_t i = 0; i < size; i++)
+			af[i] = (float)a[i];
+		for (int i = 0; i < n; i++)
+			tf[i] = (float)tau[i];
+		info = hyla ? hyla_sorghr(n, ilo, ihi, af, ld, tf)
+		            : LAPACKE_sorghr(LAPACK_COL_MAJOR, n, ilo, ihi, af, ld, tf);
+		for (size_t i = 0; i < size; i++)
+			a[i] = af[i];
+	}
+	free(af), free(tf);
+	return info;
+}
+
+/* hyla's gehrd and orghr with ilo = 3, ihi = n - 2 and lda = n + 3, on A as
+ * balancing leaves it (upper triangular outside rows and columns ilo..ihi,
+ * LAPACK's assumption), in the working precision:
+ *   *h_diff  the larger of ||H - H_lapack||_F / ||A||_F (all but the
+ *            reflectors) and the largest difference of reflector entries
+ *            (scale-free) and of tau;
+ *   *q_diff  ||Q - Q_lapack||_F / sqrt(n), both from LAPACK's reflectors;
+ *   *resid   ||A - Q H Q^T||_F / (n ||A||_F), hyla's Q and H.
+ * INFINITY on a failure. */
+static void range_differences(char prec, int n, int64_t nb, hyla_gehrd_panel panel,
+                              const double *a0, double *h_diff, double *q_diff, double *resid)
+{
+	int ld = n + 3, ilo = 3, ihi = n - 2;
+	size_t size = (size_t)ld * (size_t)n;
+	enum { A, H_LAPACK, H, Q_LAPACK, Q_OF_LAPACK, Q, W, NBUF };
+	double *x[NBUF], *tau_lapack = calloc((size_t)n, sizeof(double));
+	double *tau = calloc((size_t)n, sizeof(double));
+	int info = !tau_lapack || !tau;
+	for (int k = 0; k < NBUF; k++)
+		info |= !(x[k] = calloc(size, sizeof *x[k]));
+	*h_diff = *q_diff = *resid = INFINITY;
+	for (int64_t j = 0; j < n && !info; j++)
+		for (int64_t i = 0; i < n; i++)
+			x[A][i + j * ld] = i > j && (j < ilo - 1 || i >= ihi) ? 0 : a0[i + j * n];
+	if (!info) {
+		memcpy(x[H_LAPACK], x[A], sizeof(double) * size);
+		memcpy(x[H], x[A], sizeof(double) * size);
+		info = gehrd_in(prec, 0, n, ilo, ihi, x[H_LAPACK], ld, tau_lapack, nb, panel);
+	}
+	info = info ? info : gehrd_in(prec, 1, n, ilo, ihi, x[H], ld, tau, nb, panel);
+	if (!info) {
+		memcpy(x[Q_LAPACK], x[H_LAPACK], sizeof(double) * size);
+		memcpy(x[Q_OF_LAPACK], x[H_LAPACK], sizeof(double) * size);
+		memcpy(x[Q], x[H], sizeof(double) * size);
+		info = orghr_in(prec, 0, n, ilo, ihi, x[Q_LAPACK], ld, tau_lapack);
+	}
+	info = info ? info : orghr_in(prec, 1, n, ilo, ihi, x[Q_OF_LAPACK], ld, tau_lapack);
+	info = info ? info : orghr_in(prec, 1, n, ilo, ihi, x[Q], ld, tau);
+	if (info)
 		goto out;
-	LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', ln, ln, a0, ln, ref, ld);
-	int info;
-	if (prec == 's') {
-		for (size_t i = 0; i < size; i++)
-			reff[i] = (float)ref[i];
-		info = LAPACKE_sgehrd(LAPACK_COL_MAJOR, ln, ilo, ihi, reff, ld, tauf);
-		memcpy(qf, reff, sizeof *qf * size);
-		info = info ? info : hyla_sorghr(n, ilo, ihi, qf, ld, tauf);
-		info = info ? info : LAPACKE_sorghr(LAPACK_COL_MAJOR, ln, ilo, ihi, reff, ld, tauf);
-		for (size_t i = 0; i < size; i++)
-			q[i] = qf[i], ref[i] = reff[i];
-	} else {
-		info = LAPACKE_dgehrd(LAPACK_COL_MAJOR, ln, ilo, ihi, ref, ld, tau);
-		memcpy(q, ref, sizeof *q * size);
-		info = info ? info : hyla_dorghr(n, ilo, ihi, q, ld, tau);
-		info = info ? info : LAPACKE_dorghr(LAPACK_COL_MAJOR, ln, ilo, ihi, ref, ld, tau);
-	}
-	if (info == 0) {
-		diff = 0;
-		for (int64_t j = 0; j < n; j++)
-			for (int64_t i = 0; i < n; i++)
-				diff += (q[i + j * ld] - ref[i + j * ld]) * (q[i + j * ld] - ref[i + j * ld]);
-		diff = sqrt(diff / (double)n);
-	}
+	double hd = 0, qd = 0, norm = 0, vd = 0;
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = 0; i < n; i++) {
+			size_t at = (size_t)(i + j * ld);
+			double d = x[H][at] - x[H_LAPACK][at];
+			if (i > j + 1 && j >= ilo - 1 && j < ihi - 1 && i < ihi) {
+				vd = fmax(vd, fabs(d));
+				x[H][at] = 0; /* H alone, for the residual */
+			} else {
+				hd += d * d;
+			}
+			qd += (x[Q_OF_LAPACK][at] - x[Q_LAPACK][at]) * (x[Q_OF_LAPACK][at] - x[Q_LAPACK][at]);
+			norm += x[A][at] * x[A][at];
+		}
+	for (int i = 0; i + 1 < n; i++)
+		vd = fmax(vd, fabs(tau[i] - tau_lapack[i]));
+	*h_diff = fmax(sqrt(hd / norm), vd);
+	*q_diff = sqrt(qd / (double)n);
+	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, x[Q], ld, x[H], ld, 0, x[W],
+	            ld);
+	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 1, x[W], ld, x[Q], ld, -1, x[A], ld);
+	double rd = 0;
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = 0; i < n; i++)
+			rd += x[A][i + j * ld] * x[A][i + j * ld];
+	*resid = sqrt(rd / norm) / n;
 out:
-	free(q), free(ref), free(tau), free(qf), free(reff), free(tauf);
-	return diff;
+	for (int k = 0; k < NBUF; k++)
+		free(x[k]);
+	free(tau_lapack), free(tau);
 }
 
 int main(int argc, char **argv)
@@ -140,7 +222,8 @@ int main(int argc, char **argv)
 	}
 
 	double eps = prec == 's' ? 0x1p-24 : 0x1p-53, resid = INFINITY, orth = INFINITY;
-	double q_resid = INFINITY, q_orth = INFINITY, qdiff = INFINITY, qrange = 0;
+	double q_resid = INFINITY, q_orth = INFINITY, qdiff = INFINITY, hrange = 0, qrange = 0;
+	double rrange = 0;
 	hessenberg_residuals(n, a0, n, h, n, tau, NULL, &resid, &orth);
 	double *q = malloc(sizeof *q * nn), *q_ref = malloc(sizeof *q_ref * nn);
 	if (!q || !q_ref)
@@ -164,15 +247,17 @@ int main(int argc, char **argv)
 	for (int64_t i = 0; i + 1 < n; i++)
 		taudiff = fmax(taudiff, fabs(tau[i] - tau_ref[i]));
 	if (n >= 8)
-		qrange = q_range_difference(prec, n, a0);
+		range_differences(prec, (int)n, nb, panel, a0, &hrange, &qrange, &rrange);
 	double tol = 1000 * sqrt((double)n) * eps;
 	int ok = info == 0 && resid <= 30 * eps && orth <= 30 * eps && hdiff <= tol && taudiff <= tol &&
-	         qinfo == 0 && q_resid <= 30 * eps && q_orth <= 30 * eps && qdiff <= tol && qrange <= tol;
+	         qinfo == 0 && q_resid <= 30 * eps && q_orth <= 30 * eps && qdiff <= tol && hrange <= tol && qrange <= tol &&
+	         rrange <= 30 * eps;
 	printf("gehrd prec=%c n=%lld nb=%lld panel=%s info=%d resid=%.2f eps orth=%.2f eps (tol 30) "
 	       "h_vs_lapack=%.2e tau_vs_lapack=%.2e (tol %.1e) | orghr info=%d resid=%.2f eps "
-	       "orth=%.2f eps q_vs_lapack=%.2e ilo3_ihi-2=%.2e %s\n",
+	       "orth=%.2f eps q_vs_lapack=%.2e | ilo=3 ihi=n-2: h,tau %.2e q %.2e resid %.2f eps %s\n",
 	       prec, (long long)n, (long long)nb, panel_name, info, resid / eps, orth / eps, hdiff, taudiff, tol,
-	       qinfo, q_resid / eps, q_orth / eps, qdiff, qrange, ok ? "pass" : "FAILED");
+	       qinfo, q_resid / eps, q_orth / eps, qdiff, hrange, qrange, rrange / eps,
+	       ok ? "pass" : "FAILED");
 	free(a0), free(h), free(ref), free(tau), free(tau_ref), free(af), free(tauf), free(q), free(q_ref);
 	return !ok;
 }
