@@ -364,7 +364,8 @@ void driver_start(const char *prog, const struct driver_options *o)
 		exit(1);
 	}
 	if (o->require_gpu && hyla_ncuda() == 0) {
-		fprintf(stderr, "%s: error: --require-gpu given but no CUDA worker is present\n", prog);
+		fprintf(stderr, "%s: error: a GPU is required (--require-gpu or --panel gpu) but no CUDA "
+		        "worker is present\n", prog);
 		hyla_finalize();
 		exit(EXIT_USAGE);
 	}

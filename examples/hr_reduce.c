@@ -54,6 +54,8 @@ int main(int argc, char **argv)
 	/* Input kept in double, the reduced copy (and Q), the checks' H and Q in
 	 * double and their four n-by-n. */
 	check_memory(prog, (double)nn * (7 * 8 + elsize * (want_q ? 2 : 1)));
+	if (panel == HYLA_PANEL_GPU)
+		o.require_gpu = 1;
 	driver_start(prog, &o);
 
 	double *a0 = malloc(sizeof *a0 * nn), *times = malloc(sizeof *times * (size_t)o.repeat);

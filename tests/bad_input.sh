@@ -3,15 +3,16 @@
 # Usage: bad_input.sh DRIVER (qr_mgs takes M [N], the others N).
 drv=$1
 fails=0
+run_env=
 expect_usage_error() {
-	err=$("$drv" "$@" 2>&1 >/dev/null)
+	err=$(env $run_env "$drv" "$@" 2>&1 >/dev/null)
 	status=$?
 	lines=$(printf '%s\n' "$err" | wc -l)
 	if [ "$status" -ne 2 ] || [ "$lines" -ne 1 ]; then
-		echo "FAILED: $(basename "$drv") $*: status $status, stderr: $err"
+		echo "FAILED: $run_env $(basename "$drv") $*: status $status, stderr: $err"
 		fails=$((fails + 1))
 	else
-		echo "ok: $(basename "$drv") $* -> $err"
+		echo "ok: $run_env $(basename "$drv") $* -> $err"
 	fi
 }
 expect_usage_error
@@ -37,6 +38,12 @@ qr_mgs)
 *)
 	expect_usage_error 100 50
 	expect_usage_error 2000000000
+	expect_usage_error 100 --panel fpga
+	expect_usage_error 100 --panel
+	run_env=STARPU_NCUDA=0
+	expect_usage_error 100 --panel gpu
+	expect_usage_error 100 --require-gpu
+	run_env=
 	;;
 esac
 exit $fails
