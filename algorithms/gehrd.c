@@ -15,6 +15,7 @@
  * dgehrd's: H on and above the first subdiagonal, the reflectors below it,
  * tau(0:n-1). */
 #include <lapacke.h>
+#include <stdlib.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
@@ -136,6 +137,41 @@ static void run_unregister(struct gehrd_run *r)
 		starpu_data_unregister_submit(r->parts[g]);
 }
 
+/* LAPACK's dgehrd on the host (the _work interface: no NaN scan, which
+ * would turn NaN input into an argument error; LAPACK passes NaN through). */
+static int host_gehrd(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau)
+{
+	lapack_int ln = (lapack_int)n, ld = (lapack_int)lda, lo = (lapack_int)ilo, hi = (lapack_int)ihi;
+	real_t size;
+	LAPACKE(gehrd_work)(LAPACK_COL_MAJOR, ln, lo, hi, a, ld, tau, &size, -1);
+	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	if (!work)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgehrd's workspace");
+	int info = (int)LAPACKE(gehrd_work)(LAPACK_COL_MAJOR, ln, lo, hi, a, ld, tau, work,
+	                                    (lapack_int)size + 1);
+	free(work);
+	return info;
+}
+
+/* C = op(Q) C (side 'L') or C op(Q) (side 'R'), op by trans, with Q of the
+ * reduced block b; C is rows-by-cols at c, leading dimension ld as b's.
+ * LAPACK's dormhr on the host (_work: no NaN scan, as for dgehrd). */
+static int host_ormhr(char side, char trans, int64_t rows, int64_t cols, const real_t *b,
+                      int64_t ld, const real_t *tau, real_t *c)
+{
+	lapack_int r = (lapack_int)rows, k = (lapack_int)cols, l = (lapack_int)ld;
+	lapack_int m = side == 'L' ? r : k;
+	real_t size;
+	LAPACKE(ormhr_work)(LAPACK_COL_MAJOR, side, trans, r, k, 1, m, b, l, tau, c, l, &size, -1);
+	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	if (!work)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dormhr's workspace");
+	int info = (int)LAPACKE(ormhr_work)(LAPACK_COL_MAJOR, side, trans, r, k, 1, m, b, l, tau, c, l,
+	                                    work, (lapack_int)size + 1);
+	free(work);
+	return info;
+}
+
 /* The task graph on the n-by-n a (ilo = 1, ihi = n). */
 static int reduce_graph(int64_t n, real_t *a, int64_t lda, real_t *tau, int64_t nb,
                         hyla_gehrd_panel panel)
@@ -180,26 +216,25 @@ int PUBLIC(gehrd_ex)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda
 		return ret;
 	if (panel == HYLA_PANEL_GPU && hyla_ncuda() == 0)
 		return HYLA_ERROR(HYLA_ERR_NODEV, "the GPU panel needs a CUDA worker; none is running");
+	if (panel == HYLA_PANEL_GPU && nb > HYLA_GEHRD_GPU_MAX_NB)
+		return HYLA_ERROR(-7, "nb = %lld: the GPU panel takes at most %d columns", (long long)nb,
+		                  HYLA_GEHRD_GPU_MAX_NB);
 	if (nb == 0)
-		nb = hyla_gehrd_default_nb(n);
+		nb = hyla_gehrd_default_nb(ihi - ilo + 1);
 	/* The block ilo..ihi (1-based) reduces on its own; Q then goes to the
 	 * rows above it from the right and the columns after it from the left. */
 	int64_t lo = ilo - 1, m = ihi - lo;
 	if (m <= nb)
-		return (int)LAPACKE(gehrd)(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)ilo,
-		                               (lapack_int)ihi, a, (lapack_int)lda, tau);
+		return host_gehrd(n, ilo, ihi, a, lda, tau);
 	for (int64_t i = 0; i < n - 1; i++)
 		if (i < lo || i >= ihi - 1)
 			tau[i] = 0;
 	real_t *b = a + lo + lo * lda;
 	if ((ret = reduce_graph(m, b, lda, tau + lo, nb, panel)) != HYLA_SUCCESS)
 		return ret;
-	lapack_int lm = (lapack_int)m, ld = (lapack_int)lda;
 	if (lo > 0)
-		ret = (int)LAPACKE(ormhr)(LAPACK_COL_MAJOR, 'R', 'N', (lapack_int)lo, lm, 1, lm, b, ld,
-		                          tau + lo, a + lo * lda, ld);
-	if (ret == 0 && ihi < n)
-		ret = (int)LAPACKE(ormhr)(LAPACK_COL_MAJOR, 'L', 'T', lm, (lapack_int)(n - ihi), 1, lm, b,
-		                          ld, tau + lo, b + m * lda, ld);
+		ret = host_ormhr('R', 'N', lo, m, b, lda, tau + lo, a + lo * lda);
+	if (ret == HYLA_SUCCESS && ihi < n)
+		ret = host_ormhr('L', 'T', m, n - ihi, b, lda, tau + lo, b + m * lda);
 	return ret;
 }

@@ -32,6 +32,8 @@ int TYPED(hyla__insert_mgs_update)(starpu_data_handle_t q, starpu_data_handle_t 
  * panel (RW), panels[1..] the trailing ones (R), which it must find
  * contiguous; scratch from hyla__gehrd_register_scratch. */
 starpu_data_handle_t TYPED(hyla__gehrd_register_scratch)(void);
+/* The widest panel the CUDA panel takes (cuda/kernels.h's HYLA_GEHRD_MAX_NB). */
+#define HYLA_GEHRD_GPU_MAX_NB 128
 int TYPED(hyla__insert_gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t,
                                     starpu_data_handle_t y, starpu_data_handle_t v,
                                     starpu_data_handle_t scratch, const starpu_data_handle_t *panels,

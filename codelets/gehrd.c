@@ -16,6 +16,7 @@
 #ifdef HYLA_WITH_CUDA
 #include <starpu_cublas_v2.h>
 #include "cuda/kernels.h"
+_Static_assert(HYLA_GEHRD_GPU_MAX_NB == HYLA_GEHRD_MAX_NB, "one widest GPU panel");
 #endif
 
 struct gehrd_args {
@@ -32,9 +33,9 @@ struct gehrd_args {
  * then the trailing panels (R). */
 enum { P_TAU, P_T, P_Y, P_V, P_SCRATCH, P_OWN };
 /* Update buffers: V, T, Y (R), workspace, then the panels updated (RW). */
+enum { U_V, U_T, U_Y, U_W, U_A };
 /* Y-top buffers (split panel): Y (RW), V, T (R), own panel (RW), trailing (R). */
 enum { Y_Y, Y_V, Y_T, Y_OWN };
-enum { U_V, U_T, U_Y, U_W, U_A };
 
 void TYPED(hyla__gehrd_build_v)(int n, int nb, int r0, const real_t *a, int lda, real_t *v, int ldv)
 {
@@ -264,13 +265,14 @@ static struct starpu_codelet update_cl = {
 	.name = "gehrd_update_" PREC_NAME,
 };
 
-/* Y-top's GEMM: the rows above the panel times the trailing columns. */
+/* Y-top's GEMM: the rows above the panel x the trailing columns x nb. */
 static size_t ytop_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
 	const struct gehrd_args *arg = task->cl_arg;
-	size_t n = starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, Y_OWN)), r0 = (size_t)arg->col + 1;
-	return r0 * (n - r0);
+	starpu_data_handle_t own = STARPU_TASK_GET_HANDLE(task, Y_OWN);
+	size_t n = starpu_matrix_get_nx(own), r0 = (size_t)arg->col + 1;
+	return r0 * (n - r0) * starpu_matrix_get_ny(own);
 }
 
 static uint32_t ytop_footprint(struct starpu_task *task)

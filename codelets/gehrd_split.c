@@ -39,9 +39,10 @@ static struct split_args args_of(void *cl_arg)
 #define ROWS(buf) ((int)STARPU_MATRIX_GET_NX(buf))
 #define COLS(buf) ((int)STARPU_MATRIX_GET_NY(buf))
 
-/* Column task buffers: panel (RW), Y, T, tau (RW), v (W), beta of the last
- * reflector (RW), explicit V (W), then the partial sums of y_{j-1} (R). */
-enum { K_A, K_Y, K_T, K_TAU, K_VJ, K_EI, K_V, K_PART };
+/* Column task buffers: panel (RW), Y, T, tau (RW), its output (W: v_j, or
+ * the explicit V when j = nb), beta of the last reflector (RW), then the
+ * partial sums of y_{j-1} (R). */
+enum { K_A, K_Y, K_T, K_TAU, K_OUT, K_EI, K_PART };
 /* GEMV task buffers: v (R), partial y (W), then the panel's snapshot if own,
  * then the trailing panels (R, contiguous). */
 enum { G_VJ, G_Y, G_MAT };
@@ -52,6 +53,17 @@ static void snapshot_cpu(void *buffers[], void *cl_arg)
 	LAPACKE(lacpy_work)(LAPACK_COL_MAJOR, 'A', ROWS(buffers[0]), COLS(buffers[0]), MAT(buffers[0]),
 	                    LD(buffers[0]), MAT(buffers[1]), LD(buffers[1]));
 }
+
+#ifdef HYLA_WITH_CUDA
+static void snapshot_cuda(void *buffers[], void *cl_arg)
+{
+	(void)cl_arg;
+	size_t el = sizeof(real_t);
+	cudaMemcpy2DAsync(MAT(buffers[1]), LD(buffers[1]) * el, MAT(buffers[0]), LD(buffers[0]) * el,
+	                  ROWS(buffers[0]) * el, (size_t)COLS(buffers[0]), cudaMemcpyDeviceToDevice,
+	                  starpu_cuda_get_local_stream());
+}
+#endif
 
 /* y_{j-1} = tau (sum of the partials - Y t), t = V^T v_{j-1}, and T's column
  * j-1: DLAHR2's steps after its GEMV. */
@@ -106,7 +118,7 @@ static void column_cpu(void *buffers[], void *cl_arg)
 		finish_y(buffers, nparts, n, r0, j - 1);
 	if (j == nb) {
 		a[r0 + nb - 1 + (int64_t)(nb - 1) * lda] = *ei;
-		TYPED(hyla__gehrd_build_v)(n, nb, r0, a, lda, MAT(buffers[K_V]), LD(buffers[K_V]));
+		TYPED(hyla__gehrd_build_v)(n, nb, r0, a, lda, MAT(buffers[K_OUT]), LD(buffers[K_OUT]));
 		return;
 	}
 	real_t *col = a + (int64_t)j * lda, *tau = MAT(buffers[K_TAU]);
@@ -119,7 +131,7 @@ static void column_cpu(void *buffers[], void *cl_arg)
 	LAPACKE(larfg_work)(rows - j, alpha, col + (r0 + j + 1 < n ? r0 + j + 1 : n - 1), 1, tau + j);
 	*ei = *alpha;
 	*alpha = 1;
-	memcpy(VEC(buffers[K_VJ]) + r0 + j, alpha, sizeof *alpha * (size_t)(rows - j));
+	memcpy(VEC(buffers[K_OUT]) + r0 + j, alpha, sizeof *alpha * (size_t)(rows - j));
 }
 
 /* Partial y_j over this task's columns: the snapshot's columns j+1.. (own)
@@ -191,8 +203,19 @@ static struct starpu_perfmodel gemv_model = {
 	.footprint = gemv_footprint,
 };
 
+/* The snapshot is made where the panel is (the GPU, after the updates). */
+static struct starpu_perfmodel snapshot_model = {
+	.type = STARPU_HISTORY_BASED,
+	.symbol = "hyla_gehrd_snapshot_" PREC_NAME "_v1",
+};
+
 static struct starpu_codelet snapshot_cl = {
 	.cpu_funcs = {snapshot_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {snapshot_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.model = &snapshot_model,
 	.nbuffers = 2,
 	.modes = {STARPU_R, STARPU_W},
 	.name = "gehrd_snapshot_" PREC_NAME,
@@ -236,15 +259,15 @@ int TYPED(hyla__insert_gehrd_column)(const struct hyla_split_panel *p, int j,
                                      const starpu_data_handle_t *parts, int nparts)
 {
 	struct starpu_data_descr descr[K_PART + HYLA_SPLIT_MAX_PARTS];
-	/* Column 0 starts Y, T and beta (it reads none of them). */
+	/* Y, T and beta hold nothing yet at column 0, which reads none of them
+	 * (StarPU refuses to read a handle never written). */
 	enum starpu_data_access_mode mode = j == 0 ? STARPU_W : STARPU_RW;
 	descr[K_A] = (struct starpu_data_descr){p->panel, STARPU_RW};
 	descr[K_Y] = (struct starpu_data_descr){p->y, mode};
 	descr[K_T] = (struct starpu_data_descr){p->t, mode};
 	descr[K_TAU] = (struct starpu_data_descr){p->tau, STARPU_RW};
-	descr[K_VJ] = (struct starpu_data_descr){p->vj, STARPU_W};
+	descr[K_OUT] = (struct starpu_data_descr){j < (int)starpu_matrix_get_ny(p->panel) ? p->vj : p->v, STARPU_W};
 	descr[K_EI] = (struct starpu_data_descr){p->ei, mode};
-	descr[K_V] = (struct starpu_data_descr){p->v, STARPU_W};
 	for (int q = 0; q < nparts; q++)
 		descr[K_PART + q] = (struct starpu_data_descr){parts[q], STARPU_R};
 	return insert(&column_cl, descr, K_PART + nparts, (struct split_args){.col = p->col, .j = j},

@@ -7,8 +7,8 @@
  * reflector conventions, rounding apart): ||H - H_lapack||_F / ||A||_F and
  * max |tau - tau_lapack| <= 1000 sqrt(n) eps, and that hyla's Q agrees with
  * LAPACK dorghr's from the same reflectors, ||Q - Q_lapack||_F / sqrt(n)
- * <= 1000 sqrt(n) eps. For n >= 8 also ilo = 3, ihi = n - 2 and
- * lda = n + 3: see range_differences.
+ * <= 1000 sqrt(n) eps. For n >= 8 also (ilo, ihi) = (3, n-2), (1, n-2),
+ * (3, n) with lda = n + 3: see range_differences.
  * Prints one line; exit status 0 pass, 1 fail, 2 bad arguments. */
 #include <cblas.h>
 #include <lapacke.h>
@@ -107,32 +107,38 @@ static int orghr_in(char prec, int hyla, int n, int ilo, int ihi, double *a, int
 	return info;
 }
 
-/* hyla's gehrd and orghr with ilo = 3, ihi = n - 2 and lda = n + 3, on A as
+/* hyla's gehrd and orghr with ilo, ihi and lda = n + 3, on A as
  * balancing leaves it (upper triangular outside rows and columns ilo..ihi,
  * LAPACK's assumption), in the working precision:
  *   *resid   ||A - Q H Q^T||_F / (n ||A||_F) and *orth ||I - Q^T Q||_F / n,
  *            hyla's Q and H;
  *   *q_diff  ||Q - Q_lapack||_F / sqrt(n), both from LAPACK's reflectors;
- *   *h_diff  ||H - H_lapack||_F / ||A||_F outside the reflectors, in double
- *            only (in single, rounding differences grow through the columns
- *            past what a fixed bound allows; the identities above decide).
+ *   *h_diff  ||H - H_lapack||_F / ||A||_F outside the reflectors and the
+ *            largest tau difference, in double only (in single, rounding
+ *            differences grow through the columns past what a fixed bound
+ *            allows; the identities above decide); INFINITY if tau outside
+ *            the range is not 0 or the rows past n were written.
  * INFINITY on a failure. */
-static void range_differences(char prec, int n, int64_t nb, hyla_gehrd_panel panel,
-                              const double *a0, double *h_diff, double *q_diff, double *resid,
-                              double *orth)
+static void range_differences(char prec, int n, int ilo, int ihi, int64_t nb,
+                              hyla_gehrd_panel panel, const double *a0, double *h_diff,
+                              double *q_diff, double *resid, double *orth)
 {
-	int ld = n + 3, ilo = 3, ihi = n - 2;
+	int ld = n + 3;
 	size_t size = (size_t)ld * (size_t)n;
 	enum { A, H_LAPACK, H, Q_LAPACK, Q_OF_LAPACK, Q, W, NBUF };
-	double *x[NBUF], *tau_lapack = calloc((size_t)n, sizeof(double));
-	double *tau = calloc((size_t)n, sizeof(double));
+	double *x[NBUF], *tau_lapack = malloc(sizeof(double) * (size_t)n);
+	double *tau = malloc(sizeof(double) * (size_t)n);
 	int info = !tau_lapack || !tau;
 	for (int k = 0; k < NBUF; k++)
 		info |= !(x[k] = calloc(size, sizeof *x[k]));
 	*h_diff = *q_diff = *resid = *orth = INFINITY;
+	/* tau's entries outside the range must come back 0; the rows past n
+	 * (NaN) must stay untouched. */
+	for (int i = 0; i < n && !info; i++)
+		tau[i] = tau_lapack[i] = 7;
 	for (int64_t j = 0; j < n && !info; j++)
-		for (int64_t i = 0; i < n; i++)
-			x[A][i + j * ld] = i > j && (j < ilo - 1 || i >= ihi) ? 0 : a0[i + j * n];
+		for (int64_t i = 0; i < ld; i++)
+			x[A][i + j * ld] = i >= n ? NAN : i > j && (j < ilo - 1 || i >= ihi) ? 0 : a0[i + j * n];
 	if (!info) {
 		memcpy(x[H_LAPACK], x[A], sizeof(double) * size);
 		memcpy(x[H], x[A], sizeof(double) * size);
@@ -160,7 +166,17 @@ static void range_differences(char prec, int n, int64_t nb, hyla_gehrd_panel pan
 			qd += (x[Q_OF_LAPACK][at] - x[Q_LAPACK][at]) * (x[Q_OF_LAPACK][at] - x[Q_LAPACK][at]);
 			norm += x[A][at] * x[A][at];
 		}
-	*h_diff = prec == 'd' ? sqrt(hd / norm) : 0;
+	double td = 0;
+	for (int i = 0; i + 1 < n; i++) {
+		int outside = i < ilo - 1 || i >= ihi - 1;
+		double d = prec == 'd' ? fabs(tau[i] - tau_lapack[i]) : 0;
+		td = fmax(td, outside && tau[i] != 0 ? INFINITY : d);
+	}
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = n; i < ld; i++)
+			if (!isnan(x[H][i + j * ld]) || !isnan(x[Q][i + j * ld]))
+				td = INFINITY;
+	*h_diff = fmax(prec == 'd' ? sqrt(hd / norm) : 0, td);
 	*q_diff = sqrt(qd / (double)n);
 	*orth = orthogonality(n, n, x[Q], ld) / n;
 	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, x[Q], ld, x[H], ld, 0, x[W],
@@ -243,19 +259,29 @@ int main(int argc, char **argv)
 	double hdiff = h_difference(n, h, ref, a0), taudiff = 0;
 	for (int64_t i = 0; i + 1 < n; i++)
 		taudiff = fmax(taudiff, fabs(tau[i] - tau_ref[i]));
-	if (n >= 8)
-		range_differences(prec, (int)n, nb, panel, a0, &hrange, &qrange, &rrange, &orange);
+	/* Ranges that use both of dormhr's sides, only the right one, only the left one. */
+	const int ranges[3][2] = {{3, (int)n - 2}, {1, (int)n - 2}, {3, (int)n}};
+	for (int c = 0; c < 3 && n >= 8; c++) {
+		double h, q, r, o;
+		range_differences(prec, (int)n, ranges[c][0], ranges[c][1], nb, panel, a0, &h, &q, &r, &o);
+		hrange = fmax(hrange, h), qrange = fmax(qrange, q), rrange = fmax(rrange, r);
+		orange = fmax(orange, o);
+	}
 	double tol = 1000 * sqrt((double)n) * eps;
+	/* LAPACK reduces blocks below its crossover (128) unblocked, hyla blocked:
+	 * two valid reductions whose H and tau drift apart more (6000 eps seen at
+	 * n = 128 with ilo = 3, ihi = n); the identities above stay at 30 eps. */
+	double tol_range = 10 * tol;
 	int ok = info == 0 && resid <= 30 * eps && orth <= 30 * eps && hdiff <= tol && taudiff <= tol &&
-	         qinfo == 0 && q_resid <= 30 * eps && q_orth <= 30 * eps && qdiff <= tol && hrange <= tol && qrange <= tol &&
-	         rrange <= 30 * eps && orange <= 30 * eps;
+	         qinfo == 0 && q_resid <= 30 * eps && q_orth <= 30 * eps && qdiff <= tol &&
+	         rrange <= 30 * eps && orange <= 30 * eps && hrange <= tol_range && qrange <= tol;
 	printf("gehrd prec=%c n=%lld nb=%lld panel=%s info=%d resid=%.2f eps orth=%.2f eps (tol 30) "
 	       "h_vs_lapack=%.2e tau_vs_lapack=%.2e (tol %.1e) | orghr info=%d resid=%.2f eps "
-	       "orth=%.2f eps q_vs_lapack=%.2e | ilo=3 ihi=n-2: resid %.2f orth %.2f eps h_vs_lapack %.2e "
-	       "q_vs_lapack %.2e %s\n",
-	       prec, (long long)n, (long long)nb, panel_name, info, resid / eps, orth / eps, hdiff, taudiff, tol,
-	       qinfo, q_resid / eps, q_orth / eps, qdiff, rrange / eps, orange / eps, hrange, qrange,
-	       ok ? "pass" : "FAILED");
+	       "orth=%.2f eps q_vs_lapack=%.2e | ilo,ihi ranges: resid %.2f orth %.2f eps h,tau_vs_lapack "
+	       "%.2e (tol %.1e) orghr_vs_lapack %.2e %s\n",
+	       prec, (long long)n, (long long)nb, panel_name, info, resid / eps, orth / eps, hdiff,
+	       taudiff, tol, qinfo, q_resid / eps, q_orth / eps, qdiff, rrange / eps, orange / eps, hrange,
+	       tol_range, qrange, ok ? "pass" : "FAILED");
 	free(a0), free(h), free(ref), free(tau), free(tau_ref), free(af), free(tauf), free(q), free(q_ref);
 	return !ok;
 }
