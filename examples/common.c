@@ -1,4 +1,5 @@
 #include "common.h"
+#include "matrix_io.h"
 #include <getopt.h>
 #include <starpu.h>
 #include "hyla.h"
@@ -301,6 +302,62 @@ int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *
 	return 0;
 }
 
+/* Dies unless path can be written (so that no run is lost to it); leaves
+ * no file behind that was not there. */
+static void check_writable(const char *prog, const char *path)
+{
+	int existed = access(path, F_OK) == 0;
+	FILE *f = fopen(path, "ab");
+	if (!f)
+		die_usage(prog, "--output %s: cannot write there: %s", path, strerror(errno));
+	fclose(f);
+	if (!existed)
+		remove(path);
+}
+
+void driver_matrix(const char *prog, const struct driver_options *o, double *a)
+{
+	if (!o->input) {
+		random_matrix(o->m, o->n, a, o->m, o->seed);
+		return;
+	}
+	char err[256];
+	if (matrix_file_read(o->input, o->m, o->n, a, err, sizeof err))
+		die_usage(prog, "--input %s: %s", o->input, err);
+	for (int64_t j = 0; j < o->n && !o->allow_nonfinite; j++)
+		for (int64_t i = 0; i < o->m; i++)
+			if (!isfinite(a[i + j * o->m]))
+				die_usage(prog, "--input %s: entry (%lld, %lld) is %g; give --allow-nonfinite to "
+				          "reduce it anyway", o->input, (long long)i + 1, (long long)j + 1,
+				          a[i + j * o->m]);
+}
+
+void driver_write(const char *prog, const struct driver_options *o, const char *tag, int64_t m,
+                  int64_t n, const void *a, int64_t lda)
+{
+	if (!o->output)
+		return;
+	char path[4096], err[512];
+	if (tag)
+		matrix_file_sibling(o->output, tag, path, sizeof path);
+	else
+		snprintf(path, sizeof path, "%s", o->output);
+	double *d = o->prec == 's' ? malloc(sizeof *d * (size_t)(m * n)) : NULL;
+	if (o->prec == 's' && !d) {
+		fprintf(stderr, "%s: error: no memory to write %s\n", prog, path);
+		exit(1);
+	}
+	for (int64_t j = 0; d && j < n; j++)
+		for (int64_t i = 0; i < m; i++)
+			d[i + j * m] = ((const float *)a)[i + j * lda];
+	int ret = matrix_file_write(path, m, n, d ? d : a, d ? m : lda, err, sizeof err);
+	free(d);
+	if (ret) {
+		fprintf(stderr, "%s: error: %s\n", prog, err);
+		exit(1);
+	}
+}
+
 struct driver_options parse_driver_options(int argc, char **argv, const char *prog, int npos_max,
                                            const struct option *extra,
                                            int (*on_extra)(int opt, const char *arg),
@@ -312,7 +369,9 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		{"check", no_argument, 0, 'c'},        {"no-check", no_argument, 0, 'C'},
 		{"lapack", no_argument, 0, 'l'},       {"repeat", required_argument, 0, 'r'},
 		{"seed", required_argument, 0, 's'},   {"require-gpu", no_argument, 0, 'g'},
-		{"stats", no_argument, 0, 'S'},        {"help", no_argument, 0, 'h'}};
+		{"stats", no_argument, 0, 'S'},        {"help", no_argument, 0, 'h'},
+		{"input", required_argument, 0, 'I'},  {"output", required_argument, 0, 'O'},
+		{"allow-nonfinite", no_argument, 0, 'N'}};
 	enum { NCOMMON = sizeof common / sizeof common[0] };
 	struct option longopts[NCOMMON + 16] = {{0}};
 	int nextra = 0;
@@ -338,6 +397,9 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		case 's': o.seed = (int)parse_int(prog, "--seed", optarg, 0, INT32_MAX); break;
 		case 'g': o.require_gpu = 1; break;
 		case 'S': o.stats = 1; break;
+		case 'I': o.input = optarg; break;
+		case 'O': o.output = optarg; break;
+		case 'N': o.allow_nonfinite = 1; break;
 		case 'h': usage(); exit(0);
 		case ':': die_usage(prog, "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -349,6 +411,16 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		}
 	}
 	int npos = argc - optind;
+	if (o.output)
+		check_writable(prog, o.output);
+	if (o.input) {
+		if (npos > 0)
+			die_usage(prog, "--input gives the sizes; drop the size arguments");
+		char err[256];
+		if (matrix_file_size(o.input, &o.m, &o.n, err, sizeof err))
+			die_usage(prog, "--input %s: %s", o.input, err);
+		return o;
+	}
 	if (npos < 1 || npos > npos_max)
 		die_usage(prog, "expected %s, got %d size argument%s", npos_max == 1 ? "N" : "M [N]", npos,
 		          npos == 1 ? "" : "s");

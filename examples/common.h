@@ -14,7 +14,8 @@
 struct driver_options {
 	int64_t m, n, nb, repeat;
 	char prec;
-	int check, lapack, seed, require_gpu, stats;
+	int check, lapack, seed, require_gpu, stats, allow_nonfinite;
+	const char *input, *output; /* matrix files, or NULL */
 };
 
 /* Help lines of the common options. */
@@ -28,6 +29,11 @@ struct driver_options {
 	"  --seed S         random matrix seed (default 1)\n" \
 	"  --require-gpu    fail unless a CUDA worker is present\n" \
 	"  --stats          print tasks and busy time per worker (last run)\n" \
+	"  --input FILE     the matrix from FILE (Matrix Market array or .npy, float64\n" \
+	"                   or float32) instead of a random one; no size arguments then\n" \
+	"  --output FILE    write the results there (.npy, else Matrix Market); checked\n" \
+	"                   writable before the run\n" \
+	"  --allow-nonfinite  reduce an input holding NaN or Inf (refused by default)\n" \
 	"  --help           this text\n\n" \
 	"StarPU's environment applies: STARPU_SCHED (eager, random, dmda, ws, ...),\n" \
 	"STARPU_NCPU, STARPU_NCUDA, STARPU_CALIBRATE, STARPU_WORKER_STATS.\n" \
@@ -42,6 +48,16 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
                                            const struct option *extra,
                                            int (*on_extra)(int opt, const char *arg),
                                            void (*usage)(void));
+
+/* The input matrix (m-by-n, leading dimension m, double): from --input, or
+ * random from --seed. Dies with a one-line error on a bad file, or on NaN/Inf
+ * without --allow-nonfinite. */
+void driver_matrix(const char *prog, const struct driver_options *o, double *a);
+/* Writes the m-by-n a (leading dimension lda; float when prec is 's') to
+ * --output, or to its sibling with tag (out.npy -> out.TAG.npy); dies on
+ * failure. */
+void driver_write(const char *prog, const struct driver_options *o, const char *tag, int64_t m,
+                  int64_t n, const void *a, int64_t lda);
 
 /* Starts hyla, dies if a GPU is required and absent, prints the machine line. */
 void driver_start(const char *prog, const struct driver_options *o);

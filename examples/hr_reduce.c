@@ -1,4 +1,4 @@
-/* hr_reduce: Hessenberg reduction Q^T A Q = H of a random n-by-n matrix. */
+/* hr_reduce: Hessenberg reduction Q^T A Q = H of a random n-by-n matrix or a file's. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -31,8 +31,9 @@ static int on_option(int opt, const char *arg)
 static void usage(void)
 {
 	printf("usage: %s N [options]\n"
-	       "Hessenberg reduction Q^T A Q = H of a random N-by-N matrix (LAPACK dgehrd's\n"
-	       "output: H and the reflectors in A, tau) as a StarPU task graph on the CPU\n"
+	       "Hessenberg reduction Q^T A Q = H of a random N-by-N matrix, or of --input's\n"
+	       "(LAPACK dgehrd's output: H and the reflectors in A, tau; --output writes them to\n"
+	       "FILE and FILE's .tau sibling, Q to its .q sibling) as a StarPU task graph on the CPU\n"
 	       "cores and GPUs. Checks ||A - Q H Q^T||_F / (n ||A||_F) and ||I - Q^T Q||_F / n\n"
 	       "(Q from LAPACK's dorghr, or hyla's with --want-q), each at most 30 eps.\n\n"
 	       "  --want-q         also form Q explicitly (hyla's dorghr), timed apart\n"
@@ -49,6 +50,9 @@ int main(int argc, char **argv)
 	static const struct option extra[] = {{"want-q", no_argument, 0, 'q'},
 	                                      {"panel", required_argument, 0, 'P'}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 1, extra, on_option, usage);
+	if (o.m != o.n)
+		die_usage(prog, "--input %s is %lld x %lld; the Hessenberg reduction needs a square matrix",
+		          o.input, (long long)o.m, (long long)o.n);
 	int64_t n = o.n;
 	size_t elsize = o.prec == 's' ? sizeof(float) : sizeof(double), nn = (size_t)(n * n);
 	/* Input kept in double, the reduced copy (and Q), the checks' H and Q in
@@ -66,7 +70,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: error: out of memory\n", prog);
 		return 1;
 	}
-	random_matrix(n, n, a0, n, o.seed);
+	driver_matrix(prog, &o, a0);
 	if (o.prec == 's')
 		round_to_float(n, n, a0, n);
 	int64_t nb = o.nb ? o.nb : hyla_gehrd_default_nb(n);
@@ -95,6 +99,10 @@ int main(int argc, char **argv)
 		        want_q ? "gehrd/orghr" : "gehrd", info, hyla_strerror(info));
 		return 1;
 	}
+	driver_write(prog, &o, NULL, n, n, a, n);
+	driver_write(prog, &o, "tau", n > 1 ? n - 1 : 1, 1, tau, n > 1 ? n - 1 : 1);
+	if (want_q)
+		driver_write(prog, &o, "q", n, n, q, n);
 	if (o.stats)
 		worker_stats_print();
 	sort_times(times, o.repeat);

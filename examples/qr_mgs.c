@@ -15,7 +15,8 @@ static void usage(void)
 {
 	printf("usage: %s M [N] [options]\n"
 	       "Modified Gram-Schmidt QR (A = QR, m >= n) of a random M-by-N matrix\n"
-	       "(N = M by default) as a StarPU task graph on the CPU cores and GPUs.\n\n"
+	       "(N = M by default), or of --input's, as a StarPU task graph on the CPU cores\n"
+	       "and GPUs. --output writes Q to FILE and R to FILE's .r sibling.\n\n"
 	       "  --form F         blocked (Level-3 trailing updates) or vector\n"
 	       "                   (GEMV^T + GER per column); default blocked\n"
 	       DRIVER_OPTIONS_HELP, prog);
@@ -56,7 +57,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: error: out of memory\n", prog);
 		return 1;
 	}
-	random_matrix(m, n, a0, m, o.seed);
+	driver_matrix(prog, &o, a0);
 	if (o.prec == 's')
 		round_to_float(m, n, a0, m);
 	int64_t nb = o.nb ? o.nb : hyla_mgs_default_nb(m, n);
@@ -79,6 +80,8 @@ int main(int argc, char **argv)
 		        hyla_strerror(info));
 		return 1;
 	}
+	driver_write(prog, &o, NULL, m, n, a, m);
+	driver_write(prog, &o, "r", n, n, r, n);
 	if (o.stats)
 		worker_stats_print();
 	sort_times(times, o.repeat);

@@ -29,6 +29,44 @@ expect_usage_error 100 --bogus
 expect_usage_error 100 50 20
 expect_usage_error 100 --nb
 expect_usage_error 100 --prec
+# Matrix files: each malformed one must be refused with one line.
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+npy() { # npy FILE DICT DATA-BYTES: a .npy v1 file with that header dict
+	len=$(printf '%s\n' "$2" | wc -c)
+	printf '\223NUMPY\001\000'"\\$(printf %o "$len")"'\000%s\n' "$2" > "$1"
+	head -c "$3" /dev/zero >> "$1"
+}
+npy "$dir/ok.npy" "{'descr': '<f8', 'fortran_order': False, 'shape': (4, 4), }" 128
+npy "$dir/short.npy" "{'descr': '<f8', 'fortran_order': False, 'shape': (4, 4), }" 100
+npy "$dir/int.npy" "{'descr': '<i4', 'fortran_order': False, 'shape': (4, 4), }" 64
+npy "$dir/big_endian.npy" "{'descr': '>f8', 'fortran_order': False, 'shape': (4, 4), }" 128
+npy "$dir/vector.npy" "{'descr': '<f8', 'fortran_order': False, 'shape': (16,), }" 128
+npy "$dir/empty.npy" "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4), }" 0
+npy "$dir/huge.npy" "{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999, 4), }" 0
+npy "$dir/garbled.npy" "{'descr': '<f8', 'fortran_order': Maybe, 'shape': (4, 4), }" 128
+printf '\223NUMPY\001' > "$dir/cut_header.npy"
+mm='%%MatrixMarket matrix'
+printf '%s coordinate real general\n4 4 1\n1 1 1.0\n' "$mm" > "$dir/sparse.mtx"
+printf '%s array complex general\n2 2\n1 0\n2 0\n3 0\n4 0\n' "$mm" > "$dir/complex.mtx"
+printf '%s array real general\n2 2\n1\n2\n3\n' "$mm" > "$dir/truncated.mtx"
+printf '%s array real general\n2 2\n1\n2\nthree\n4\n' "$mm" > "$dir/word.mtx"
+printf '%s array real general\n2 2\n1\n2\n3\n4\n5\n' "$mm" > "$dir/extra.mtx"
+printf '%s array real general\n2 x\n' "$mm" > "$dir/size.mtx"
+printf '%s array real symmetric\n2 3\n' "$mm" > "$dir/sym_rect.mtx"
+printf '%s array real general\n2 2\n1\nnan\n3\n4\n' "$mm" > "$dir/nan.mtx"
+printf 'hello\n' > "$dir/text.mtx"
+for f in short int big_endian vector empty huge garbled cut_header; do
+	expect_usage_error --input "$dir/$f.npy"
+done
+for f in sparse complex truncated word extra size sym_rect nan text; do
+	expect_usage_error --input "$dir/$f.mtx"
+done
+expect_usage_error --input "$dir/missing.npy"
+expect_usage_error --input "$dir/ok.npy" 4
+expect_usage_error --input "$dir/ok.npy" --output "$dir/no/such/dir/out.npy"
+expect_usage_error 100 --output /proc/version
+
 case $(basename "$drv") in
 qr_mgs)
 	expect_usage_error 100 200
@@ -40,6 +78,8 @@ qr_mgs)
 	expect_usage_error 2000000000
 	expect_usage_error 100 --panel fpga
 	expect_usage_error 100 --panel
+	printf '%s array real general\n3 2\n1\n2\n3\n4\n5\n6\n' "$mm" > "$dir/wide.mtx"
+	expect_usage_error --input "$dir/wide.mtx"
 	run_env=STARPU_NCUDA=0
 	expect_usage_error 100 --panel gpu
 	expect_usage_error 100 --require-gpu

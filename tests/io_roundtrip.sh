@@ -1,0 +1,62 @@
+#!/bin/sh
+# Round trips through files: NumPy writes matrices (.npy in C and Fortran
+# order, float64 and float32, and Matrix Market), the drivers read them with
+# --input and write their results with --output, NumPy checks the defining
+# identities on what they wrote.  Usage: io_roundtrip.sh BINDIR
+set -eu
+bin=$1
+py=
+for p in python3 /usr/bin/python3; do
+	if "$p" -c 'import numpy' 2>/dev/null; then py=$p; break; fi
+done
+[ -n "$py" ] || { echo "FAILED: NumPy not found (scripts/install-deps.sh installs python3-numpy)"; exit 1; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+"$py" - "$dir" <<'PY'
+import sys
+import numpy as np
+d = sys.argv[1]
+rng = np.random.default_rng(3)
+a = rng.uniform(-1, 1, (150, 150))
+np.save(d + '/a.npy', a)
+np.save(d + '/af.npy', np.asfortranarray(a.astype(np.float32)))
+np.save(d + '/t.npy', rng.uniform(-1, 1, (200, 120)))
+with open(d + '/a.mtx', 'w') as f:
+    f.write('%%MatrixMarket matrix array real general\n% written by io_roundtrip.sh\n150 150\n')
+    f.write('\n'.join('%.17g' % x for x in a.flatten(order='F')) + '\n')
+PY
+
+"$bin/hr_reduce" --input "$dir/a.npy" --output "$dir/h.npy" --want-q --nb 32
+"$bin/hr_reduce" --input "$dir/a.mtx" --output "$dir/hm.mtx" --nb 32
+"$bin/hr_reduce" --input "$dir/af.npy" --prec s --output "$dir/hs.npy" --want-q --nb 32
+"$bin/qr_mgs" --input "$dir/t.npy" --output "$dir/q.npy" --nb 32
+
+"$py" - "$dir" <<'PY'
+import sys
+import numpy as np
+d = sys.argv[1]
+ok = True
+def check(what, value, bound):
+    global ok
+    good = value <= bound
+    ok = ok and good
+    print('%-40s %.2e (bound %.1e) %s' % (what, value, bound, 'ok' if good else 'FAILED'))
+def hessenberg(a, h, q, eps):
+    n = a.shape[0]
+    h = np.triu(h, -1)
+    check('||A - Q H Q^T|| / (n ||A||)', np.linalg.norm(a - q @ h @ q.T) / (n * np.linalg.norm(a)), 30 * eps)
+    check('||I - Q^T Q|| / n', np.linalg.norm(np.eye(n) - q.T @ q) / n, 30 * eps)
+a = np.load(d + '/a.npy')
+h, q, tau = np.load(d + '/h.npy'), np.load(d + '/h.q.npy'), np.load(d + '/h.tau.npy')
+check('tau has n-1 entries', abs(tau.shape[0] - 149), 0)
+hessenberg(a, h, q, 2.0 ** -53)
+mm = np.loadtxt(d + '/hm.mtx', comments='%', skiprows=2).reshape(150, 150, order='F')
+check('Matrix Market output = .npy output', np.abs(mm - h).max(), 1e-12)
+af = np.load(d + '/af.npy').astype(np.float64)
+hessenberg(af, np.load(d + '/hs.npy'), np.load(d + '/hs.q.npy'), 2.0 ** -24)
+t, qt, r = np.load(d + '/t.npy'), np.load(d + '/q.npy'), np.load(d + '/q.r.npy')
+check('||A - Q R|| / ||A|| (qr_mgs)', np.linalg.norm(t - qt @ r) / np.linalg.norm(t), 1e-13)
+check('||I - Q^T Q|| (qr_mgs)', np.linalg.norm(np.eye(120) - qt.T @ qt), 1e-12)
+sys.exit(0 if ok else 1)
+PY
