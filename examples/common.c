@@ -1,5 +1,6 @@
 #include "common.h"
 #include "matrix_io.h"
+#include "result.h"
 #include <getopt.h>
 #include <starpu.h>
 #include "hyla.h"
@@ -236,7 +237,8 @@ void worker_stats_print(void)
 {
 	int cpu_tasks = 0, ncpu = 0;
 	double cpu_busy = 0, cpu_max = 0;
-	printf("# workers:");
+	FILE *out = result_json ? stderr : stdout;
+	fprintf(out, "# workers:");
 	for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
 		struct starpu_profiling_worker_info info;
 		starpu_profiling_worker_get_info((int)w, &info);
@@ -251,10 +253,10 @@ void worker_stats_print(void)
 		}
 		char name[64];
 		starpu_worker_get_name((int)w, name, sizeof name);
-		printf(" %s: %d tasks, busy %.3f s of %.3f s |", name, info.executed_tasks, busy, total);
+		fprintf(out, " %s: %d tasks, busy %.3f s of %.3f s |", name, info.executed_tasks, busy, total);
 	}
-	printf(" %d CPU: %d tasks, busy %.3f s in all (%.3f s the most on one)\n", ncpu, cpu_tasks,
-	       cpu_busy, cpu_max);
+	fprintf(out, " %d CPU: %d tasks, busy %.3f s in all (%.3f s the most on one)\n", ncpu,
+	        cpu_tasks, cpu_busy, cpu_max);
 }
 
 int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *h, int64_t ldh,
@@ -371,7 +373,7 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		{"seed", required_argument, 0, 's'},   {"require-gpu", no_argument, 0, 'g'},
 		{"stats", no_argument, 0, 'S'},        {"help", no_argument, 0, 'h'},
 		{"input", required_argument, 0, 'I'},  {"output", required_argument, 0, 'O'},
-		{"allow-nonfinite", no_argument, 0, 'N'}};
+		{"allow-nonfinite", no_argument, 0, 'N'}, {"json", no_argument, 0, 'J'}};
 	enum { NCOMMON = sizeof common / sizeof common[0] };
 	struct option longopts[NCOMMON + 16] = {{0}};
 	int nextra = 0;
@@ -400,6 +402,7 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		case 'I': o.input = optarg; break;
 		case 'O': o.output = optarg; break;
 		case 'N': o.allow_nonfinite = 1; break;
+		case 'J': result_json = 1; break;
 		case 'h': usage(); exit(0);
 		case ':': die_usage(prog, "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -441,6 +444,8 @@ void driver_start(const char *prog, const struct driver_options *o)
 		hyla_finalize();
 		exit(EXIT_USAGE);
 	}
+	if (result_json)
+		return;
 	char summary[512];
 	hyla_machine_summary(summary, sizeof summary);
 	printf("# %s\n", summary);

@@ -34,6 +34,7 @@ struct driver_options {
 	"  --output FILE    write the results there (.npy, else Matrix Market); checked\n" \
 	"                   writable before the run\n" \
 	"  --allow-nonfinite  reduce an input holding NaN or Inf (refused by default)\n" \
+	"  --json           the result as one JSON object on stdout (diagnostics on stderr)\n" \
 	"  --help           this text\n\n" \
 	"StarPU's environment applies: STARPU_SCHED (eager, random, dmda, ws, ...),\n" \
 	"STARPU_NCPU, STARPU_NCUDA, STARPU_CALIBRATE, STARPU_WORKER_STATS.\n" \

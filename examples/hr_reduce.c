@@ -6,6 +6,7 @@
 #include <string.h>
 #include "common.h"
 #include "hyla.h"
+#include "result.h"
 
 static const char *prog = "hr_reduce";
 static int want_q;
@@ -107,15 +108,22 @@ int main(int argc, char **argv)
 		worker_stats_print();
 	sort_times(times, o.repeat);
 	double best = times[0];
-	printf("hr_reduce n=%lld prec=%c nb=%lld panel=%s%s time=%.4f s", (long long)n, o.prec,
-	       (long long)nb, panel_names[panel], n <= nb ? " path=lapack(n<=nb)" : "", best);
+	char prec[2] = {o.prec, 0};
+	result_begin(prog);
+	result_num("n", "%.0f", (double)n, NULL);
+	result_str("prec", prec);
+	result_num("nb", "%.0f", (double)nb, NULL);
+	result_str("panel", panel_names[panel]);
+	if (n <= nb)
+		result_str("path", "lapack(n<=nb)");
+	result_num("time", "%.4f", best, " s");
 	if (o.repeat > 1)
-		printf(" median=%.4f s", times[o.repeat / 2]);
-	printf(" gflops=%.1f", 10.0 / 3.0 * (double)n * n * n / best * 1e-9);
+		result_num("median", "%.4f", times[o.repeat / 2], " s");
+	result_num("gflops", "%.1f", 10.0 / 3.0 * (double)n * n * n / best * 1e-9, NULL);
 	if (want_q) {
 		sort_times(q_times, o.repeat);
-		printf(" orghr_time=%.4f s orghr_gflops=%.1f", q_times[0],
-		       4.0 / 3.0 * (double)n * n * n / q_times[0] * 1e-9);
+		result_num("orghr_time", "%.4f", q_times[0], " s");
+		result_num("orghr_gflops", "%.1f", 4.0 / 3.0 * (double)n * n * n / q_times[0] * 1e-9, NULL);
 	}
 
 	int failed = 0;
@@ -125,7 +133,7 @@ int main(int argc, char **argv)
 		double *taud = o.prec == 's' ? malloc(sizeof *taud * (size_t)n) : tau;
 		double *qd = o.prec == 's' && want_q ? malloc(sizeof *qd * nn) : q;
 		if (!h || !taud || (want_q && !qd)) {
-			fprintf(stderr, "\n%s: error: out of memory for the checks\n", prog);
+			fprintf(stderr, "%s: error: out of memory for the checks\n", prog);
 			return 1;
 		}
 		if (o.prec == 's') {
@@ -138,19 +146,25 @@ int main(int argc, char **argv)
 		int ok = hessenberg_residuals(n, a0, n, h, n, taud, qd, &resid, &orth) == 0 &&
 		         resid <= 30 * eps && orth <= 30 * eps;
 		failed = !ok;
-		printf(" resid=%.2e orth=%.2e (eps units: %.2f %.2f) check=%s", resid, orth, resid / eps,
-		       orth / eps, ok ? "pass" : "FAILED");
+		result_num("resid", "%.2e", resid, NULL);
+		result_num("orth", "%.2e", orth, NULL);
+		result_num("resid_eps", "%.2f", resid / eps, NULL);
+		result_num("orth_eps", "%.2f", orth / eps, NULL);
+		result_str("check", ok ? "pass" : "FAILED");
 		if (o.prec == 's')
 			free(h), free(taud), free(want_q ? qd : NULL);
 		host_blas_end();
 	}
 	if (o.lapack) {
 		double tq = 0, t = lapack_gehrd_seconds(n, a0, n, o.prec, want_q ? &tq : NULL);
-		printf(" lapack_gehrd=%.4f s speedup=%.2fx", t, t / best);
-		if (want_q)
-			printf(" lapack_orghr=%.4f s orghr_speedup=%.2fx", tq, tq / q_times[0]);
+		result_num("lapack_gehrd", "%.4f", t, " s");
+		result_num("speedup", "%.2f", t / best, "x");
+		if (want_q) {
+			result_num("lapack_orghr", "%.4f", tq, " s");
+			result_num("orghr_speedup", "%.2f", tq / q_times[0], "x");
+		}
 	}
-	printf("\n");
+	result_end();
 	free(a0), free(times), free(tau), free(q_times);
 	hyla_free(a, elsize * nn);
 	if (want_q)

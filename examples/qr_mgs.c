@@ -6,6 +6,7 @@
 #include <string.h>
 #include "common.h"
 #include "hyla.h"
+#include "result.h"
 
 static const char *prog = "qr_mgs";
 
@@ -87,12 +88,17 @@ int main(int argc, char **argv)
 	sort_times(times, o.repeat);
 	double best = times[0], median = times[o.repeat / 2];
 
-	printf("qr_mgs m=%lld n=%lld prec=%c form=%s nb=%lld time=%.4f s", (long long)m,
-	       (long long)n, o.prec, form == HYLA_MGS_BLOCKED ? "blocked" : "vector", (long long)nb,
-	       best);
+	char prec[2] = {o.prec, 0};
+	result_begin(prog);
+	result_num("m", "%.0f", (double)m, NULL);
+	result_num("n", "%.0f", (double)n, NULL);
+	result_str("prec", prec);
+	result_str("form", form == HYLA_MGS_BLOCKED ? "blocked" : "vector");
+	result_num("nb", "%.0f", (double)nb, NULL);
+	result_num("time", "%.4f", best, " s");
 	if (o.repeat > 1)
-		printf(" median=%.4f s", median);
-	printf(" gflops=%.1f", 2.0 * m * n * n / best * 1e-9);
+		result_num("median", "%.4f", median, " s");
+	result_num("gflops", "%.1f", 2.0 * m * n * n / best * 1e-9, NULL);
 
 	int failed = 0;
 	if (o.check) {
@@ -100,7 +106,7 @@ int main(int argc, char **argv)
 		double *q = o.prec == 's' ? malloc(sizeof *q * (size_t)(m * n)) : a;
 		double *rd = o.prec == 's' ? malloc(sizeof *rd * (size_t)(n * n)) : r;
 		if (!q || !rd) {
-			fprintf(stderr, "\n%s: error: out of memory for the checks\n", prog);
+			fprintf(stderr, "%s: error: out of memory for the checks\n", prog);
 			return 1;
 		}
 		if (o.prec == 's') {
@@ -115,17 +121,20 @@ int main(int argc, char **argv)
 		 * residual at rounding level whatever the condition. */
 		int ok = orth <= n * kappa * eps && resid <= 10 * n * eps;
 		failed = !ok;
-		printf(" orth=%.2e resid=%.2e cond1=%.1e check=%s", orth, resid, kappa,
-		       ok ? "pass" : "FAILED");
+		result_num("orth", "%.2e", orth, NULL);
+		result_num("resid", "%.2e", resid, NULL);
+		result_num("cond1", "%.1e", kappa, NULL);
+		result_str("check", ok ? "pass" : "FAILED");
 		if (o.prec == 's')
 			free(q), free(rd);
 		host_blas_end();
 	}
 	if (o.lapack) {
 		double t = lapack_qr_seconds(m, n, a0, m, o.prec);
-		printf(" lapack_geqrf_orgqr=%.4f s speedup=%.2fx", t, t / best);
+		result_num("lapack_geqrf_orgqr", "%.4f", t, " s");
+		result_num("speedup", "%.2f", t / best, "x");
 	}
-	printf("\n");
+	result_end();
 
 	free(a0), free(times);
 	hyla_free(a, elsize * (size_t)(m * n));

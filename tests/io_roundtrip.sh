@@ -31,6 +31,8 @@ PY
 "$bin/hr_reduce" --input "$dir/a.mtx" --output "$dir/hm.mtx" --nb 32
 "$bin/hr_reduce" --input "$dir/af.npy" --prec s --output "$dir/hs.npy" --want-q --nb 32
 "$bin/qr_mgs" --input "$dir/t.npy" --output "$dir/q.npy" --nb 32
+"$bin/hr_reduce" 200 --json --stats > "$dir/hr.json"
+"$bin/qr_mgs" 300 100 --json --lapack > "$dir/qr.json"
 
 "$py" - "$dir" <<'PY'
 import sys
@@ -58,5 +60,12 @@ hessenberg(af, np.load(d + '/hs.npy'), np.load(d + '/hs.q.npy'), 2.0 ** -24)
 t, qt, r = np.load(d + '/t.npy'), np.load(d + '/q.npy'), np.load(d + '/q.r.npy')
 check('||A - Q R|| / ||A|| (qr_mgs)', np.linalg.norm(t - qt @ r) / np.linalg.norm(t), 1e-13)
 check('||I - Q^T Q|| (qr_mgs)', np.linalg.norm(np.eye(120) - qt.T @ qt), 1e-12)
+import json
+for name, keys in (('hr', ('driver', 'machine', 'n', 'time', 'gflops', 'resid', 'orth', 'check')),
+                   ('qr', ('driver', 'machine', 'm', 'n', 'time', 'orth', 'check', 'speedup'))):
+    with open(d + '/' + name + '.json') as f:
+        result = json.load(f)   # the whole stdout must be one JSON object
+    check('--json (%s): keys missing' % name, len([k for k in keys if k not in result]), 0)
+    check('--json (%s): check passed' % name, 0 if result['check'] == 'pass' else 1, 0)
 sys.exit(0 if ok else 1)
 PY
