@@ -203,6 +203,27 @@ static int mm_header(FILE *f, struct header *h, char *err, size_t errlen)
 	return check_sizes(h->m, h->n, err, errlen);
 }
 
+/* Whether the file is long enough for what its header announces (so that
+ * no one allocates for a matrix the file cannot hold): the .npy data, or
+ * two bytes per Matrix Market value. */
+static int check_length(FILE *f, const struct header *h, char *err, size_t errlen)
+{
+	long here = ftell(f);
+	if (here < 0 || fseek(f, 0, SEEK_END))
+		return fail(err, errlen, "cannot seek in the file");
+	double size = (double)ftell(f), count = (double)h->m * (double)h->n;
+	if (h->symmetric)
+		count = (double)h->n * ((double)h->n + 1) / 2;
+	double needed = h->npy ? (double)h->data_offset + count * h->itemsize
+	                        : (double)here + 2 * count - 1;
+	if (fseek(f, here, SEEK_SET))
+		return fail(err, errlen, "cannot seek in the file");
+	if (size < needed)
+		return fail(err, errlen, "file of %.0f bytes is too short for the %lld x %lld matrix its "
+		            "header announces", size, (long long)h->m, (long long)h->n);
+	return 0;
+}
+
 static FILE *open_header(const char *path, struct header *h, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
@@ -210,9 +231,11 @@ static FILE *open_header(const char *path, struct header *h, char *err, size_t e
 		fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
+	*h = (struct header){0};
 	int c = fgetc(f);
 	rewind(f);
-	if ((c == 0x93 ? npy_header(f, h, err, errlen) : mm_header(f, h, err, errlen)) != 0) {
+	if ((c == 0x93 ? npy_header(f, h, err, errlen) : mm_header(f, h, err, errlen)) != 0 ||
+	    check_length(f, h, err, errlen) != 0) {
 		fclose(f);
 		return NULL;
 	}
