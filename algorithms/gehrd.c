@@ -90,6 +90,7 @@ static int submit_gehrd(const struct gehrd_run *r)
 		starpu_data_unregister_submit(v);
 		if (ret != HYLA_SUCCESS)
 			return ret;
+		hyla__progress_mark(hyla__tile(r->tau, k, 0), k + 1, A->nt - 1);
 	}
 	int64_t last = (A->nt - 1) * nb;
 	if (n - last >= 2)

@@ -39,6 +39,7 @@ static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G
 		hyla__write_back(A(k));
 		for (int64_t p = k; p < A->nt; p++)
 			hyla__write_back(R(k, p));
+		hyla__progress_mark(G(k), k + 1, A->nt);
 	}
 	return HYLA_SUCCESS;
 }

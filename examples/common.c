@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <lapacke.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -373,7 +374,8 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		{"seed", required_argument, 0, 's'},   {"require-gpu", no_argument, 0, 'g'},
 		{"stats", no_argument, 0, 'S'},        {"help", no_argument, 0, 'h'},
 		{"input", required_argument, 0, 'I'},  {"output", required_argument, 0, 'O'},
-		{"allow-nonfinite", no_argument, 0, 'N'}, {"json", no_argument, 0, 'J'}};
+		{"allow-nonfinite", no_argument, 0, 'N'}, {"json", no_argument, 0, 'J'},
+		{"quiet", no_argument, 0, 'q' + 256}};
 	enum { NCOMMON = sizeof common / sizeof common[0] };
 	struct option longopts[NCOMMON + 16] = {{0}};
 	int nextra = 0;
@@ -403,6 +405,7 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		case 'O': o.output = optarg; break;
 		case 'N': o.allow_nonfinite = 1; break;
 		case 'J': result_json = 1; break;
+		case 'q' + 256: o.quiet = 1; break;
 		case 'h': usage(); exit(0);
 		case ':': die_usage(prog, "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -430,6 +433,54 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 	o.m = parse_size(prog, npos_max == 1 ? "N" : "M", argv[optind]);
 	o.n = npos == 2 ? parse_size(prog, "N", argv[optind + 1]) : o.m;
 	return o;
+}
+
+static struct {
+	pthread_mutex_t lock;
+	const char *prog;
+	double start, last;
+	int64_t done;
+	int shown;
+} progress = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void show_progress(int64_t done, int64_t total, void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&progress.lock);
+	double now = now_seconds(), elapsed = now - progress.start;
+	if (done > progress.done)
+		progress.done = done;
+	if (elapsed >= 2 && now - progress.last >= 0.25 && progress.done < total) {
+		double left = elapsed * (double)(total - progress.done) / (double)progress.done;
+		fprintf(stderr, "\r%s: panel %lld of %lld, %.0f s, about %.0f s left   ", progress.prog,
+		        (long long)progress.done, (long long)total, elapsed, left);
+		progress.last = now;
+		progress.shown = 1;
+	}
+	pthread_mutex_unlock(&progress.lock);
+}
+
+void driver_progress_begin(const char *prog, const struct driver_options *o)
+{
+	if (o->quiet || !isatty(STDERR_FILENO))
+		return;
+	pthread_mutex_lock(&progress.lock);
+	progress.prog = prog;
+	progress.start = now_seconds();
+	progress.last = 0;
+	progress.done = 0;
+	pthread_mutex_unlock(&progress.lock);
+	hyla_set_progress(show_progress, NULL);
+}
+
+void driver_progress_end(void)
+{
+	hyla_set_progress(NULL, NULL);
+	pthread_mutex_lock(&progress.lock);
+	if (progress.shown)
+		fprintf(stderr, "\r%*s\r", 70, "");
+	progress.shown = 0;
+	pthread_mutex_unlock(&progress.lock);
 }
 
 void driver_start(const char *prog, const struct driver_options *o)

@@ -14,7 +14,7 @@
 struct driver_options {
 	int64_t m, n, nb, repeat;
 	char prec;
-	int check, lapack, seed, require_gpu, stats, allow_nonfinite;
+	int check, lapack, seed, require_gpu, stats, allow_nonfinite, quiet;
 	const char *input, *output; /* matrix files, or NULL */
 };
 
@@ -35,6 +35,7 @@ struct driver_options {
 	"                   writable before the run\n" \
 	"  --allow-nonfinite  reduce an input holding NaN or Inf (refused by default)\n" \
 	"  --json           the result as one JSON object on stdout (diagnostics on stderr)\n" \
+	"  --quiet          no progress line (shown on a terminal for runs of over 2 s)\n" \
 	"  --help           this text\n\n" \
 	"StarPU's environment applies: STARPU_SCHED (eager, random, dmda, ws, ...),\n" \
 	"STARPU_NCPU, STARPU_NCUDA, STARPU_CALIBRATE, STARPU_WORKER_STATS.\n" \
@@ -59,6 +60,12 @@ void driver_matrix(const char *prog, const struct driver_options *o, double *a);
  * failure. */
 void driver_write(const char *prog, const struct driver_options *o, const char *tag, int64_t m,
                   int64_t n, const void *a, int64_t lda);
+
+/* Around a run: a progress line on stderr (panels done, elapsed, an estimate
+ * of the rest) when stderr is a terminal, the run has lasted 2 s and
+ * --quiet was not given; the end clears it. */
+void driver_progress_begin(const char *prog, const struct driver_options *o);
+void driver_progress_end(void);
 
 /* Starts hyla, dies if a GPU is required and absent, prints the machine line. */
 void driver_start(const char *prog, const struct driver_options *o);

@@ -84,10 +84,12 @@ int main(int argc, char **argv)
 			memcpy(a, a0, sizeof(double) * nn);
 		if (o.stats)
 			worker_stats_start();
+		driver_progress_begin(prog, &o);
 		double t = now_seconds();
 		info = o.prec == 's' ? hyla_sgehrd_ex(n, 1, n, a, n, tau, nb, panel)
 		                     : hyla_dgehrd_ex(n, 1, n, a, n, tau, nb, panel);
 		times[k] = now_seconds() - t;
+		driver_progress_end();
 		if (info != 0 || !want_q)
 			continue;
 		memcpy(q, a, elsize * nn);

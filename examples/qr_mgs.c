@@ -71,10 +71,12 @@ int main(int argc, char **argv)
 			memcpy(a, a0, sizeof(double) * (size_t)(m * n));
 		if (o.stats)
 			worker_stats_start();
+		driver_progress_begin(prog, &o);
 		double t = now_seconds();
 		info = o.prec == 's' ? hyla_smgs(m, n, a, m, r, n, nb, form)
 		                     : hyla_dmgs(m, n, a, m, r, n, nb, form);
 		times[k] = now_seconds() - t;
+		driver_progress_end();
 	}
 	if (info != 0) {
 		fprintf(stderr, "%s: error: hyla_%cmgs returned %d (%s)\n", prog, o.prec, info,

@@ -38,6 +38,12 @@ void hyla_free(void *ptr, size_t bytes);
 
 /* One line: hyla and StarPU versions, workers, scheduler, BLAS core, GPU. */
 void hyla_machine_summary(char *buf, size_t len);
+/* Progress of long runs: fn(done, total, arg) is called from a StarPU thread
+ * as the panels of a factorisation or reduction complete (not always in
+ * order; at most total). NULL turns it off. Process-wide. */
+typedef void (*hyla_progress_fn)(int64_t done, int64_t total, void *arg);
+void hyla_set_progress(hyla_progress_fn fn, void *arg);
+
 /* Number of StarPU workers of each kind (after hyla_init). */
 int hyla_ncpus(void);
 int hyla_ncuda(void);

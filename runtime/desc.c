@@ -117,3 +117,36 @@ void hyla__write_back(starpu_data_handle_t handle)
 {
 	starpu_data_acquire_cb(handle, STARPU_R, release_handle, handle);
 }
+
+static hyla_progress_fn progress_fn;
+static void *progress_arg;
+
+void hyla_set_progress(hyla_progress_fn fn, void *arg)
+{
+	progress_fn = fn;
+	progress_arg = arg;
+}
+
+struct progress_mark {
+	starpu_data_handle_t handle;
+	int64_t done, total;
+};
+
+static void progress_reached(void *arg)
+{
+	struct progress_mark *mark = arg;
+	hyla_progress_fn fn = progress_fn;
+	if (fn)
+		fn(mark->done, mark->total, progress_arg);
+	starpu_data_release(mark->handle);
+	free(mark);
+}
+
+void hyla__progress_mark(starpu_data_handle_t handle, int64_t done, int64_t total)
+{
+	struct progress_mark *mark = progress_fn ? malloc(sizeof *mark) : NULL;
+	if (!mark)
+		return;
+	*mark = (struct progress_mark){handle, done, total};
+	starpu_data_acquire_cb(handle, STARPU_R, progress_reached, mark);
+}

@@ -72,6 +72,10 @@ static inline int64_t hyla__tile_cols(const hyla_desc *d, int64_t j)
  * results go back while later tasks still run (asynchronous). */
 void hyla__write_back(starpu_data_handle_t handle);
 
+/* Reports progress (done of total, see hyla_set_progress) once the tasks
+ * submitted so far on handle are done; nothing when no one listens. */
+void hyla__progress_mark(starpu_data_handle_t handle, int64_t done, int64_t total);
+
 /* Checks that an insert function's starpu_task_insert succeeded. */
 int hyla__submitted(int ret, const char *codelet);
 
