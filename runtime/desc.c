@@ -138,7 +138,7 @@ static void progress_reached(void *arg)
 	hyla_progress_fn fn = progress_fn;
 	if (fn)
 		fn(mark->done, mark->total, progress_arg);
-	starpu_data_release(mark->handle);
+	starpu_data_release_on_node(mark->handle, STARPU_ACQUIRE_NO_NODE);
 	free(mark);
 }
 
@@ -148,5 +148,6 @@ void hyla__progress_mark(starpu_data_handle_t handle, int64_t done, int64_t tota
 	if (!mark)
 		return;
 	*mark = (struct progress_mark){handle, done, total};
-	starpu_data_acquire_cb(handle, STARPU_R, progress_reached, mark);
+	/* No node: wait for the tasks, move no data. */
+	starpu_data_acquire_on_node_cb(handle, STARPU_ACQUIRE_NO_NODE, STARPU_R, progress_reached, mark);
 }
