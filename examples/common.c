@@ -9,6 +9,7 @@
 #include <lapacke.h>
 #include <math.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,7 +310,10 @@ int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *
  * no file behind that was not there. */
 static void check_writable(const char *prog, const char *path)
 {
-	int existed = access(path, F_OK) == 0;
+	struct stat st;
+	int existed = stat(path, &st) == 0;
+	if (existed && !S_ISREG(st.st_mode))
+		die_usage(prog, "--output %s: not a regular file", path);
 	FILE *f = fopen(path, "ab");
 	if (!f)
 		die_usage(prog, "--output %s: cannot write there: %s", path, strerror(errno));
@@ -322,17 +326,21 @@ void driver_matrix(const char *prog, const struct driver_options *o, double *a)
 {
 	if (!o->input) {
 		random_matrix(o->m, o->n, a, o->m, o->seed);
+		if (o->prec == 's')
+			round_to_float(o->m, o->n, a, o->m);
 		return;
 	}
 	char err[256];
 	if (matrix_file_read(o->input, o->m, o->n, a, err, sizeof err))
 		die_usage(prog, "--input %s: %s", o->input, err);
+	if (o->prec == 's')
+		round_to_float(o->m, o->n, a, o->m); /* what single precision reduces */
 	for (int64_t j = 0; j < o->n && !o->allow_nonfinite; j++)
 		for (int64_t i = 0; i < o->m; i++)
 			if (!isfinite(a[i + j * o->m]))
-				die_usage(prog, "--input %s: entry (%lld, %lld) is %g; give --allow-nonfinite to "
+				die_usage(prog, "--input %s: entry (%lld, %lld) is %g%s; give --allow-nonfinite to "
 				          "reduce it anyway", o->input, (long long)i + 1, (long long)j + 1,
-				          a[i + j * o->m]);
+				          a[i + j * o->m], o->prec == 's' ? " in single precision" : "");
 }
 
 void driver_write(const char *prog, const struct driver_options *o, const char *tag, int64_t m,
@@ -420,6 +428,9 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 	if (o.output)
 		check_writable(prog, o.output);
 	if (o.input) {
+		struct stat st;
+		if (stat(o.input, &st) == 0 && !S_ISREG(st.st_mode))
+			die_usage(prog, "--input %s: not a regular file", o.input);
 		if (npos > 0)
 			die_usage(prog, "--input gives the sizes; drop the size arguments");
 		char err[256];
@@ -478,7 +489,7 @@ void driver_progress_end(void)
 	hyla_set_progress(NULL, NULL);
 	pthread_mutex_lock(&progress.lock);
 	if (progress.shown)
-		fprintf(stderr, "\r%*s\r", 70, "");
+		fputs("\r\033[K", stderr);
 	progress.shown = 0;
 	pthread_mutex_unlock(&progress.lock);
 }

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	driver_start(prog, &o);
 
 	double *a0 = malloc(sizeof *a0 * nn), *times = malloc(sizeof *times * (size_t)o.repeat);
-	void *a = hyla_malloc(elsize * nn), *tau = malloc(elsize * (size_t)n);
+	void *a = hyla_malloc(elsize * nn), *tau = calloc((size_t)n, elsize);
 	void *q = want_q ? hyla_malloc(elsize * nn) : NULL;
 	double *q_times = malloc(sizeof *q_times * (size_t)o.repeat);
 	if (!a0 || !a || !tau || !times || !q_times || (want_q && !q)) {
@@ -72,8 +72,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	driver_matrix(prog, &o, a0);
-	if (o.prec == 's')
-		round_to_float(n, n, a0, n);
 	int64_t nb = o.nb ? o.nb : hyla_gehrd_default_nb(n);
 
 	int info = 0;
@@ -144,7 +142,7 @@ int main(int argc, char **argv)
 			if (want_q)
 				to_double(n, n, q, qd, n);
 		}
-		double eps = o.prec == 's' ? 0x1p-24 : 0x1p-53, resid, orth;
+		double eps = o.prec == 's' ? 0x1p-24 : 0x1p-53, resid = NAN, orth = NAN;
 		int ok = hessenberg_residuals(n, a0, n, h, n, taud, qd, &resid, &orth) == 0 &&
 		         resid <= 30 * eps && orth <= 30 * eps;
 		failed = !ok;

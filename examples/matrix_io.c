@@ -88,6 +88,12 @@ static int npy_header(FILE *f, struct header *h, char *err, size_t errlen)
 		goto out;
 	}
 	dict[len] = 0;
+	/* The dict ends the header: '}', then only padding and '\n'. */
+	char *close = strrchr(dict, '}');
+	if (!close || len == 0 || dict[len - 1] != '\n' || close[strspn(close + 1, " ") + 1] != '\n') {
+		fail(err, errlen, ".npy header is malformed (its length does not match its dict)");
+		goto out;
+	}
 	const char *descr = npy_value(dict, "'descr'"), *order = npy_value(dict, "'fortran_order'");
 	const char *shape = npy_value(dict, "'shape'");
 	if (!descr || !order || !shape || *shape != '(') {
@@ -104,32 +110,36 @@ static int npy_header(FILE *f, struct header *h, char *err, size_t errlen)
 		     "little-endian: '<f8', '<f4')", l, descr);
 		goto out;
 	}
-	h->fortran = !strncmp(order, "True", 4);
-	if (!h->fortran && strncmp(order, "False", 5)) {
+	h->fortran = !strncmp(order, "True", 4) && strchr(",} ", order[4]);
+	if (!h->fortran && !(!strncmp(order, "False", 5) && strchr(",} ", order[5]))) {
 		fail(err, errlen, ".npy fortran_order is neither True nor False");
 		goto out;
 	}
-	long long dims[3];
+	long long dims[32];
 	int ndims = 0;
 	const char *p = shape + 1;
-	while (ndims < 3) {
+	for (;;) {
 		while (*p == ' ')
 			p++;
 		if (*p == ')')
 			break;
 		char *end;
 		errno = 0;
-		dims[ndims] = strtoll(p, &end, 10);
-		if (end == p || errno) {
+		long long d = strtoll(p, &end, 10);
+		if (end == p || errno || ndims == 32) {
 			fail(err, errlen, ".npy shape is malformed");
 			goto out;
 		}
-		ndims++;
+		dims[ndims++] = d;
 		p = end;
 		while (*p == ' ')
 			p++;
 		if (*p == ',')
 			p++;
+		else if (*p != ')') {
+			fail(err, errlen, ".npy shape is malformed");
+			goto out;
+		}
 	}
 	if (ndims != 2) {
 		fail(err, errlen, ".npy array has %d dimension%s; a matrix needs 2", ndims,
@@ -146,7 +156,8 @@ out:
 	return ret;
 }
 
-/* One whitespace-separated word of a Matrix Market file, past comments. */
+/* One whitespace-separated word of a Matrix Market file, past comments:
+ * its length, 0 at the end, -1 if longer than size - 1. */
 static int mm_word(FILE *f, char *word, size_t size)
 {
 	int c;
@@ -159,13 +170,24 @@ static int mm_word(FILE *f, char *word, size_t size)
 			;
 	}
 	size_t k = 0;
+	int long_word = 0;
 	while (c != EOF && !isspace(c)) {
 		if (k + 1 < size)
 			word[k++] = (char)c;
+		else
+			long_word = 1;
 		c = fgetc(f);
 	}
 	word[k] = 0;
-	return k > 0;
+	return long_word ? -1 : (int)k;
+}
+
+/* The word as a number, all of it. */
+static int mm_number(const char *word, int len, double *x)
+{
+	char *end;
+	*x = strtod(word, &end);
+	return len > 0 && end == word + len;
 }
 
 static int mm_header(FILE *f, struct header *h, char *err, size_t errlen)
@@ -191,7 +213,8 @@ static int mm_header(FILE *f, struct header *h, char *err, size_t errlen)
 	for (int k = 0; k < 2; k++) {
 		char *end;
 		errno = 0;
-		if (!mm_word(f, word, sizeof word) || (size[k] = strtoll(word, &end, 10), *end || errno))
+		int len = mm_word(f, word, sizeof word);
+		if (len <= 0 || (size[k] = strtoll(word, &end, 10), end != word + len || errno))
 			return fail(err, errlen, "Matrix Market size line is malformed (expected: rows columns)");
 	}
 	h->npy = 0;
@@ -290,18 +313,18 @@ static int mm_data(FILE *f, const struct header *h, double *a, char *err, size_t
 	char word[128];
 	for (size_t j = 0; j < n; j++)
 		for (size_t i = h->symmetric ? j : 0; i < m; i++, k++) {
-			char *end;
-			if (!mm_word(f, word, sizeof word))
+			int len = mm_word(f, word, sizeof word);
+			double x;
+			if (len == 0)
 				return fail(err, errlen, "Matrix Market data ends after %zu of %zu values", k, count);
-			double x = strtod(word, &end);
-			if (*end)
-				return fail(err, errlen, "Matrix Market value %zu ('%s') is not a number", k + 1,
+			if (len < 0 || !mm_number(word, len, &x))
+				return fail(err, errlen, "Matrix Market value %zu ('%.20s') is not a number", k + 1,
 				            word);
 			a[i + j * m] = x;
 			if (h->symmetric)
 				a[j + i * m] = x;
 		}
-	if (mm_word(f, word, sizeof word))
+	if (mm_word(f, word, sizeof word) != 0)
 		return fail(err, errlen, "Matrix Market file has more than its %zu values", count);
 	return 0;
 }

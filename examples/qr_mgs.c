@@ -59,8 +59,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	driver_matrix(prog, &o, a0);
-	if (o.prec == 's')
-		round_to_float(m, n, a0, m);
 	int64_t nb = o.nb ? o.nb : hyla_mgs_default_nb(m, n);
 
 	int info = 0;

@@ -9,11 +9,13 @@ int result_json;
 static void json_string(const char *s)
 {
 	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			putchar('\\');
-		if ((unsigned char)*s >= 0x20)
-			putchar(*s);
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			printf("\\%c", *c);
+		else if (*c < 0x20 || *c >= 0x7f)
+			printf("\\u%04x", *c); /* control characters; other bytes as Latin-1 */
+		else
+			putchar(*c);
 	}
 	putchar('"');
 }

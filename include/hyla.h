@@ -40,7 +40,9 @@ void hyla_free(void *ptr, size_t bytes);
 void hyla_machine_summary(char *buf, size_t len);
 /* Progress of long runs: fn(done, total, arg) is called from a StarPU thread
  * as the panels of a factorisation or reduction complete (not always in
- * order; at most total). NULL turns it off. Process-wide. */
+ * order; at most total), one call at a time. NULL turns it off; once
+ * hyla_set_progress returns, the previous fn is not called any more.
+ * Process-wide. */
 typedef void (*hyla_progress_fn)(int64_t done, int64_t total, void *arg);
 void hyla_set_progress(hyla_progress_fn fn, void *arg);
 

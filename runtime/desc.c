@@ -1,5 +1,6 @@
 /* Matrix descriptors: a column-major matrix registered as a grid of tiles. */
 #include <stdlib.h>
+#include <pthread.h>
 #include "runtime.h"
 
 int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
@@ -118,13 +119,18 @@ void hyla__write_back(starpu_data_handle_t handle)
 	starpu_data_acquire_cb(handle, STARPU_R, release_handle, handle);
 }
 
+/* The listener; the lock is held while it runs, so that once
+ * hyla_set_progress returns the previous one is not called any more. */
+static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
 static hyla_progress_fn progress_fn;
 static void *progress_arg;
 
 void hyla_set_progress(hyla_progress_fn fn, void *arg)
 {
+	pthread_mutex_lock(&progress_lock);
 	progress_fn = fn;
 	progress_arg = arg;
+	pthread_mutex_unlock(&progress_lock);
 }
 
 struct progress_mark {
@@ -135,16 +141,20 @@ struct progress_mark {
 static void progress_reached(void *arg)
 {
 	struct progress_mark *mark = arg;
-	hyla_progress_fn fn = progress_fn;
-	if (fn)
-		fn(mark->done, mark->total, progress_arg);
+	pthread_mutex_lock(&progress_lock);
+	if (progress_fn)
+		progress_fn(mark->done, mark->total, progress_arg);
+	pthread_mutex_unlock(&progress_lock);
 	starpu_data_release_on_node(mark->handle, STARPU_ACQUIRE_NO_NODE);
 	free(mark);
 }
 
 void hyla__progress_mark(starpu_data_handle_t handle, int64_t done, int64_t total)
 {
-	struct progress_mark *mark = progress_fn ? malloc(sizeof *mark) : NULL;
+	pthread_mutex_lock(&progress_lock);
+	int listening = progress_fn != NULL;
+	pthread_mutex_unlock(&progress_lock);
+	struct progress_mark *mark = listening ? malloc(sizeof *mark) : NULL;
 	if (!mark)
 		return;
 	*mark = (struct progress_mark){handle, done, total};

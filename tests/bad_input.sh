@@ -8,7 +8,7 @@ expect_usage_error() {
 	err=$(env $run_env "$drv" "$@" 2>&1 >/dev/null)
 	status=$?
 	lines=$(printf '%s\n' "$err" | wc -l)
-	if [ "$status" -ne 2 ] || [ "$lines" -ne 1 ]; then
+	if [ "$status" -ne 2 ] || [ "$lines" -ne 1 ] || [ -z "$err" ]; then
 		echo "FAILED: $run_env $(basename "$drv") $*: status $status, stderr: $err"
 		fails=$((fails + 1))
 	else
@@ -45,6 +45,12 @@ npy "$dir/vector.npy" "{'descr': '<f8', 'fortran_order': False, 'shape': (16,), 
 npy "$dir/empty.npy" "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4), }" 0
 npy "$dir/huge.npy" "{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999, 4), }" 0
 npy "$dir/garbled.npy" "{'descr': '<f8', 'fortran_order': Maybe, 'shape': (4, 4), }" 128
+npy "$dir/no_comma.npy" "{'descr': '<f8', 'fortran_order': False, 'shape': (4 4), }" 128
+npy "$dir/false.npy" "{'descr': '<f8', 'fortran_order': Falsehood, 'shape': (4, 4), }" 128
+npy "$dir/lying.npy" "{'descr': '<f8', 'fortran_order': False, 'shape': (4, 4), }" 136
+# lying.npy: its header length says 8 bytes more than the dict and padding have
+printf '\\%o' "$(( $(od -An -tu1 -j8 -N1 "$dir/lying.npy") + 8 ))" | xargs -0 printf |
+	dd of="$dir/lying.npy" bs=1 seek=8 conv=notrunc status=none
 printf '\223NUMPY\001' > "$dir/cut_header.npy"
 mm='%%MatrixMarket matrix'
 printf '%s coordinate real general\n4 4 1\n1 1 1.0\n' "$mm" > "$dir/sparse.mtx"
@@ -55,11 +61,12 @@ printf '%s array real general\n2 2\n1\n2\n3\n4\n5\n' "$mm" > "$dir/extra.mtx"
 printf '%s array real general\n2 x\n' "$mm" > "$dir/size.mtx"
 printf '%s array real symmetric\n2 3\n' "$mm" > "$dir/sym_rect.mtx"
 printf '%s array real general\n2 2\n1\nnan\n3\n4\n' "$mm" > "$dir/nan.mtx"
+printf '%s array real general\n1 1\n1%0200d\n' "$mm" 0 > "$dir/long_word.mtx"
 printf 'hello\n' > "$dir/text.mtx"
-for f in short int big_endian vector empty huge garbled cut_header; do
+for f in short int big_endian vector empty huge garbled no_comma false lying cut_header; do
 	expect_usage_error --input "$dir/$f.npy"
 done
-for f in sparse complex truncated word extra size sym_rect nan text; do
+for f in sparse complex truncated word extra size sym_rect nan long_word text; do
 	expect_usage_error --input "$dir/$f.mtx"
 done
 expect_usage_error --input "$dir/missing.npy"

@@ -82,8 +82,8 @@ int main(int argc, char **argv)
 	}
 	close(fd);
 	long tries = 0, read_ok = 0;
-	clock_t end = clock() + (clock_t)(seconds * CLOCKS_PER_SEC);
-	while (clock() < end) {
+	time_t end = time(NULL) + (time_t)seconds;
+	while (time(NULL) < end) {
 		int s = rand() % NSEEDS;
 		size_t len = seed_len[s];
 		memcpy(buf, seeds[s], len);
