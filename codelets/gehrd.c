@@ -348,7 +348,7 @@ int TYPED(hyla__insert_gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle
 	double n = (double)starpu_matrix_get_nx(panels[0]), nb = (double)starpu_matrix_get_ny(panels[0]);
 	double rows = n - (double)col - 1;
 	double flops = 2 * rows * rows * nb + 2 * (double)col * rows * nb;
-	int ret = starpu_task_insert(&panel_cl, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
+	int ret = starpu_task_insert(&panel_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
 	                             arg, sizeof *arg, STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
 	                             flops, STARPU_EXECUTE_WHERE, where, 0);
 	free(descr);
@@ -378,7 +378,7 @@ int TYPED(hyla__insert_gehrd_update)(starpu_data_handle_t v, starpu_data_handle_
 	}
 	double n = (double)starpu_matrix_get_nx(panels[0]), nb = (double)starpu_matrix_get_ny(v);
 	double flops = 2 * n * cols * nb + 4 * (n - (double)col - 1) * cols * nb;
-	int ret = starpu_task_insert(&update_cl, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
+	int ret = starpu_task_insert(&update_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
 	                             arg, sizeof *arg, STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
 	free(descr);
 	return hyla__submitted(ret, update_cl.name);
@@ -400,7 +400,7 @@ int TYPED(hyla__insert_gehrd_ytop)(starpu_data_handle_t y, starpu_data_handle_t 
 	descr[Y_T] = (struct starpu_data_descr){t, STARPU_R};
 	for (int p = 0; p < npanels; p++)
 		descr[Y_OWN + p] = (struct starpu_data_descr){panels[p], p == 0 ? STARPU_RW : STARPU_R};
-	int ret = starpu_task_insert(&ytop_cl, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
+	int ret = starpu_task_insert(&ytop_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
 	                             arg, sizeof *arg, STARPU_PRIORITY, STARPU_MAX_PRIO,
 	                             STARPU_EXECUTE_WHERE, where, 0);
 	free(descr);
@@ -414,7 +414,7 @@ int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for the last panel's task");
 	starpu_data_handle_t work;
 	starpu_vector_data_register(&work, -1, 0, starpu_matrix_get_nx(a), sizeof(real_t));
-	int ret = starpu_task_insert(&tail_cl, STARPU_RW, a, STARPU_W, tau, STARPU_SCRATCH, work,
+	int ret = starpu_task_insert(&tail_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, a, STARPU_W, tau, STARPU_SCRATCH, work,
 	                             STARPU_CL_ARGS, arg, sizeof *arg, STARPU_PRIORITY, STARPU_MAX_PRIO, 0);
 	starpu_data_unregister_submit(work);
 	return hyla__submitted(ret, tail_cl.name);

@@ -242,7 +242,7 @@ static struct starpu_codelet gemv_cl = {
 static int insert(struct starpu_codelet *cl, struct starpu_data_descr *descr, int count,
                   struct split_args arg, unsigned long long where)
 {
-	int ret = starpu_task_insert(cl, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_VALUE, &arg,
+	int ret = starpu_task_insert(cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_VALUE, &arg,
 	                             sizeof arg, STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_EXECUTE_WHERE,
 	                             where, 0);
 	return hyla__submitted(ret, cl->name);
@@ -250,7 +250,7 @@ static int insert(struct starpu_codelet *cl, struct starpu_data_descr *descr, in
 
 int TYPED(hyla__insert_gehrd_snapshot)(starpu_data_handle_t panel, starpu_data_handle_t copy)
 {
-	int ret = starpu_task_insert(&snapshot_cl, STARPU_R, panel, STARPU_W, copy, STARPU_PRIORITY,
+	int ret = starpu_task_insert(&snapshot_cl, STARPU_CALLBACK, hyla__task_done, STARPU_R, panel, STARPU_W, copy, STARPU_PRIORITY,
 	                             STARPU_MAX_PRIO, 0);
 	return hyla__submitted(ret, snapshot_cl.name);
 }

@@ -251,7 +251,7 @@ static int insert(struct starpu_codelet *cl, starpu_data_handle_t h[4], int64_t 
 	if (!arg)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for task arguments");
 	*arg = (struct mgs_args){.c0 = c0, .c1 = c1};
-	int ret = starpu_task_insert(cl, cl->modes[0], h[0], cl->modes[1], h[1], cl->modes[2], h[2],
+	int ret = starpu_task_insert(cl, STARPU_CALLBACK, hyla__task_done, cl->modes[0], h[0], cl->modes[1], h[1], cl->modes[2], h[2],
 	                             cl->modes[3], h[3], STARPU_CL_ARGS, arg, sizeof *arg,
 	                             STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
 	return hyla__submitted(ret, cl->name);

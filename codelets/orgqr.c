@@ -220,7 +220,7 @@ int TYPED(hyla__insert_orgqr_t)(starpu_data_handle_t panel, starpu_data_handle_t
                                 starpu_data_handle_t t, int64_t c0, int priority)
 {
 	int c = (int)c0;
-	int ret = starpu_task_insert(&t_cl, STARPU_R, panel, STARPU_R, tau, STARPU_W, t,
+	int ret = starpu_task_insert(&t_cl, STARPU_CALLBACK, hyla__task_done, STARPU_R, panel, STARPU_R, tau, STARPU_W, t,
 	                             STARPU_VALUE, &c, sizeof c, STARPU_PRIORITY, priority, 0);
 	return hyla__submitted(ret, t_cl.name);
 }
@@ -242,7 +242,7 @@ int TYPED(hyla__insert_orgqr_apply)(starpu_data_handle_t v, starpu_data_handle_t
 		cols += starpu_matrix_get_ny(panels[p]);
 	}
 	double rows = (double)starpu_matrix_get_nx(v) - (double)c0, nb = starpu_matrix_get_ny(v);
-	int ret = starpu_task_insert(&apply_cl, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_VALUE, &c,
+	int ret = starpu_task_insert(&apply_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_VALUE, &c,
 	                             sizeof c, STARPU_PRIORITY, priority, STARPU_FLOPS,
 	                             4 * rows * cols * nb, 0);
 	free(descr);
@@ -253,7 +253,7 @@ int TYPED(hyla__insert_orgqr_form)(starpu_data_handle_t panel, starpu_data_handl
                                    starpu_data_handle_t w, int64_t c0, int priority)
 {
 	int c = (int)c0;
-	int ret = starpu_task_insert(&form_cl, STARPU_RW, panel, STARPU_R, t, STARPU_SCRATCH, w,
+	int ret = starpu_task_insert(&form_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, panel, STARPU_R, t, STARPU_SCRATCH, w,
 	                             STARPU_VALUE, &c, sizeof c, STARPU_PRIORITY, priority, 0);
 	return hyla__submitted(ret, form_cl.name);
 }

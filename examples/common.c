@@ -1,6 +1,7 @@
 #include "common.h"
 #include "matrix_io.h"
 #include "result.h"
+#include "trace_svg.h"
 #include <getopt.h>
 #include <starpu.h>
 #include "hyla.h"
@@ -383,7 +384,7 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		{"stats", no_argument, 0, 'S'},        {"help", no_argument, 0, 'h'},
 		{"input", required_argument, 0, 'I'},  {"output", required_argument, 0, 'O'},
 		{"allow-nonfinite", no_argument, 0, 'N'}, {"json", no_argument, 0, 'J'},
-		{"quiet", no_argument, 0, 'q' + 256}};
+		{"quiet", no_argument, 0, 'q' + 256}, {"trace", required_argument, 0, 't' + 256}};
 	enum { NCOMMON = sizeof common / sizeof common[0] };
 	struct option longopts[NCOMMON + 16] = {{0}};
 	int nextra = 0;
@@ -414,6 +415,7 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		case 'N': o.allow_nonfinite = 1; break;
 		case 'J': result_json = 1; break;
 		case 'q' + 256: o.quiet = 1; break;
+		case 't' + 256: o.trace = optarg; break;
 		case 'h': usage(); exit(0);
 		case ':': die_usage(prog, "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -427,6 +429,8 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 	int npos = argc - optind;
 	if (o.output)
 		check_writable(prog, o.output);
+	if (o.trace)
+		check_writable(prog, o.trace);
 	if (o.input) {
 		struct stat st;
 		if (stat(o.input, &st) == 0 && !S_ISREG(st.st_mode))
@@ -492,6 +496,30 @@ void driver_progress_end(void)
 		fputs("\r\033[K", stderr);
 	progress.shown = 0;
 	pthread_mutex_unlock(&progress.lock);
+}
+
+void driver_trace_begin(const struct driver_options *o, int64_t k)
+{
+	if (o->trace && k == o->repeat - 1)
+		hyla_trace_start();
+}
+
+void driver_trace_end(const char *prog, const struct driver_options *o, int64_t k)
+{
+	if (!o->trace || k != o->repeat - 1)
+		return;
+	hyla_trace_event *events;
+	size_t n = hyla_trace_stop(&events);
+	char summary[512], err[512];
+	hyla_machine_summary(summary, sizeof summary);
+	char title[700];
+	snprintf(title, sizeof title, "%s | %s", prog, summary);
+	int ret = trace_svg_write(o->trace, title, events, n, err, sizeof err);
+	free(events);
+	if (ret) {
+		fprintf(stderr, "%s: error: %s\n", prog, err);
+		exit(1);
+	}
 }
 
 void driver_start(const char *prog, const struct driver_options *o)

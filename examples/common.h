@@ -15,7 +15,7 @@ struct driver_options {
 	int64_t m, n, nb, repeat;
 	char prec;
 	int check, lapack, seed, require_gpu, stats, allow_nonfinite, quiet;
-	const char *input, *output; /* matrix files, or NULL */
+	const char *input, *output, *trace; /* files, or NULL */
 };
 
 /* Help lines of the common options. */
@@ -36,6 +36,7 @@ struct driver_options {
 	"  --allow-nonfinite  reduce an input holding NaN or Inf (refused by default)\n" \
 	"  --json           the result as one JSON object on stdout (diagnostics on stderr)\n" \
 	"  --quiet          no progress line (shown on a terminal for runs of over 2 s)\n" \
+	"  --trace FILE.svg a Gantt chart of the (last) run: a row per worker, a bar per task\n" \
 	"  --help           this text\n\n" \
 	"StarPU's environment applies: STARPU_SCHED (eager, random, dmda, ws, ...),\n" \
 	"STARPU_NCPU, STARPU_NCUDA, STARPU_CALIBRATE, STARPU_WORKER_STATS.\n" \
@@ -66,6 +67,11 @@ void driver_write(const char *prog, const struct driver_options *o, const char *
  * --quiet was not given; the end clears it. */
 void driver_progress_begin(const char *prog, const struct driver_options *o);
 void driver_progress_end(void);
+
+/* Around run k of the driver's repeats: the last one is traced when --trace
+ * was given; the end writes the chart (dies on failure). */
+void driver_trace_begin(const struct driver_options *o, int64_t k);
+void driver_trace_end(const char *prog, const struct driver_options *o, int64_t k);
 
 /* Starts hyla, dies if a GPU is required and absent, prints the machine line. */
 void driver_start(const char *prog, const struct driver_options *o);

@@ -83,11 +83,13 @@ int main(int argc, char **argv)
 		if (o.stats)
 			worker_stats_start();
 		driver_progress_begin(prog, &o);
+		driver_trace_begin(&o, k);
 		double t = now_seconds();
 		info = o.prec == 's' ? hyla_sgehrd_ex(n, 1, n, a, n, tau, nb, panel)
 		                     : hyla_dgehrd_ex(n, 1, n, a, n, tau, nb, panel);
 		times[k] = now_seconds() - t;
 		driver_progress_end();
+		driver_trace_end(prog, &o, k);
 		if (info != 0 || !want_q)
 			continue;
 		memcpy(q, a, elsize * nn);

@@ -70,11 +70,13 @@ int main(int argc, char **argv)
 		if (o.stats)
 			worker_stats_start();
 		driver_progress_begin(prog, &o);
+		driver_trace_begin(&o, k);
 		double t = now_seconds();
 		info = o.prec == 's' ? hyla_smgs(m, n, a, m, r, n, nb, form)
 		                     : hyla_dmgs(m, n, a, m, r, n, nb, form);
 		times[k] = now_seconds() - t;
 		driver_progress_end();
+		driver_trace_end(prog, &o, k);
 	}
 	if (info != 0) {
 		fprintf(stderr, "%s: error: hyla_%cmgs returned %d (%s)\n", prog, o.prec, info,

@@ -46,6 +46,19 @@ void hyla_machine_summary(char *buf, size_t len);
 typedef void (*hyla_progress_fn)(int64_t done, int64_t total, void *arg);
 void hyla_set_progress(hyla_progress_fn fn, void *arg);
 
+/* The schedule, for pictures of it: between hyla_trace_start and
+ * hyla_trace_stop every hyla task records the StarPU worker that ran it
+ * (starpu_worker_get_name gives its name), its codelet and its start and
+ * end, in seconds since the start of the trace. hyla_trace_stop hands over
+ * the events (free them with free) and returns their count. */
+typedef struct {
+	const char *codelet;
+	int worker;
+	double start, end;
+} hyla_trace_event;
+void hyla_trace_start(void);
+size_t hyla_trace_stop(hyla_trace_event **events);
+
 /* Number of StarPU workers of each kind (after hyla_init). */
 int hyla_ncpus(void);
 int hyla_ncuda(void);

@@ -76,6 +76,9 @@ void hyla__write_back(starpu_data_handle_t handle);
  * submitted so far on handle are done; nothing when no one listens. */
 void hyla__progress_mark(starpu_data_handle_t handle, int64_t done, int64_t total);
 
+/* Every hyla task's callback: records it while a trace is on (trace.c). */
+void hyla__task_done(void *arg);
+
 /* Checks that an insert function's starpu_task_insert succeeded. */
 int hyla__submitted(int ret, const char *codelet);
 

@@ -73,6 +73,7 @@ expect_usage_error --input "$dir/missing.npy"
 expect_usage_error --input "$dir/ok.npy" 4
 expect_usage_error --input "$dir/ok.npy" --output "$dir/no/such/dir/out.npy"
 expect_usage_error 100 --output /proc/version
+expect_usage_error 100 --trace "$dir/no/such/dir/t.svg"
 
 case $(basename "$drv") in
 qr_mgs)

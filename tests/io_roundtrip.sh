@@ -31,7 +31,7 @@ PY
 "$bin/hr_reduce" --input "$dir/a.mtx" --output "$dir/hm.mtx" --nb 32
 "$bin/hr_reduce" --input "$dir/af.npy" --prec s --output "$dir/hs.npy" --want-q --nb 32
 "$bin/qr_mgs" --input "$dir/t.npy" --output "$dir/q.npy" --nb 32
-"$bin/hr_reduce" 200 --json --stats > "$dir/hr.json"
+"$bin/hr_reduce" 200 --json --stats --trace "$dir/hr.svg" > "$dir/hr.json"
 "$bin/qr_mgs" 300 100 --json --lapack > "$dir/qr.json"
 
 "$py" - "$dir" <<'PY'
@@ -67,5 +67,9 @@ for name, keys in (('hr', ('driver', 'machine', 'n', 'time', 'gflops', 'resid', 
         result = json.load(f)   # the whole stdout must be one JSON object
     check('--json (%s): keys missing' % name, len([k for k in keys if k not in result]), 0)
     check('--json (%s): check passed' % name, 0 if result['check'] == 'pass' else 1, 0)
+import xml.etree.ElementTree as ET
+bars = [r for r in ET.parse(d + '/hr.svg').getroot().iter('{http://www.w3.org/2000/svg}rect')
+        if r.find('{http://www.w3.org/2000/svg}title') is not None]
+check('--trace: task bars in the chart (none?)', 0 if len(bars) > 10 else 1, 0)
 sys.exit(0 if ok else 1)
 PY

@@ -1,0 +1,81 @@
+/* Gantt chart of a traced run as SVG (see trace_svg.h). */
+#include "trace_svg.h"
+#include <errno.h>
+#include <starpu.h>
+#include <stdio.h>
+#include <string.h>
+
+#define WIDTH 1200
+#define LEFT 190
+#define TOP 40
+#define ROW 18
+#define MAX_CODELETS 16
+
+static const char *palette[MAX_CODELETS] = {
+	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+	"#9c755f", "#bab0ac", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#17becf"};
+
+/* The colour index of a codelet, in order of first appearance. */
+static int colour_of(const char *name, const char **names, int *nnames)
+{
+	for (int k = 0; k < *nnames; k++)
+		if (!strcmp(names[k], name))
+			return k;
+	if (*nnames == MAX_CODELETS)
+		return MAX_CODELETS - 1;
+	names[*nnames] = name;
+	return (*nnames)++;
+}
+
+int trace_svg_write(const char *path, const char *title, const hyla_trace_event *events, size_t n,
+                    char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	int workers = (int)starpu_worker_get_count();
+	double span = 0;
+	for (size_t e = 0; e < n; e++)
+		span = events[e].end > span ? events[e].end : span;
+	span = span > 0 ? span : 1;
+	double scale = (WIDTH - LEFT - 20) / span;
+	const char *names[MAX_CODELETS];
+	int nnames = 0;
+	for (size_t e = 0; e < n; e++)
+		colour_of(events[e].codelet, names, &nnames);
+	int height = TOP + workers * ROW + 30 + (nnames + 3) / 4 * ROW;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+	        "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" "
+	        "fill=\"white\"/>\n<text x=\"10\" y=\"20\" font-size=\"14\">%s — %.3f s, %zu tasks</text>\n",
+	        WIDTH, height, title, span, n);
+	for (int w = 0; w < workers; w++) {
+		char name[64];
+		starpu_worker_get_name(w, name, sizeof name);
+		int y = TOP + w * ROW;
+		fprintf(f, "<text x=\"10\" y=\"%d\">%s</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+		        "height=\"%d\" fill=\"#f4f4f4\"/>\n", y + 12, name, LEFT, y, WIDTH - LEFT - 20, ROW - 4);
+	}
+	for (size_t e = 0; e < n; e++) {
+		const hyla_trace_event *ev = &events[e];
+		if (ev->worker < 0 || ev->worker >= workers)
+			continue;
+		double x = LEFT + ev->start * scale, width = (ev->end - ev->start) * scale;
+		fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\">"
+		        "<title>%s %.3f ms at %.4f s</title></rect>\n", x, TOP + ev->worker * ROW,
+		        width > 0.3 ? width : 0.3, ROW - 4, palette[colour_of(ev->codelet, names, &nnames)],
+		        ev->codelet, (ev->end - ev->start) * 1e3, ev->start);
+	}
+	for (int k = 0; k < nnames; k++) {
+		int x = LEFT + k % 4 * 240, y = TOP + workers * ROW + 20 + k / 4 * ROW;
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%d\" "
+		        "y=\"%d\">%s</text>\n", x, y, palette[k], x + 16, y + 10, names[k]);
+	}
+	fputs("</svg>\n", f);
+	if (fclose(f)) {
+		snprintf(err, errlen, "writing %s failed: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

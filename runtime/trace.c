@@ -1,0 +1,59 @@
+/* The schedule of hyla's tasks, for pictures of it: while a trace is on,
+ * every task records at its end the worker that ran it, its codelet and its
+ * start and end (StarPU's task profiling). */
+#include <pthread.h>
+#include <stdlib.h>
+#include "runtime.h"
+
+static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
+static hyla_trace_event *events;
+static size_t count, capacity;
+static int tracing;
+static double origin_us;
+
+void hyla_trace_start(void)
+{
+	pthread_mutex_lock(&trace_lock);
+	free(events);
+	events = NULL;
+	count = capacity = 0;
+	tracing = 1;
+	starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+	origin_us = starpu_timing_now();
+	pthread_mutex_unlock(&trace_lock);
+}
+
+size_t hyla_trace_stop(hyla_trace_event **out)
+{
+	pthread_mutex_lock(&trace_lock);
+	tracing = 0;
+	*out = events;
+	size_t n = count;
+	events = NULL;
+	count = capacity = 0;
+	pthread_mutex_unlock(&trace_lock);
+	return n;
+}
+
+void hyla__task_done(void *arg)
+{
+	(void)arg;
+	struct starpu_task *task = starpu_task_get_current();
+	pthread_mutex_lock(&trace_lock);
+	struct starpu_profiling_task_info *info = task ? task->profiling_info : NULL;
+	if (tracing && info) {
+		if (count == capacity) {
+			size_t grown = capacity ? 2 * capacity : 1024;
+			hyla_trace_event *more = realloc(events, sizeof *more * grown);
+			if (more)
+				events = more, capacity = grown;
+		}
+		if (count < capacity)
+			events[count++] = (hyla_trace_event){
+				.codelet = task->cl && task->cl->name ? task->cl->name : "task",
+				.worker = info->workerid,
+				.start = (starpu_timing_timespec_to_us(&info->start_time) - origin_us) * 1e-6,
+				.end = (starpu_timing_timespec_to_us(&info->end_time) - origin_us) * 1e-6};
+	}
+	pthread_mutex_unlock(&trace_lock);
+}
