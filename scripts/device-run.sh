@@ -3,7 +3,7 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|bench|profile|all]   (default all)
+#   sh scripts/device-run.sh [checks|bench|suite|profile|all]   (default all)
 # profile: GPU time of each kernel in a window of hr_reduce 8000's column
 # loop (Nsight Compute), the per-column timeline of the panel.
 set -u
@@ -39,6 +39,12 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 		done
 	done 2>&1 | tee "$out/checks.txt"
 	grep -c FAILED "$out/checks.txt" | sed 's/^/failed checks: /'
+fi
+
+if [ "$what" = suite ]; then
+	# The benchmark table (bench/suite.py), after a calibration run of each case.
+	python3 bench/suite.py --bin $bin --sizes 2000,4000,8000 --precs d --repeat 1 --out /tmp/warm >/dev/null
+	python3 bench/suite.py --bin $bin --sizes 2000,4000,8000 --precs d,s --repeat 3 --out "$out"
 fi
 
 if [ "$what" = profile ]; then
