@@ -217,28 +217,20 @@ static size_t update_size(struct starpu_task *task, unsigned impl)
 	       starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, U_V));
 }
 
-static uint32_t panel_footprint(struct starpu_task *task)
-{
-	return hyla__size_footprint(panel_size(task, 0));
-}
 
-static uint32_t update_footprint(struct starpu_task *task)
-{
-	return hyla__size_footprint(update_size(task, 0));
-}
 
 static struct starpu_perfmodel panel_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_gehrd_panel_" PREC_NAME "_v2",
 	.size_base = panel_size,
-	.footprint = panel_footprint,
+	.footprint = hyla__size_footprint,
 };
 
 static struct starpu_perfmodel update_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_gehrd_update_" PREC_NAME "_v1",
 	.size_base = update_size,
-	.footprint = update_footprint,
+	.footprint = hyla__size_footprint,
 };
 
 static struct starpu_codelet panel_cl = {
@@ -275,16 +267,12 @@ static size_t ytop_size(struct starpu_task *task, unsigned impl)
 	return r0 * (n - r0) * starpu_matrix_get_ny(own);
 }
 
-static uint32_t ytop_footprint(struct starpu_task *task)
-{
-	return hyla__size_footprint(ytop_size(task, 0));
-}
 
 static struct starpu_perfmodel ytop_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_gehrd_ytop_" PREC_NAME "_v1",
 	.size_base = ytop_size,
-	.footprint = ytop_footprint,
+	.footprint = hyla__size_footprint,
 };
 
 static struct starpu_codelet ytop_cl = {

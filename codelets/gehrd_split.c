@@ -191,16 +191,12 @@ static size_t gemv_size(struct starpu_task *task, unsigned impl)
 	return rows * (hyla__cols_from(task, G_MAT + (unsigned)arg->own) + own);
 }
 
-static uint32_t gemv_footprint(struct starpu_task *task)
-{
-	return hyla__size_footprint(gemv_size(task, 0));
-}
 
 static struct starpu_perfmodel gemv_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_gehrd_gemv_" PREC_NAME "_v1",
 	.size_base = gemv_size,
-	.footprint = gemv_footprint,
+	.footprint = hyla__size_footprint,
 };
 
 /* The snapshot is made where the panel is (the GPU, after the updates). */

@@ -161,28 +161,20 @@ static size_t form_size(struct starpu_task *task, unsigned impl)
 	return (starpu_matrix_get_nx(a) - (size_t)task_c0(task)) * w * w;
 }
 
-static uint32_t apply_footprint(struct starpu_task *task)
-{
-	return hyla__size_footprint(apply_size(task, 0));
-}
 
-static uint32_t form_footprint(struct starpu_task *task)
-{
-	return hyla__size_footprint(form_size(task, 0));
-}
 
 static struct starpu_perfmodel apply_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_orgqr_apply_" PREC_NAME "_v2",
 	.size_base = apply_size,
-	.footprint = apply_footprint,
+	.footprint = hyla__size_footprint,
 };
 
 static struct starpu_perfmodel form_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_orgqr_form_" PREC_NAME "_v2",
 	.size_base = form_size,
-	.footprint = form_footprint,
+	.footprint = hyla__size_footprint,
 };
 
 static struct starpu_codelet t_cl = {

@@ -43,11 +43,12 @@ int hyla__views_node(void);
  * the panels buffers[first..] if they follow each other in memory with one
  * leading dimension (one matrix), else 0; a can_execute that keeps such
  * codelets on the node where that holds; the columns of a task's handles
- * from first on; a footprint that is the size itself (models' size base). */
+ * from first on; a footprint that is the size itself (the task's model's
+ * size base), for models whose cost the size alone decides. */
 int hyla__contiguous_cols(void *buffers[], int first, size_t elsize);
 int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
 size_t hyla__cols_from(struct starpu_task *task, unsigned first);
-uint32_t hyla__size_footprint(uint64_t size);
+uint32_t hyla__size_footprint(struct starpu_task *task);
 
 /* Unregister every tile once its tasks are done (data goes back home). */
 void hyla__desc_unregister(hyla_desc *d);

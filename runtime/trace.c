@@ -17,7 +17,7 @@ void hyla_trace_start(void)
 	free(events);
 	events = NULL;
 	count = capacity = 0;
-	tracing = 1;
+	__atomic_store_n(&tracing, 1, __ATOMIC_RELAXED);
 	starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
 	origin_us = starpu_timing_now();
 	pthread_mutex_unlock(&trace_lock);
@@ -26,7 +26,7 @@ void hyla_trace_start(void)
 size_t hyla_trace_stop(hyla_trace_event **out)
 {
 	pthread_mutex_lock(&trace_lock);
-	tracing = 0;
+	__atomic_store_n(&tracing, 0, __ATOMIC_RELAXED);
 	*out = events;
 	size_t n = count;
 	events = NULL;
@@ -38,6 +38,8 @@ size_t hyla_trace_stop(hyla_trace_event **out)
 void hyla__task_done(void *arg)
 {
 	(void)arg;
+	if (!__atomic_load_n(&tracing, __ATOMIC_RELAXED))
+		return; /* every task passes here: no lock when no one traces */
 	struct starpu_task *task = starpu_task_get_current();
 	pthread_mutex_lock(&trace_lock);
 	struct starpu_profiling_task_info *info = task ? task->profiling_info : NULL;

@@ -33,7 +33,8 @@ size_t hyla__cols_from(struct starpu_task *task, unsigned first)
 	return cols;
 }
 
-uint32_t hyla__size_footprint(uint64_t size)
+uint32_t hyla__size_footprint(struct starpu_task *task)
 {
+	uint64_t size = task->cl->model->size_base(task, 0);
 	return starpu_hash_crc32c_be_n(&size, sizeof size, 0);
 }
