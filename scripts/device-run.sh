@@ -3,7 +3,8 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|bench|suite|profile|all]   (default all)
+#   sh scripts/device-run.sh [checks|trace|bench|suite|profile|all]   (default all)
+# trace: the Gantt picture of a calibrated hr_reduce 8000.
 # profile: GPU time of each kernel in a window of hr_reduce 8000's column
 # loop (Nsight Compute), the per-column timeline of the panel.
 set -u
@@ -39,6 +40,13 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 		done
 	done 2>&1 | tee "$out/checks.txt"
 	grep -c FAILED "$out/checks.txt" | sed 's/^/failed checks: /'
+fi
+
+if [ "$what" = trace ] || [ "$what" = all ]; then
+	# The schedule picture of the README: hr_reduce 8000 after calibration runs.
+	for i in 1 2 3; do STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check >/dev/null 2>&1; done
+	STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check --stats --trace "$out/hr_reduce-8000.svg" 2>&1 |
+		tee "$out/trace$tag.txt"
 fi
 
 if [ "$what" = suite ]; then
