@@ -1,5 +1,6 @@
 /* Argument checks the algorithms share. */
 #include "algorithms.h"
+#include <string.h>
 #include "runtime.h"
 
 int hyla__check_hessenberg_args(int64_t n, int64_t ilo, int64_t ihi, const void *a, int64_t lda,
@@ -20,4 +21,43 @@ int hyla__check_hessenberg_args(int64_t n, int64_t ilo, int64_t ihi, const void 
 	if (n > INT32_MAX || lda > INT32_MAX)
 		return HYLA_ERROR(-1, "n and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
 	return HYLA_SUCCESS;
+}
+
+int hyla__check_gs_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *r,
+                        int64_t ldr, int64_t nb)
+{
+	if (m < 0)
+		return HYLA_ERROR(-1, "m = %lld must be >= 0", (long long)m);
+	if (n < 0 || n > m)
+		return HYLA_ERROR(-2, "n = %lld must be in [0, m = %lld]", (long long)n, (long long)m);
+	if (!a && m > 0)
+		return HYLA_ERROR(-3, "a is NULL");
+	if (lda < (m > 1 ? m : 1))
+		return HYLA_ERROR(-4, "lda = %lld must be >= max(1, m)", (long long)lda);
+	if (!r && n > 0)
+		return HYLA_ERROR(-5, "r is NULL");
+	if (ldr < (n > 1 ? n : 1))
+		return HYLA_ERROR(-6, "ldr = %lld must be >= max(1, n)", (long long)ldr);
+	if (nb < 0 || nb > INT32_MAX)
+		return HYLA_ERROR(-7, "nb = %lld must be >= 0 (0: default)", (long long)nb);
+	if (m > INT32_MAX || lda > INT32_MAX || ldr > INT32_MAX)
+		return HYLA_ERROR(-1, "m, lda and ldr must be < 2^31 (32-bit BLAS and StarPU 1.3)");
+	return HYLA_SUCCESS;
+}
+
+int64_t hyla__first_zero_pivot(int64_t n, const void *r, int64_t ldr, size_t elsize)
+{
+	for (int64_t j = 0; j < n; j++) {
+		double d = elsize == sizeof(double) ? ((const double *)r)[j + j * ldr]
+		                                    : ((const float *)r)[j + j * ldr];
+		if (!(d > 0))
+			return j + 1;
+	}
+	return 0;
+}
+
+void hyla__clear_lower(int64_t n, void *r, int64_t ldr, size_t elsize)
+{
+	for (int64_t j = 0; j < n; j++)
+		memset((char *)r + (size_t)(j + 1 + j * ldr) * elsize, 0, (size_t)(n - j - 1) * elsize);
 }

@@ -10,6 +10,7 @@
  * The vector form factors one column at a time (c1 = c0 + 1), so each step
  * is a GEMV^T and a GER over every remaining column. */
 #include <math.h>
+#include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
 
@@ -44,43 +45,12 @@ static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G
 	return HYLA_SUCCESS;
 }
 
-/* 1-based index of the first column whose norm vanished (or became NaN). */
-static int64_t first_zero_pivot(int64_t n, const real_t *r, int64_t ldr)
-{
-	for (int64_t j = 0; j < n; j++)
-		if (!(r[j + j * ldr] > 0))
-			return j + 1;
-	return 0;
-}
-
-static int check_args(int64_t m, int64_t n, const real_t *a, int64_t lda, const real_t *r,
-                      int64_t ldr, int64_t nb, hyla_mgs_form form)
-{
-	if (m < 0)
-		return HYLA_ERROR(-1, "m = %lld must be >= 0", (long long)m);
-	if (n < 0 || n > m)
-		return HYLA_ERROR(-2, "n = %lld must be in [0, m = %lld]", (long long)n, (long long)m);
-	if (!a && m > 0)
-		return HYLA_ERROR(-3, "a is NULL");
-	if (lda < (m > 1 ? m : 1))
-		return HYLA_ERROR(-4, "lda = %lld must be >= max(1, m)", (long long)lda);
-	if (!r && n > 0)
-		return HYLA_ERROR(-5, "r is NULL");
-	if (ldr < (n > 1 ? n : 1))
-		return HYLA_ERROR(-6, "ldr = %lld must be >= max(1, n)", (long long)ldr);
-	if (nb < 0 || nb > INT32_MAX)
-		return HYLA_ERROR(-7, "nb = %lld must be >= 0 (0: default)", (long long)nb);
-	if (form != HYLA_MGS_BLOCKED && form != HYLA_MGS_VECTOR)
-		return HYLA_ERROR(-8, "form = %d is not an hyla_mgs_form", (int)form);
-	if (m > INT32_MAX || lda > INT32_MAX || ldr > INT32_MAX)
-		return HYLA_ERROR(-1, "m, lda and ldr must be < 2^31 (32-bit BLAS and StarPU 1.3)");
-	return HYLA_SUCCESS;
-}
-
 int PUBLIC(mgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t ldr,
                 int64_t nb, hyla_mgs_form form)
 {
-	int ret = check_args(m, n, a, lda, r, ldr, nb, form);
+	int ret = hyla__check_gs_args(m, n, a, lda, r, ldr, nb);
+	if (ret == HYLA_SUCCESS && form != HYLA_MGS_BLOCKED && form != HYLA_MGS_VECTOR)
+		ret = HYLA_ERROR(-8, "form = %d is not an hyla_mgs_form", (int)form);
 	if (ret != HYLA_SUCCESS || n == 0)
 		return ret;
 	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
@@ -89,9 +59,7 @@ int PUBLIC(mgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t
 		nb = hyla_mgs_default_nb(m, n);
 	if (nb > n)
 		nb = n;
-	for (int64_t j = 0; j < n; j++)
-		for (int64_t i = j + 1; i < n; i++)
-			r[i + j * ldr] = 0;
+	hyla__clear_lower(n, r, ldr, sizeof(real_t));
 
 	hyla_desc descA, descR, descG;
 	starpu_data_handle_t scratch;
@@ -117,5 +85,5 @@ int PUBLIC(mgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t
 	hyla__desc_unregister(&descR);
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	return (int)first_zero_pivot(n, r, ldr);
+	return (int)hyla__first_zero_pivot(n, r, ldr, sizeof(real_t));
 }

@@ -10,6 +10,15 @@ int64_t hyla_mgs_default_nb(int64_t m, int64_t n)
 	return n < nb ? (n > 0 ? n : 1) : nb;
 }
 
+int64_t hyla_cgs_default_nb(int64_t m, int64_t n)
+{
+	(void)m;
+	/* The panel's Level-2 work grows with nb, the projections' Level-3
+	 * efficiency too. */
+	int64_t nb = hyla_ncuda() == 0 ? 64 : 256;
+	return n < nb ? (n > 0 ? n : 1) : nb;
+}
+
 int64_t hyla_gehrd_default_nb(int64_t n)
 {
 	(void)n;

@@ -26,6 +26,32 @@ int TYPED(hyla__insert_mgs_update)(starpu_data_handle_t q, starpu_data_handle_t 
                                    starpu_data_handle_t a, starpu_data_handle_t r,
                                    int64_t c0, int64_t c1, int priority);
 
+/* Classical Gram-Schmidt (algorithms/cgs.c). r is a panel's column of R
+ * (rows 0 to the panel's last); the panels are column panels of one matrix.
+ * Workspace for project (project = 1: n * nb elements) or the other codelets. */
+starpu_data_handle_t TYPED(hyla__cgs_register_scratch)(int64_t n, int64_t nb, int project);
+/* The widest panel (cuda/kernels.h's HYLA_CGS_MAX_COLS). */
+#define HYLA_CGS_MAX_NB 256
+/* Projects the panel a (RW) against the nq finished panels q (R, consecutive
+ * views): pass 1: R(0:c, :) = Q^T A, A -= Q R(0:c, :); pass 2 (after the
+ * panel was factored as Q1 T, T in R's diagonal block): S = Q^T A,
+ * A -= Q S, R(0:c, :) += S T. w: project workspace. */
+int TYPED(hyla__insert_cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
+                                    starpu_data_handle_t w, const starpu_data_handle_t *q,
+                                    int nq, int pass);
+/* The panel a's columns (RW), one after the other, each normalised and
+ * projected against the earlier ones by `passes` classical passes; T into
+ * R's diagonal block at row c, or with combine, the block becomes T times it. */
+int TYPED(hyla__insert_cgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
+                                  starpu_data_handle_t w, int64_t c, int passes, int combine);
+/* Step i of the seed's order on one panel: q_i is column j of the panel q;
+ * R(i, :) = q_i^T V and U -= q_i R(i, :) over u's columns (RW), with v (R)
+ * their original values and r (RW) their column of R. With q == u (q_i's
+ * own panel) q_i is first normalised and only the later columns change. */
+int TYPED(hyla__insert_cgs_vector)(starpu_data_handle_t q, starpu_data_handle_t u,
+                                   starpu_data_handle_t v, starpu_data_handle_t r,
+                                   starpu_data_handle_t w, int64_t i, int64_t j, int priority);
+
 /* Hessenberg reduction (algorithms/gehrd.c). The panel starting at column
  * col reduces its columns (LAPACK's DLAHR2) and writes tau, T (nb-by-nb),
  * Y = A V T and the explicit V (both n-by-nb); panels[0] is its own column

@@ -194,7 +194,7 @@ double triangular_condition(int64_t n, const double *r, int64_t ldr)
 }
 
 /* A packed copy (ld = m) of a in the working precision, or NULL. */
-static void *working_copy(int64_t m, int64_t n, const double *a, int64_t lda, char prec)
+void *working_copy(int64_t m, int64_t n, const double *a, int64_t lda, char prec)
 {
 	void *w = malloc((size_t)(m * n) * (prec == 's' ? sizeof(float) : sizeof(double)));
 	if (w && prec == 's')
@@ -529,8 +529,8 @@ void driver_start(const char *prog, const struct driver_options *o)
 		exit(1);
 	}
 	if (o->require_gpu && hyla_ncuda() == 0) {
-		fprintf(stderr, "%s: error: a GPU is required (--require-gpu or --panel gpu) but no CUDA "
-		        "worker is present\n", prog);
+		fprintf(stderr, "%s: error: a GPU is required (--require-gpu, --panel gpu or --cusolver) but no "
+		        "CUDA worker is present\n", prog);
 		hyla_finalize();
 		exit(EXIT_USAGE);
 	}

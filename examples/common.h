@@ -113,6 +113,13 @@ double qr_residual(int64_t m, int64_t n, const double *a, int64_t lda, const dou
 /* 1-norm condition estimate of the upper triangular n-by-n R. */
 double triangular_condition(int64_t n, const double *r, int64_t ldr);
 
+/* A malloc'ed copy of a (leading dimension m) in prec ('s': float), or NULL. */
+void *working_copy(int64_t m, int64_t n, const double *a, int64_t lda, char prec);
+
+/* Time of cuSOLVER dgeqrf + dorgqr (or s) on the GPU, on a copy of a
+ * already there, after a warm-up run; -1 on failure (CUDA builds only). */
+double cusolver_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec);
+
 /* Time of LAPACK dgeqrf + dorgqr (or s) on a copy of a, all host cores. */
 double lapack_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec);
 

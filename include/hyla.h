@@ -88,6 +88,32 @@ int hyla_smgs(int64_t m, int64_t n, float *a, int64_t lda, float *r,
 /* The default panel width for an m-by-n MGS on the workers present. */
 int64_t hyla_mgs_default_nb(int64_t m, int64_t n);
 
+/* ---- Classical Gram-Schmidt QR ------------------------------------------
+ * A = QR as hyla_dmgs (same arguments, output and return values), by
+ * classical Gram-Schmidt: each column's projections are computed from its
+ * original values, all at once (seeds 001 and 003).
+ *   HYLA_CGS2        blocked, reorthogonalised (every projection done twice:
+ *                    block CGS2 of Barlow and Smoktunowicz, CGS2 inside a
+ *                    panel): ||I - Q^T Q|| = O(eps) while cond(A) eps < 1;
+ *   HYLA_CGS         blocked, one pass: ||I - Q^T Q|| grows like cond(A)^2 eps;
+ *   HYLA_CGS_VECTOR  one pass in seed 001's parallel order: per column a
+ *                    dot product with every later original column, then a
+ *                    rank-1 update of them all (Level 2; keeps a copy of A).
+ * nb (0: hyla_cgs_default_nb) is capped at 256. */
+typedef enum { HYLA_CGS2 = 0, HYLA_CGS = 1, HYLA_CGS_VECTOR = 2 } hyla_cgs_variant;
+
+int hyla_dcgs(int64_t m, int64_t n, double *a, int64_t lda, double *r, int64_t ldr, int64_t nb,
+              hyla_cgs_variant variant);
+int hyla_scgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr, int64_t nb,
+              hyla_cgs_variant variant);
+int64_t hyla_cgs_default_nb(int64_t m, int64_t n);
+
+/* Seed 001's form of a Gram-Schmidt QR, in place: U = Q diag(R) (orthogonal,
+ * unnormalised columns) over Q, mu = diag(R)^{-1} R (unit upper triangular)
+ * over R, so that A = U mu. Returns 0 or -i for a bad argument i. */
+int hyla_dqr_to_umu(int64_t m, int64_t n, double *q, int64_t ldq, double *r, int64_t ldr);
+int hyla_sqr_to_umu(int64_t m, int64_t n, float *q, int64_t ldq, float *r, int64_t ldr);
+
 /* ---- Hessenberg reduction ----------------------------------------------
  * Q^T A Q = H for an n-by-n A, LAPACK dgehrd's contract: on return H is on
  * and above the first subdiagonal of a, the reflectors below it, tau holds

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Each bad command line must exit with status 2 and one line on stderr.
-# Usage: bad_input.sh DRIVER (qr_mgs takes M [N], the others N).
+# Usage: bad_input.sh DRIVER (the QR drivers take M [N], the others N).
 drv=$1
 fails=0
 run_env=
@@ -76,10 +76,16 @@ expect_usage_error 100 --output /proc/version
 expect_usage_error 100 --trace "$dir/no/such/dir/t.svg"
 
 case $(basename "$drv") in
-qr_mgs)
+qr_mgs | qr_cgs)
 	expect_usage_error 100 200
 	expect_usage_error 2000000000 2000000000
 	expect_usage_error 100 --form diagonal
+	expect_usage_error 100 --variant diagonal
+	expect_usage_error 100 --variant vector --reorth
+	expect_usage_error 100 --reorth --variant vector
+	run_env=STARPU_NCUDA=0
+	expect_usage_error 100 --cusolver
+	run_env=
 	;;
 *)
 	expect_usage_error 100 50

@@ -31,6 +31,8 @@ PY
 "$bin/hr_reduce" --input "$dir/a.mtx" --output "$dir/hm.mtx" --nb 32
 "$bin/hr_reduce" --input "$dir/af.npy" --prec s --output "$dir/hs.npy" --want-q --nb 32
 "$bin/qr_mgs" --input "$dir/t.npy" --output "$dir/q.npy" --nb 32
+"$bin/qr_cgs" --input "$dir/t.npy" --output "$dir/c.npy" --nb 32
+"$bin/qr_cgs" --input "$dir/t.npy" --output "$dir/u.npy" --variant vector --umu --nb 32
 "$bin/hr_reduce" 200 --json --stats --trace "$dir/hr.svg" > "$dir/hr.json"
 "$bin/qr_mgs" 300 100 --json --lapack > "$dir/qr.json"
 
@@ -60,6 +62,14 @@ hessenberg(af, np.load(d + '/hs.npy'), np.load(d + '/hs.q.npy'), 2.0 ** -24)
 t, qt, r = np.load(d + '/t.npy'), np.load(d + '/q.npy'), np.load(d + '/q.r.npy')
 check('||A - Q R|| / ||A|| (qr_mgs)', np.linalg.norm(t - qt @ r) / np.linalg.norm(t), 1e-13)
 check('||I - Q^T Q|| (qr_mgs)', np.linalg.norm(np.eye(120) - qt.T @ qt), 1e-12)
+qc, rc = np.load(d + '/c.npy'), np.load(d + '/c.r.npy')
+check('||A - Q R|| / ||A|| (qr_cgs)', np.linalg.norm(t - qc @ rc) / np.linalg.norm(t), 1e-13)
+check('||I - Q^T Q|| (qr_cgs)', np.linalg.norm(np.eye(120) - qc.T @ qc), 1e-13)
+u, mu = np.load(d + '/u.npy'), np.load(d + '/u.mu.npy')
+check('||A - U mu|| / ||A|| (qr_cgs --umu)', np.linalg.norm(t - u @ mu) / np.linalg.norm(t), 1e-13)
+check('mu unit upper triangular', np.abs(mu - np.triu(mu)).max() + np.abs(np.diag(mu) - 1).max(), 0)
+g = u.T @ u
+check('U orthogonal columns', np.abs(g - np.diag(np.diag(g))).max() / np.diag(g).max(), 1e-10)
 import json
 for name, keys in (('hr', ('driver', 'machine', 'n', 'time', 'gflops', 'resid', 'orth', 'check')),
                    ('qr', ('driver', 'machine', 'm', 'n', 'time', 'orth', 'check', 'speedup'))):

@@ -48,6 +48,37 @@ void hyla__cuda_gehrd_build_v_d(int n, int nb, int r0, const double *a, int64_t 
 void hyla__cuda_gehrd_build_v_s(int n, int nb, int r0, const float *a, int64_t lda, float *v,
                                 int64_t ldv, cudaStream_t stream);
 
+/* Classical Gram-Schmidt (cgs_kernels.cu). Each grid-wide sum is added by
+ * the last block in block order (results do not vary from run to run).
+ * scratch: HYLA_CGS_SCRATCH_ELEMS elements of device memory.
+ * panel: the m-by-w a's columns orthonormalised one after the other, each
+ * against the earlier ones by `passes` classical projections (1: CGS, 2:
+ * CGS2); the coefficients go to t's upper triangle (w <= HYLA_CGS_MAX_COLS).
+ * Per column 2 (CGS) or 3 (CGS2) launches. */
+#define HYLA_CGS_MAX_COLS 256
+#define HYLA_CGS_MAX_BLOCKS 128
+#define HYLA_CGS_SCRATCH_ELEMS (HYLA_CGS_MAX_BLOCKS * HYLA_CGS_MAX_COLS + HYLA_CGS_MAX_COLS + 2)
+void hyla__cuda_cgs_panel_d(int m, int w, int passes, double *a, int64_t lda, double *t,
+                            int64_t ldt, double *scratch, cudaStream_t stream);
+void hyla__cuda_cgs_panel_s(int m, int w, int passes, float *a, int64_t lda, float *t, int64_t ldt,
+                            float *scratch, cudaStream_t stream);
+/* *norm = ||q||, then q /= *norm. */
+void hyla__cuda_cgs_normalise_d(int m, double *q, double *norm, double *scratch,
+                                cudaStream_t stream);
+void hyla__cuda_cgs_normalise_s(int m, float *q, float *norm, float *scratch, cudaStream_t stream);
+/* The seed's dot-product kernel: out[c * ldo] = x(:, c)^T y for c < ncols
+ * (<= HYLA_CGS_MAX_COLS), a tree reduction per column. */
+void hyla__cuda_cgs_dots_d(int m, int ncols, const double *x, int64_t ldx, const double *y,
+                           double *out, int64_t ldo, double *scratch, cudaStream_t stream);
+void hyla__cuda_cgs_dots_s(int m, int ncols, const float *x, int64_t ldx, const float *y,
+                           float *out, int64_t ldo, float *scratch, cudaStream_t stream);
+/* The seed's orthogonalisation kernel: x (m-by-ncols) -= q r^T, r with
+ * stride ldr. */
+void hyla__cuda_cgs_rank1_d(int m, int ncols, double *x, int64_t ldx, const double *q,
+                            const double *r, int64_t ldr, cudaStream_t stream);
+void hyla__cuda_cgs_rank1_s(int m, int ncols, float *x, int64_t ldx, const float *q,
+                            const float *r, int64_t ldr, cudaStream_t stream);
+
 /* top (w-by-w, leading dimension lda) = I - x (leading dimension ldx). */
 void hyla__cuda_identity_minus_d(int w, const double *x, int ldx, double *top, int lda,
                                  cudaStream_t stream);

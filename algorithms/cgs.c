@@ -1,0 +1,142 @@
+/* Classical Gram-Schmidt QR as a task graph (seeds 001 and 003).
+ * Typed source: see runtime/precision.h.
+ *
+ * Blocked (left-looking, Level 3), for each column panel k (columns c..c+w):
+ *   project(k, 1)  against the finished panels 0..k-1 at once (one matrix Q):
+ *                  R(0:c, k) = Q^T A_k, A_k -= Q R(0:c, k)       (block CGS);
+ *   panel(k)       A_k's columns one after the other, each against the
+ *                  earlier ones: A_k = Q1 T1, R(c:c+w, k) = T1, one
+ *                  classical pass per column (CGS) or two (CGS2);
+ * and for CGS2, the reorthogonalised block CGS of Barlow and Smoktunowicz
+ * (BCGS2), which keeps ||I - Q^T Q|| at O(eps) while cond(A) eps < 1:
+ *   project(k, 2)  S = Q^T Q1, Q1 -= Q S, R(0:c, k) += S T1;
+ *   panel(k)       Q1 = Q_k T2 (one pass: Q1 is nearly orthonormal), and
+ *                  R(c:c+w, k) = T2 T1.
+ * Vector (seed 001's parallel order, Level 2), for each column i: q_i =
+ * u_i / ||u_i||, then for every later column j at once R(i, j) = q_i^T v_j
+ * with v_j the original column (kept in a copy: that is what makes it
+ * classical), u_j -= R(i, j) q_i. */
+#include <stdlib.h>
+#include "algorithms.h"
+#include "codelets.h"
+#include "runtime.h"
+
+/* R's column of each panel: rows 0 to the panel's last, in the caller's r. */
+static void register_r_columns(starpu_data_handle_t *rk, real_t *r, int64_t ldr, const hyla_desc *A)
+{
+	for (int64_t k = 0; k < A->nt; k++) {
+		int64_t c = k * A->nb, w = hyla__tile_cols(A, k);
+		starpu_matrix_data_register(&rk[k], STARPU_MAIN_RAM, (uintptr_t)(r + c * ldr),
+		                            (uint32_t)ldr, (uint32_t)(c + w), (uint32_t)w, sizeof(real_t));
+	}
+}
+
+static int submit_blocked(const hyla_desc *A, starpu_data_handle_t *rk, int passes)
+{
+	starpu_data_handle_t wproj = TYPED(hyla__cgs_register_scratch)(A->n, A->nb, 1);
+	starpu_data_handle_t wpanel = TYPED(hyla__cgs_register_scratch)(A->n, A->nb, 0);
+	int ret = HYLA_SUCCESS;
+	for (int64_t k = 0; k < A->nt && ret == HYLA_SUCCESS; k++) {
+		starpu_data_handle_t ak = A->tiles[k];
+		int64_t c = k * A->nb;
+		if (k > 0)
+			ret = TYPED(hyla__insert_cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 1);
+		if (ret == HYLA_SUCCESS)
+			ret = TYPED(hyla__insert_cgs_panel)(ak, rk[k], wpanel, c, passes, 0);
+		if (passes == 2 && k > 0) {
+			if (ret == HYLA_SUCCESS)
+				ret = TYPED(hyla__insert_cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 2);
+			if (ret == HYLA_SUCCESS)
+				ret = TYPED(hyla__insert_cgs_panel)(ak, rk[k], wpanel, c, 1, 1);
+		}
+		hyla__write_back(ak);
+		hyla__write_back(rk[k]);
+		hyla__progress_mark(ak, k + 1, A->nt);
+	}
+	starpu_data_unregister_submit(wproj);
+	starpu_data_unregister_submit(wpanel);
+	return ret;
+}
+
+static int submit_vector(const hyla_desc *A, const hyla_desc *V, starpu_data_handle_t *rk)
+{
+	starpu_data_handle_t w = TYPED(hyla__cgs_register_scratch)(A->n, A->nb, 0);
+	int ret = HYLA_SUCCESS;
+	for (int64_t p = 0; p < A->nt; p++)
+		if (starpu_data_cpy(V->tiles[p], A->tiles[p], 1, NULL, NULL))
+			ret = HYLA_ERROR(HYLA_ERR_SUBMIT, "StarPU refused to copy panel %lld", (long long)p);
+	for (int64_t i = 0; i < A->n && ret == HYLA_SUCCESS; i++) {
+		int64_t k = i / A->nb, j = i % A->nb;
+		for (int64_t p = k; p < A->nt && ret == HYLA_SUCCESS; p++)
+			ret = TYPED(hyla__insert_cgs_vector)(A->tiles[k], A->tiles[p], V->tiles[p], rk[p], w,
+			                                     i, j, p <= k + 1 ? STARPU_MAX_PRIO
+			                                                     : STARPU_DEFAULT_PRIO);
+		if (j + 1 == hyla__tile_cols(A, k)) {
+			hyla__write_back(A->tiles[k]);
+			hyla__write_back(rk[k]);
+			hyla__progress_mark(A->tiles[k], k + 1, A->nt);
+		}
+	}
+	starpu_data_unregister_submit(w);
+	return ret;
+}
+
+int PUBLIC(cgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t ldr, int64_t nb,
+                hyla_cgs_variant variant)
+{
+	int ret = hyla__check_gs_args(m, n, a, lda, r, ldr, nb);
+	if (ret == HYLA_SUCCESS && variant != HYLA_CGS2 && variant != HYLA_CGS &&
+	    variant != HYLA_CGS_VECTOR)
+		ret = HYLA_ERROR(-8, "variant = %d is not an hyla_cgs_variant", (int)variant);
+	if (ret != HYLA_SUCCESS || n == 0)
+		return ret;
+	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
+		return ret;
+	if (nb == 0)
+		nb = hyla_cgs_default_nb(m, n);
+	nb = nb > n ? n : nb > HYLA_CGS_MAX_NB ? HYLA_CGS_MAX_NB : nb;
+	hyla__clear_lower(n, r, ldr, sizeof(real_t));
+
+	hyla_desc A, V = {0};
+	int vector = variant == HYLA_CGS_VECTOR;
+	ret = vector ? hyla__desc_register(&A, a, m, n, lda, m, nb, sizeof(real_t))
+	             : hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t));
+	if (ret == HYLA_SUCCESS && vector &&
+	    (ret = hyla__desc_register(&V, NULL, m, n, m, m, nb, sizeof(real_t))) != HYLA_SUCCESS)
+		hyla__desc_unregister(&A);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	starpu_data_handle_t *rk = malloc(sizeof *rk * (size_t)A.nt);
+	if (!rk) {
+		hyla__desc_unregister(&A);
+		hyla__desc_unregister(&V);
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)A.nt);
+	}
+	register_r_columns(rk, r, ldr, &A);
+
+	ret = vector ? submit_vector(&A, &V, rk) : submit_blocked(&A, rk, variant == HYLA_CGS2 ? 2 : 1);
+
+	hyla__desc_unregister_submit(&V);
+	for (int64_t k = 0; k < A.nt; k++)
+		starpu_data_unregister(rk[k]);
+	hyla__desc_unregister(&A);
+	free(rk);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	return (int)hyla__first_zero_pivot(n, r, ldr, sizeof(real_t));
+}
+
+int PUBLIC(qr_to_umu)(int64_t m, int64_t n, real_t *q, int64_t ldq, real_t *r, int64_t ldr)
+{
+	int ret = hyla__check_gs_args(m, n, q, ldq, r, ldr, 0);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	for (int64_t j = 0; j < n; j++) {
+		real_t d = r[j + j * ldr];
+		for (int64_t i = 0; i < m; i++)
+			q[i + j * ldq] *= d;
+		for (int64_t k = j; k < n; k++)
+			r[j + k * ldr] /= d;
+	}
+	return HYLA_SUCCESS;
+}

@@ -1,0 +1,381 @@
+/* Codelets of classical Gram-Schmidt (seeds 001 and 003; algorithms/cgs.c):
+ *   project  a panel's columns against the finished columns before it, all
+ *            at once (block CGS, Level 3): S = Q^T A, A -= Q S;
+ *   panel    the panel's own columns, one after the other, each against the
+ *            earlier ones with one (CGS) or two (CGS2) classical passes;
+ *   vector   the seed's parallel order (Level 2): q_i finished, then its
+ *            projection, with coefficients from the original columns V,
+ *            taken out of every later column at once.
+ * Typed source: see runtime/precision.h. */
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "codelets.h"
+#include "runtime.h"
+#ifdef HYLA_WITH_CUDA
+#include <starpu_cublas_v2.h>
+#include "cuda/kernels.h"
+_Static_assert(HYLA_CGS_MAX_NB == HYLA_CGS_MAX_COLS, "one widest GPU panel");
+#endif
+
+#define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
+#define VEC(buf) ((real_t *)STARPU_VECTOR_GET_PTR(buf))
+#define LD(buf) ((int)STARPU_MATRIX_GET_LD(buf))
+#define ROWS(buf) ((int)STARPU_MATRIX_GET_NX(buf))
+#define COLS(buf) ((int)STARPU_MATRIX_GET_NY(buf))
+
+/* Project buffers: the panel (RW), its R column (RW), workspace, then the
+ * finished panels (R, one matrix). */
+enum { P_A, P_R, P_W, P_Q };
+/* Panel buffers: the panel (RW), its R column (RW), workspace. */
+enum { K_A, K_R, K_W };
+/* Vector buffers: the updated panel U (RW), its original columns V (R), its
+ * R column (RW), workspace, and for an update the panel holding q (R). */
+enum { V_U, V_V, V_R, V_W, V_Q };
+
+struct cgs_args {
+	int c;      /* panel: row of R's diagonal block; vector: row i of R */
+	int passes; /* panel: 1 (CGS) or 2 (CGS2); project: pass 1 or 2 */
+	int combine; /* panel: R's diagonal block = T (this one) * R's diagonal block */
+	int j;      /* vector: column of q_i in its panel */
+};
+
+static struct cgs_args args_of(void *cl_arg)
+{
+	struct cgs_args arg;
+	starpu_codelet_unpack_args(cl_arg, &arg);
+	return arg;
+}
+
+/* CPU ----------------------------------------------------------------------- */
+
+static void project_cpu(void *buffers[], void *cl_arg)
+{
+	const struct cgs_args arg = args_of(cl_arg);
+	int c = hyla__contiguous_cols(buffers, P_Q, sizeof(real_t));
+	if (!c)
+		STARPU_ABORT_MSG("cgs project: panels are not contiguous in host memory");
+	real_t *a = MAT(buffers[P_A]), *r = MAT(buffers[P_R]), *q = MAT(buffers[P_Q]);
+	int m = ROWS(buffers[P_A]), w = COLS(buffers[P_A]), lda = LD(buffers[P_A]);
+	int ldr = LD(buffers[P_R]), ldq = LD(buffers[P_Q]);
+	/* Pass 1 writes S into R; pass 2 (re-orthogonalisation of the panel
+	 * already factored as Q1 T) adds S2 T to it. */
+	real_t *s = arg.passes == 1 ? r : VEC(buffers[P_W]);
+	int lds = arg.passes == 1 ? ldr : c;
+	BLAS(gemm)(CblasColMajor, CblasTrans, CblasNoTrans, c, w, m, 1, q, ldq, a, lda, 0, s, lds);
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, m, w, c, -1, q, ldq, s, lds, 1, a, lda);
+	if (arg.passes == 1)
+		return;
+	BLAS(trmm)(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, c, w, 1,
+	           r + c, ldr, s, lds);
+	for (int k = 0; k < w; k++)
+		BLAS(axpy)(c, 1, s + (int64_t)k * lds, 1, r + (int64_t)k * ldr, 1);
+}
+
+static void panel_cpu(void *buffers[], void *cl_arg)
+{
+	const struct cgs_args arg = args_of(cl_arg);
+	real_t *a = MAT(buffers[K_A]), *rkk = MAT(buffers[K_R]) + arg.c;
+	int m = ROWS(buffers[K_A]), w = COLS(buffers[K_A]), lda = LD(buffers[K_A]);
+	int ldr = LD(buffers[K_R]);
+	/* T goes to R's diagonal block, or beside it when it multiplies it. */
+	real_t *t = arg.combine ? VEC(buffers[K_W]) : rkk, *coef = VEC(buffers[K_W]) + w * w;
+	int ldt = arg.combine ? w : ldr;
+	for (int j = 0; j < w; j++) {
+		real_t *v = a + (int64_t)j * lda, *tj = t + (int64_t)j * ldt;
+		for (int pass = 0; pass < arg.passes && j > 0; pass++) {
+			real_t *s = pass == 0 ? tj : coef;
+			BLAS(gemv)(CblasColMajor, CblasTrans, m, j, 1, a, lda, v, 1, 0, s, 1);
+			BLAS(gemv)(CblasColMajor, CblasNoTrans, m, j, -1, a, lda, s, 1, 1, v, 1);
+			if (pass > 0)
+				BLAS(axpy)(j, 1, coef, 1, tj, 1);
+		}
+		real_t norm = BLAS(nrm2)(m, v, 1);
+		tj[j] = norm;
+		for (int i = 0; i < m; i++)
+			v[i] /= norm;
+	}
+	if (arg.combine)
+		BLAS(trmm)(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, w, w, 1, t,
+		           ldt, rkk, ldr);
+}
+
+/* R(i, :) = q^T V; U -= q R(i, :) over the columns [c0, w) of the panel. */
+static void vector_apply_cpu(int m, const real_t *q, void *buffers[], int i, int c0)
+{
+	real_t *u = MAT(buffers[V_U]), *r = MAT(buffers[V_R]) + i;
+	const real_t *v = MAT(buffers[V_V]);
+	int w = COLS(buffers[V_U]), ldu = LD(buffers[V_U]), ldv = LD(buffers[V_V]);
+	int ldr = LD(buffers[V_R]);
+	if (c0 >= w)
+		return;
+	BLAS(gemv)(CblasColMajor, CblasTrans, m, w - c0, 1, v + (int64_t)c0 * ldv, ldv, q, 1, 0,
+	           r + (int64_t)c0 * ldr, ldr);
+	BLAS(ger)(CblasColMajor, m, w - c0, -1, q, 1, r + (int64_t)c0 * ldr, ldr,
+	          u + (int64_t)c0 * ldu, ldu);
+}
+
+static void vector_panel_cpu(void *buffers[], void *cl_arg)
+{
+	const struct cgs_args arg = args_of(cl_arg);
+	int m = ROWS(buffers[V_U]), ldu = LD(buffers[V_U]), ldr = LD(buffers[V_R]);
+	real_t *q = MAT(buffers[V_U]) + (int64_t)arg.j * ldu;
+	real_t norm = BLAS(nrm2)(m, q, 1);
+	MAT(buffers[V_R])[arg.c + (int64_t)arg.j * ldr] = norm;
+	for (int i = 0; i < m; i++)
+		q[i] /= norm;
+	vector_apply_cpu(m, q, buffers, arg.c, arg.j + 1);
+}
+
+static void vector_update_cpu(void *buffers[], void *cl_arg)
+{
+	const struct cgs_args arg = args_of(cl_arg);
+	const real_t *q = MAT(buffers[V_Q]) + (int64_t)arg.j * LD(buffers[V_Q]);
+	vector_apply_cpu(ROWS(buffers[V_U]), q, buffers, arg.c, 0);
+}
+
+/* CUDA ---------------------------------------------------------------------- */
+#ifdef HYLA_WITH_CUDA
+static void project_cuda(void *buffers[], void *cl_arg)
+{
+	const struct cgs_args arg = args_of(cl_arg);
+	int c = hyla__contiguous_cols(buffers, P_Q, sizeof(real_t));
+	if (!c)
+		STARPU_ABORT_MSG("cgs project: panels are not contiguous on the GPU");
+	real_t *a = MAT(buffers[P_A]), *r = MAT(buffers[P_R]), *q = MAT(buffers[P_Q]);
+	int m = ROWS(buffers[P_A]), w = COLS(buffers[P_A]), lda = LD(buffers[P_A]);
+	int ldr = LD(buffers[P_R]), ldq = LD(buffers[P_Q]);
+	cublasHandle_t h = starpu_cublas_get_local_handle();
+	const real_t one = 1, zero = 0, minus_one = -1;
+	real_t *s = arg.passes == 1 ? r : VEC(buffers[P_W]);
+	int lds = arg.passes == 1 ? ldr : c;
+	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, c, w, m, &one, q, ldq, a, lda, &zero, s, lds);
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, m, w, c, &minus_one, q, ldq, s, lds, &one, a, lda);
+	if (arg.passes == 1)
+		return;
+	CUBLAS(trmm)(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
+	             c, w, &one, r + c, ldr, s, lds, s, lds);
+	CUBLAS(geam)(h, CUBLAS_OP_N, CUBLAS_OP_N, c, w, &one, r, ldr, &one, s, lds, r, ldr);
+}
+
+static void panel_cuda(void *buffers[], void *cl_arg)
+{
+	const struct cgs_args arg = args_of(cl_arg);
+	real_t *a = MAT(buffers[K_A]), *rkk = MAT(buffers[K_R]) + arg.c, *work = VEC(buffers[K_W]);
+	int m = ROWS(buffers[K_A]), w = COLS(buffers[K_A]), lda = LD(buffers[K_A]);
+	int ldr = LD(buffers[K_R]);
+	cudaStream_t stream = starpu_cuda_get_local_stream();
+	real_t *t = arg.combine ? work + HYLA_CGS_SCRATCH_ELEMS : rkk;
+	int ldt = arg.combine ? w : ldr;
+	TYPED(hyla__cuda_cgs_panel)(m, w, arg.passes, a, lda, t, ldt, work, stream);
+	if (arg.combine) {
+		const real_t one = 1;
+		CUBLAS(trmm)(starpu_cublas_get_local_handle(), CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
+		             CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, w, w, &one, t, ldt, rkk, ldr, rkk, ldr);
+	}
+}
+
+/* The seed's Level-2 kernels are the default; HYLA_LEVEL2=cublas takes
+ * cuBLAS's GEMV and GER instead (for the comparison in bench/). */
+static int level2_cublas(void)
+{
+	static int choice = -1;
+	if (choice < 0) {
+		const char *env = getenv("HYLA_LEVEL2");
+		choice = env && !strcmp(env, "cublas");
+	}
+	return choice;
+}
+
+static void vector_apply_cuda(int m, const real_t *q, void *buffers[], int i, int c0)
+{
+	real_t *u = MAT(buffers[V_U]), *r = MAT(buffers[V_R]) + i;
+	const real_t *v = MAT(buffers[V_V]);
+	int w = COLS(buffers[V_U]), ldu = LD(buffers[V_U]), ldv = LD(buffers[V_V]);
+	int ldr = LD(buffers[V_R]);
+	if (c0 >= w)
+		return;
+	real_t *rc = r + (int64_t)c0 * ldr, *uc = u + (int64_t)c0 * ldu;
+	const real_t *vc = v + (int64_t)c0 * ldv;
+	if (level2_cublas()) {
+		cublasHandle_t h = starpu_cublas_get_local_handle();
+		const real_t one = 1, zero = 0, minus_one = -1;
+		CUBLAS(gemv)(h, CUBLAS_OP_T, m, w - c0, &one, vc, ldv, q, 1, &zero, rc, ldr);
+		CUBLAS(ger)(h, m, w - c0, &minus_one, q, 1, rc, ldr, uc, ldu);
+		return;
+	}
+	cudaStream_t stream = starpu_cuda_get_local_stream();
+	TYPED(hyla__cuda_cgs_dots)(m, w - c0, vc, ldv, q, rc, ldr, VEC(buffers[V_W]), stream);
+	TYPED(hyla__cuda_cgs_rank1)(m, w - c0, uc, ldu, q, rc, ldr, stream);
+}
+
+static void vector_panel_cuda(void *buffers[], void *cl_arg)
+{
+	const struct cgs_args arg = args_of(cl_arg);
+	int m = ROWS(buffers[V_U]), ldu = LD(buffers[V_U]), ldr = LD(buffers[V_R]);
+	real_t *q = MAT(buffers[V_U]) + (int64_t)arg.j * ldu;
+	TYPED(hyla__cuda_cgs_normalise)(m, q, MAT(buffers[V_R]) + arg.c + (int64_t)arg.j * ldr,
+	                                VEC(buffers[V_W]), starpu_cuda_get_local_stream());
+	vector_apply_cuda(m, q, buffers, arg.c, arg.j + 1);
+}
+
+static void vector_update_cuda(void *buffers[], void *cl_arg)
+{
+	const struct cgs_args arg = args_of(cl_arg);
+	const real_t *q = MAT(buffers[V_Q]) + (int64_t)arg.j * LD(buffers[V_Q]);
+	vector_apply_cuda(ROWS(buffers[V_U]), q, buffers, arg.c, 0);
+}
+#endif
+
+/* Models -------------------------------------------------------------------- */
+
+static size_t project_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	starpu_data_handle_t a = STARPU_TASK_GET_HANDLE(task, P_A);
+	return starpu_matrix_get_nx(a) * starpu_matrix_get_ny(a) * hyla__cols_from(task, P_Q);
+}
+
+/* Columns times rows times the columns each one is projected against. */
+static size_t panel_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	const struct cgs_args arg = args_of(task->cl_arg);
+	starpu_data_handle_t a = STARPU_TASK_GET_HANDLE(task, K_A);
+	size_t w = starpu_matrix_get_ny(a);
+	return starpu_matrix_get_nx(a) * (w * w * (size_t)arg.passes / 2 + w);
+}
+
+static size_t vector_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	const struct cgs_args arg = args_of(task->cl_arg);
+	starpu_data_handle_t u = STARPU_TASK_GET_HANDLE(task, V_U);
+	int own = STARPU_TASK_GET_NBUFFERS(task) == V_Q;
+	return starpu_matrix_get_nx(u) * (starpu_matrix_get_ny(u) - (own ? (size_t)arg.j : 0));
+}
+
+#define CGS_MODEL(name, size)                                                                      \
+	static struct starpu_perfmodel name##_model = {                                                \
+		.type = STARPU_NL_REGRESSION_BASED,                                                        \
+		.symbol = "hyla_cgs_" #name "_" PREC_NAME "_v1",                                           \
+		.size_base = size,                                                                         \
+		.footprint = hyla__size_footprint,                                                         \
+	}
+CGS_MODEL(project, project_size);
+CGS_MODEL(panel, panel_size);
+CGS_MODEL(vector, vector_size);
+
+#ifdef HYLA_WITH_CUDA
+#define CGS_CUDA(f) .cuda_funcs = {f}, .cuda_flags = {STARPU_CUDA_ASYNC},
+#else
+#define CGS_CUDA(f)
+#endif
+
+static struct starpu_codelet project_cl = {
+	.cpu_funcs = {project_cpu},
+	CGS_CUDA(project_cuda)
+	.can_execute = hyla__on_views_node,
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.model = &project_model,
+	.name = "cgs_project_" PREC_NAME,
+};
+
+static struct starpu_codelet panel_cl = {
+	.cpu_funcs = {panel_cpu},
+	CGS_CUDA(panel_cuda)
+	.nbuffers = 3,
+	.modes = {STARPU_RW, STARPU_RW, STARPU_SCRATCH},
+	.model = &panel_model,
+	.name = "cgs_panel_" PREC_NAME,
+};
+
+static struct starpu_codelet vector_panel_cl = {
+	.cpu_funcs = {vector_panel_cpu},
+	CGS_CUDA(vector_panel_cuda)
+	.nbuffers = 4,
+	.modes = {STARPU_RW, STARPU_R, STARPU_RW, STARPU_SCRATCH},
+	.model = &vector_model,
+	.name = "cgs_vector_panel_" PREC_NAME,
+};
+
+static struct starpu_codelet vector_update_cl = {
+	.cpu_funcs = {vector_update_cpu},
+	CGS_CUDA(vector_update_cuda)
+	.nbuffers = 5,
+	.modes = {STARPU_RW, STARPU_R, STARPU_RW, STARPU_SCRATCH, STARPU_R},
+	.model = &vector_model,
+	.name = "cgs_vector_update_" PREC_NAME,
+};
+
+/* Insert functions ---------------------------------------------------------- */
+
+starpu_data_handle_t TYPED(hyla__cgs_register_scratch)(int64_t n, int64_t nb, int project)
+{
+	starpu_data_handle_t scratch;
+	int64_t elems = project ? n * nb : nb * nb + nb;
+#ifdef HYLA_WITH_CUDA
+	if (!project)
+		elems += HYLA_CGS_SCRATCH_ELEMS;
+#endif
+	starpu_vector_data_register(&scratch, -1, 0, (uint32_t)(elems > 0 ? elems : 1), sizeof(real_t));
+	return scratch;
+}
+
+int TYPED(hyla__insert_cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
+                                    starpu_data_handle_t w, const starpu_data_handle_t *q,
+                                    int nq, int pass)
+{
+	int count = P_Q + nq;
+	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
+	if (!descr)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a project task");
+	descr[P_A] = (struct starpu_data_descr){a, STARPU_RW};
+	descr[P_R] = (struct starpu_data_descr){r, STARPU_RW};
+	descr[P_W] = (struct starpu_data_descr){w, STARPU_SCRATCH};
+	double c = 0;
+	for (int p = 0; p < nq; p++) {
+		descr[P_Q + p] = (struct starpu_data_descr){q[p], STARPU_R};
+		c += starpu_matrix_get_ny(q[p]);
+	}
+	struct cgs_args arg = {.passes = pass};
+	double m = starpu_matrix_get_nx(a), cols = starpu_matrix_get_ny(a);
+	int ret = starpu_task_insert(&project_cl, STARPU_CALLBACK, hyla__task_done,
+	                             STARPU_DATA_MODE_ARRAY, descr, count, STARPU_VALUE, &arg,
+	                             sizeof arg, STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
+	                             4 * m * c * cols, 0);
+	free(descr);
+	return hyla__submitted(ret, project_cl.name);
+}
+
+int TYPED(hyla__insert_cgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
+                                  starpu_data_handle_t w, int64_t c, int passes, int combine)
+{
+	struct cgs_args arg = {.c = (int)c, .passes = passes, .combine = combine};
+	double m = starpu_matrix_get_nx(a), cols = starpu_matrix_get_ny(a);
+	int ret = starpu_task_insert(&panel_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, a,
+	                             STARPU_RW, r, STARPU_SCRATCH, w, STARPU_VALUE, &arg, sizeof arg,
+	                             STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
+	                             2 * m * cols * cols * passes, 0);
+	return hyla__submitted(ret, panel_cl.name);
+}
+
+int TYPED(hyla__insert_cgs_vector)(starpu_data_handle_t q, starpu_data_handle_t u,
+                                   starpu_data_handle_t v, starpu_data_handle_t r,
+                                   starpu_data_handle_t w, int64_t i, int64_t j, int priority)
+{
+	struct cgs_args arg = {.c = (int)i, .j = (int)j};
+	double flops = 4.0 * starpu_matrix_get_nx(u) * starpu_matrix_get_ny(u);
+	int ret;
+	if (q == u)
+		ret = starpu_task_insert(&vector_panel_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, u,
+		                         STARPU_R, v, STARPU_RW, r, STARPU_SCRATCH, w, STARPU_VALUE, &arg,
+		                         sizeof arg, STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
+	else
+		ret = starpu_task_insert(&vector_update_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW,
+		                         u, STARPU_R, v, STARPU_RW, r, STARPU_SCRATCH, w, STARPU_R, q,
+		                         STARPU_VALUE, &arg, sizeof arg, STARPU_PRIORITY, priority,
+		                         STARPU_FLOPS, flops, 0);
+	return hyla__submitted(ret, q == u ? vector_panel_cl.name : vector_update_cl.name);
+}

@@ -1,0 +1,168 @@
+/* The Gram-Schmidt QR drivers' shared body (qr_driver.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "hyla.h"
+#include "qr_driver.h"
+#include "result.h"
+
+static const struct qr_driver *drv;
+static int cusolver;
+
+int qr_driver_option(int opt, const char *arg)
+{
+	(void)arg;
+	if (opt != QR_OPT_CUSOLVER)
+		return 0;
+#ifndef HYLA_WITH_CUDA
+	die_usage(drv->prog, "--cusolver needs hyla built with CUDA");
+#endif
+	cusolver = 1;
+	return 1;
+}
+
+static void usage(void)
+{
+	printf("usage: %s M [N] [options]\n"
+	       "%s QR (A = QR, m >= n) of a random M-by-N matrix (N = M by default), or of\n"
+	       "--input's, as a StarPU task graph on the CPU cores and GPUs. --output writes Q\n"
+	       "to FILE and R to FILE's .r sibling. The check: ||A - QR||_F / ||A||_F at most\n"
+	       "10 n eps and ||I - Q^T Q||_F within the algorithm's known bound.\n\n"
+	       "%s" QR_DRIVER_OPTIONS_HELP DRIVER_OPTIONS_HELP,
+	       drv->prog, drv->title, drv->options_help);
+}
+
+/* Q and R (or U and mu) of the run in double, for the checks. */
+static void in_double(char prec, int64_t m, int64_t n, void *a, void *r, double **q, double **rd)
+{
+	*q = prec == 's' ? malloc(sizeof **q * (size_t)(m * n)) : a;
+	*rd = prec == 's' ? malloc(sizeof **rd * (size_t)(n * n)) : r;
+	if (!*q || !*rd) {
+		fprintf(stderr, "%s: error: out of memory for the checks\n", drv->prog);
+		exit(1);
+	}
+	if (prec == 's') {
+		to_double(m, n, a, *q, m);
+		to_double(n, n, r, *rd, n);
+	}
+}
+
+static int check(const struct driver_options *o, const double *a0, void *a, void *r)
+{
+	int64_t m = o->m, n = o->n;
+	host_blas_begin();
+	double *q, *rd;
+	in_double(o->prec, m, n, a, r, &q, &rd);
+	double eps = o->prec == 's' ? 0x1p-24 : 0x1p-53;
+	double orth = orthogonality(m, n, q, m);
+	double resid = qr_residual(m, n, a0, m, q, m, rd, n);
+	double kappa = triangular_condition(n, rd, n);
+	int ok = orth <= n * drv->orth_growth(kappa, n) * eps && resid <= 10 * n * eps;
+	result_num("orth", "%.2e", orth, NULL);
+	result_num("resid", "%.2e", resid, NULL);
+	result_num("cond1", "%.1e", kappa, NULL);
+	result_str("check", ok ? "pass" : "FAILED");
+	if (o->prec == 's')
+		free(q), free(rd);
+	host_blas_end();
+	return ok;
+}
+
+int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
+{
+	drv = d;
+	const char *prog = d->prog;
+	struct driver_options o = parse_driver_options(argc, argv, prog, 2, d->extra, d->on_extra, usage);
+	if (o.n > o.m)
+		die_usage(prog, "N = %lld exceeds M = %lld (Gram-Schmidt needs a tall or square matrix)",
+		          (long long)o.n, (long long)o.m);
+	o.require_gpu |= cusolver;
+	int64_t m = o.m, n = o.n;
+	size_t elsize = o.prec == 's' ? sizeof(float) : sizeof(double);
+	/* The input kept in double, the factored copy, R, and the checks' workspace. */
+	check_memory(prog, (double)m * n * (2 * 8 + 2 * elsize) + (double)n * n * (8 + elsize));
+
+	driver_start(prog, &o);
+
+	double *a0 = malloc(sizeof *a0 * (size_t)(m * n));
+	void *a = hyla_malloc(elsize * (size_t)(m * n));
+	void *r = hyla_malloc(elsize * (size_t)(n * n));
+	double *times = malloc(sizeof *times * (size_t)o.repeat);
+	if (!a0 || !a || !r || !times) {
+		fprintf(stderr, "%s: error: out of memory\n", prog);
+		return 1;
+	}
+	driver_matrix(prog, &o, a0);
+	int64_t nb = o.nb ? o.nb : d->default_nb(m, n);
+
+	int info = 0;
+	for (int64_t k = 0; k < o.repeat && info == 0; k++) {
+		if (o.prec == 's')
+			to_float(m, n, a0, m, a);
+		else
+			memcpy(a, a0, sizeof(double) * (size_t)(m * n));
+		if (o.stats)
+			worker_stats_start();
+		driver_progress_begin(prog, &o);
+		driver_trace_begin(&o, k);
+		double t = now_seconds();
+		info = d->factor(o.prec, m, n, a, r, nb);
+		times[k] = now_seconds() - t;
+		driver_progress_end();
+		driver_trace_end(prog, &o, k);
+	}
+	if (info != 0) {
+		fprintf(stderr, "%s: error: the factorisation returned %d (%s)\n", prog, info,
+		        hyla_strerror(info));
+		return 1;
+	}
+	if (o.stats)
+		worker_stats_print();
+	sort_times(times, o.repeat);
+	double best = times[0], median = times[o.repeat / 2];
+
+	char prec[2] = {o.prec, 0};
+	result_begin(prog);
+	result_num("m", "%.0f", (double)m, NULL);
+	result_num("n", "%.0f", (double)n, NULL);
+	result_str("prec", prec);
+	result_str("variant", d->variant());
+	result_num("nb", "%.0f", (double)(nb < n ? nb : n), NULL);
+	result_num("time", "%.4f", best, " s");
+	if (o.repeat > 1)
+		result_num("median", "%.4f", median, " s");
+	result_num("gflops", "%.1f", 2.0 * m * n * n / best * 1e-9, NULL);
+
+	int failed = o.check && !check(&o, a0, a, r);
+	int umu = d->umu && *d->umu;
+	if (umu) {
+		int ret = o.prec == 's' ? hyla_sqr_to_umu(m, n, a, m, r, n)
+		                        : hyla_dqr_to_umu(m, n, a, m, r, n);
+		failed |= ret != 0;
+	}
+	driver_write(prog, &o, NULL, m, n, a, m);
+	driver_write(prog, &o, umu ? "mu" : "r", n, n, r, n);
+	if (o.lapack) {
+		double t = lapack_qr_seconds(m, n, a0, m, o.prec);
+		result_num("lapack_geqrf_orgqr", "%.4f", t, " s");
+		result_num("speedup", "%.2f", t / best, "x");
+	}
+	if (cusolver) {
+		double t = cusolver_qr_seconds(m, n, a0, m, o.prec);
+		if (t < 0) {
+			fprintf(stderr, "%s: error: cuSOLVER's QR failed\n", prog);
+			return 1;
+		}
+		result_num("cusolver_geqrf_orgqr", "%.4f", t, " s");
+		result_num("vs_cusolver", "%.2f", t / best, "x");
+	}
+	result_end();
+
+	free(a0), free(times);
+	hyla_free(a, elsize * (size_t)(m * n));
+	hyla_free(r, elsize * (size_t)(n * n));
+	hyla_finalize();
+	return failed;
+}

@@ -1,0 +1,34 @@
+/* The body the Gram-Schmidt QR drivers (qr_mgs, qr_cgs) share: options,
+ * runs, checks, LAPACK (and cuSOLVER) references, the result line. */
+#ifndef HYLA_QR_DRIVER_H
+#define HYLA_QR_DRIVER_H
+
+#include <stdint.h>
+
+struct option;
+struct qr_driver {
+	const char *prog, *title; /* title: the algorithm, for the help text */
+	const char *options_help; /* the driver's own options */
+	const struct option *extra;
+	int (*on_extra)(int opt, const char *arg);
+	/* A = QR in place (Q over a, R in r), hyla's info. */
+	int (*factor)(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb);
+	int64_t (*default_nb)(int64_t m, int64_t n);
+	const char *(*variant)(void); /* for the result line, once options are parsed */
+	/* The orthogonality the algorithm keeps, in units of n eps, at cond. */
+	double (*orth_growth)(double cond, int64_t n);
+	const int *umu; /* if set and true: write seed 001's U and mu, not Q and R */
+};
+
+/* The options every QR driver adds (its extra list starts with them; its
+ * on_extra passes them on to qr_driver_option). */
+enum { QR_OPT_CUSOLVER = 1000, QR_OPT_FIRST_OWN }; /* above the common options' codes */
+#define QR_DRIVER_OPTIONS {"cusolver", no_argument, 0, QR_OPT_CUSOLVER}
+#define QR_DRIVER_OPTIONS_HELP \
+	"  --cusolver       also time cuSOLVER's geqrf + orgqr on the GPU (data already\n" \
+	"                   there, after a warm-up run), print the ratio\n"
+int qr_driver_option(int opt, const char *arg);
+
+int qr_driver_main(int argc, char **argv, const struct qr_driver *d);
+
+#endif
