@@ -3,8 +3,9 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|trace|bench|suite|profile|all]   (default all)
-# trace: the Gantt picture of a calibrated hr_reduce 8000.
+#   sh scripts/device-run.sh [checks|trace|cgs|bench|suite|profile|all]   (default all)
+# trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
+# the Gram-Schmidt QRs only.
 # profile: GPU time of each kernel in a window of hr_reduce 8000's column
 # loop (Nsight Compute), the per-column timeline of the panel.
 set -u
@@ -26,13 +27,17 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 nproc | sed 's/^/cores: /' | tee -a "$out/machine.txt"
 
 if [ "$what" = checks ] || [ "$what" = all ]; then
-	echo "== checks: MGS and gehrd against LAPACK and the identities, every scheduler, CUDA on"
+	echo "== checks: MGS, CGS and gehrd against LAPACK and the identities, every scheduler, CUDA on"
 	for sched in eager random dmda ws; do
-		for args in "d 3000 1700 256 blocked" "d 2048 2048 256 blocked" "d 1000 600 128 vector" \
-			"s 3000 1000 256 blocked" "s 900 900 128 vector" "d 2000 1000 256 blocked 1e10" \
-			"d 600 1 64 blocked"; do
-			STARPU_SCHED=$sched $bin/tests/test_mgs $args || echo "FAILED (exit $?): test_mgs $args under $sched"
+		for args in "mgs d 3000 1700 256" "mgs d 2048 2048 256" "mgs_vector d 1000 600 128" \
+			"mgs s 3000 1000 256" "mgs_vector s 900 900 128" "mgs d 2000 1000 256 1e10" \
+			"mgs d 600 1 64" "cgs2 d 3000 1700 256" "cgs2 d 2048 2048 128" "cgs2 d 2000 1000 256 1e13" \
+			"cgs2 s 3000 1000 256" "cgs2 s 1000 500 100 1e5" "cgs d 3000 1700 256" \
+			"cgs d 2000 1000 200 1e6" "cgs s 1200 1200 256" "cgs_vector d 1000 600 128" \
+			"cgs_vector d 800 400 64 1e5" "cgs_vector s 900 900 256" "cgs2 d 600 1 64"; do
+			STARPU_SCHED=$sched $bin/tests/test_gs $args || echo "FAILED (exit $?): test_gs $args under $sched"
 		done
+		[ "${HYLA_CHECKS:-all}" = gs ] && continue
 		for args in "d 1500 64" "d 1025 64" "d 600 32" "s 1200 64" "s 777 16" "d 130 64" \
 			"s 600 32 auto 1e25" "d 600 32 auto 1e-150" "d 1000 128" "s 900 100" \
 			"d 1500 64 gpu" "d 1025 64 cpu" "s 900 32 cpu" "d 600 32 cpu 1e-150"; do
@@ -47,6 +52,31 @@ if [ "$what" = trace ] || [ "$what" = all ]; then
 	for i in 1 2 3; do STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check >/dev/null 2>&1; done
 	STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check --stats --trace "$out/hr_reduce-8000.svg" 2>&1 |
 		tee "$out/trace$tag.txt"
+fi
+
+if [ "$what" = cgs ] || [ "$what" = all ]; then
+	echo "== qr_cgs: Level-2 kernels, calibration runs (dmda), then timings with cuSOLVER"
+	$bin/level2_bench 2>&1 | tee "$out/level2$tag.txt"
+	for i in 1 2 3; do
+		for args in "" "--no-reorth" "--prec s" "--nb 128"; do
+			STARPU_SCHED=dmda $bin/qr_cgs 8000 --no-check $args >/dev/null 2>&1
+		done
+	done
+	{
+		STARPU_SCHED=dmda $bin/qr_cgs 8000 --repeat 3 --lapack --cusolver --stats --require-gpu
+		STARPU_SCHED=dmda $bin/qr_cgs 8000 --no-reorth --repeat 3 --cusolver --stats
+		STARPU_SCHED=dmda $bin/qr_cgs 8000 --nb 128 --repeat 3 --no-check
+		STARPU_SCHED=dmda $bin/qr_cgs 8000 --prec s --repeat 3 --cusolver
+		STARPU_SCHED=dmda $bin/qr_mgs 8000 --repeat 3 --cusolver
+		STARPU_SCHED=dmda $bin/qr_cgs 16000 8000 --repeat 2 --cusolver --no-check
+		for level2 in hyla cublas; do
+			STARPU_SCHED=dmda HYLA_LEVEL2=$level2 $bin/qr_cgs 2000 --variant vector --repeat 2 --stats
+		done
+		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/qr_cgs 4000 --repeat 2 --lapack
+	} 2>&1 | tee "$out/bench-cgs$tag.txt"
+	for model in hyla_cgs_project_d_v1 hyla_cgs_panel_d_v1; do
+		.device/starpu/bin/starpu_perfmodel_display -s $model
+	done > "$out/models-cgs$tag.txt" 2>&1
 fi
 
 if [ "$what" = suite ]; then
