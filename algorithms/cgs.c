@@ -94,11 +94,14 @@ int PUBLIC(cgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t
 		return ret;
 	if (nb == 0)
 		nb = hyla_cgs_default_nb(m, n);
-	nb = nb > n ? n : nb > HYLA_CGS_MAX_NB ? HYLA_CGS_MAX_NB : nb;
+	int vector = variant == HYLA_CGS_VECTOR;
+	if (vector && nb > HYLA_CGS_MAX_NB)
+		nb = HYLA_CGS_MAX_NB;
+	if (nb > n)
+		nb = n;
 	hyla__clear_lower(n, r, ldr, sizeof(real_t));
 
 	hyla_desc A, V = {0};
-	int vector = variant == HYLA_CGS_VECTOR;
 	ret = vector ? hyla__desc_register(&A, a, m, n, lda, m, nb, sizeof(real_t))
 	             : hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS && vector &&

@@ -87,5 +87,29 @@ int main(int argc, char **argv)
 			printf("| %s | %d | %d | %.2f | %.0f | %.0f%% |\n", names[k], m, ncols, us, bw,
 			       100 * bw / full_bw);
 		}
+	/* The blocked panel's leaf: 32 columns, one or two passes, per column. */
+	double *t;
+	if (cudaMalloc((void **)&t, 32 * 32 * sizeof(double)))
+		return 1;
+	printf("\n| panel leaf (32 columns, %d rows) | us per column |\n| --- | --- |\n", m);
+	for (int passes = 1; passes <= 2; passes++) {
+		cudaEvent_t start, stop;
+		cudaEventCreate(&start);
+		cudaEventCreate(&stop);
+		/* The identity's first columns: orthonormal, so repeating is harmless. */
+		const double one = 1;
+		cudaMemset(x[0], 0, (size_t)m * 32 * sizeof(double));
+		for (int j = 0; j < 32; j++)
+			cudaMemcpy(x[0] + (size_t)j * m + j, &one, sizeof one, cudaMemcpyHostToDevice);
+		cudaEventRecord(start, 0);
+		for (int i = 0; i < REPS; i++)
+			hyla__cuda_cgs_panel_d(m, 32, passes, x[0], m, t, 32, scratch, 0);
+		cudaEventRecord(stop, 0);
+		cudaEventSynchronize(stop);
+		float ms;
+		cudaEventElapsedTime(&ms, start, stop);
+		printf("| %s | %.2f |\n", passes == 1 ? "CGS (1 launch per column)" : "CGS2 (2 launches per column)",
+		       ms * 1e3 / REPS / 32);
+	}
 	return cudaDeviceSynchronize() != cudaSuccess;
 }

@@ -48,43 +48,99 @@ static struct cgs_args args_of(void *cl_arg)
 	return arg;
 }
 
-/* CPU ----------------------------------------------------------------------- */
+/* The blocked codelets' three operations, on the host or on the GPU:
+ *   project  pass 1: R = Q^T A, A -= Q R (R: c-by-w); pass 2: S = Q^T A,
+ *            A -= Q S, R += S T with T the w-by-w upper triangle at t (S in s);
+ *   columns  the w columns of a one after the other, each against the earlier
+ *            ones by `passes` classical passes; T (upper) into t;
+ *   combine  r (w-by-w, upper) = t r. */
+struct backend {
+	void (*project)(int m, int w, int c, const real_t *q, int ldq, real_t *a, int lda, real_t *r,
+	                int ldr, const real_t *t, int ldt, int pass, real_t *s);
+	void (*columns)(int m, int w, int passes, real_t *a, int lda, real_t *t, int ldt, real_t *work);
+	void (*combine)(int w, const real_t *t, int ldt, real_t *r, int ldr);
+};
 
-static void project_cpu(void *buffers[], void *cl_arg)
+/* The panel's columns go in sub-panels of IB: each projected against the
+ * panel's earlier columns (block CGS, Level 3; with passes == 2 the same
+ * BCGS2 as across panels), then its own columns one by one (Level 2 on IB
+ * columns). Workspace: the columns' own (COLUMNS_WORK), then the
+ * projections' S (w * IB) and the second pass's T (IB * IB). */
+#define IB 32
+#ifdef HYLA_WITH_CUDA
+#define COLUMNS_WORK HYLA_CGS_SCRATCH_ELEMS
+#else
+#define COLUMNS_WORK IB
+#endif
+
+static void panel_blocked(const struct backend *be, int m, int w, int passes, real_t *a, int lda,
+                          real_t *t, int ldt, real_t *work)
+{
+	real_t *s = work + COLUMNS_WORK, *t2 = s + (int64_t)w * IB;
+	for (int s0 = 0; s0 < w; s0 += IB) {
+		int b = w - s0 < IB ? w - s0 : IB;
+		real_t *as = a + (int64_t)s0 * lda, *tps = t + (int64_t)s0 * ldt, *tss = tps + s0;
+		if (s0)
+			be->project(m, b, s0, a, lda, as, lda, tps, ldt, NULL, 0, 1, s);
+		be->columns(m, b, passes, as, lda, tss, ldt, work);
+		if (passes == 2 && s0) {
+			be->project(m, b, s0, a, lda, as, lda, tps, ldt, tss, ldt, 2, s);
+			be->columns(m, b, 1, as, lda, t2, b, work);
+			be->combine(b, t2, b, tss, ldt);
+		}
+	}
+}
+
+static void project_task(const struct backend *be, void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
 	int c = hyla__contiguous_cols(buffers, P_Q, sizeof(real_t));
 	if (!c)
-		STARPU_ABORT_MSG("cgs project: panels are not contiguous in host memory");
-	real_t *a = MAT(buffers[P_A]), *r = MAT(buffers[P_R]), *q = MAT(buffers[P_Q]);
-	int m = ROWS(buffers[P_A]), w = COLS(buffers[P_A]), lda = LD(buffers[P_A]);
-	int ldr = LD(buffers[P_R]), ldq = LD(buffers[P_Q]);
-	/* Pass 1 writes S into R; pass 2 (re-orthogonalisation of the panel
-	 * already factored as Q1 T) adds S2 T to it. */
-	real_t *s = arg.passes == 1 ? r : VEC(buffers[P_W]);
-	int lds = arg.passes == 1 ? ldr : c;
-	BLAS(gemm)(CblasColMajor, CblasTrans, CblasNoTrans, c, w, m, 1, q, ldq, a, lda, 0, s, lds);
-	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, m, w, c, -1, q, ldq, s, lds, 1, a, lda);
-	if (arg.passes == 1)
-		return;
-	BLAS(trmm)(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, c, w, 1,
-	           r + c, ldr, s, lds);
-	for (int k = 0; k < w; k++)
-		BLAS(axpy)(c, 1, s + (int64_t)k * lds, 1, r + (int64_t)k * ldr, 1);
+		STARPU_ABORT_MSG("cgs project: the finished panels are not contiguous");
+	real_t *r = MAT(buffers[P_R]);
+	int ldr = LD(buffers[P_R]);
+	be->project(ROWS(buffers[P_A]), COLS(buffers[P_A]), c, MAT(buffers[P_Q]), LD(buffers[P_Q]),
+	            MAT(buffers[P_A]), LD(buffers[P_A]), r, ldr, r + c, ldr, arg.passes,
+	            VEC(buffers[P_W]));
 }
 
-static void panel_cpu(void *buffers[], void *cl_arg)
+static void panel_task(const struct backend *be, void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
-	real_t *a = MAT(buffers[K_A]), *rkk = MAT(buffers[K_R]) + arg.c;
-	int m = ROWS(buffers[K_A]), w = COLS(buffers[K_A]), lda = LD(buffers[K_A]);
-	int ldr = LD(buffers[K_R]);
+	real_t *rkk = MAT(buffers[K_R]) + arg.c, *work = VEC(buffers[K_W]);
+	int w = COLS(buffers[K_A]), ldr = LD(buffers[K_R]);
 	/* T goes to R's diagonal block, or beside it when it multiplies it. */
-	real_t *t = arg.combine ? VEC(buffers[K_W]) : rkk, *coef = VEC(buffers[K_W]) + w * w;
+	real_t *t = arg.combine ? work + COLUMNS_WORK + (int64_t)w * IB + IB * IB : rkk;
 	int ldt = arg.combine ? w : ldr;
+	panel_blocked(be, ROWS(buffers[K_A]), w, arg.passes, MAT(buffers[K_A]), LD(buffers[K_A]), t,
+	              ldt, work);
+	if (arg.combine)
+		be->combine(w, t, ldt, rkk, ldr);
+}
+
+/* CPU ----------------------------------------------------------------------- */
+
+static void project_host(int m, int w, int c, const real_t *q, int ldq, real_t *a, int lda,
+                         real_t *r, int ldr, const real_t *t, int ldt, int pass, real_t *s)
+{
+	real_t *dst = pass == 1 ? r : s;
+	int ldd = pass == 1 ? ldr : c;
+	BLAS(gemm)(CblasColMajor, CblasTrans, CblasNoTrans, c, w, m, 1, q, ldq, a, lda, 0, dst, ldd);
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, m, w, c, -1, q, ldq, dst, ldd, 1, a, lda);
+	if (pass == 1)
+		return;
+	BLAS(trmm)(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, c, w, 1, t, ldt,
+	           s, c);
+	for (int k = 0; k < w; k++)
+		BLAS(axpy)(c, 1, s + (int64_t)k * c, 1, r + (int64_t)k * ldr, 1);
+}
+
+static void columns_host(int m, int w, int passes, real_t *a, int lda, real_t *t, int ldt,
+                         real_t *coef)
+{
 	for (int j = 0; j < w; j++) {
 		real_t *v = a + (int64_t)j * lda, *tj = t + (int64_t)j * ldt;
-		for (int pass = 0; pass < arg.passes && j > 0; pass++) {
+		for (int pass = 0; pass < passes && j > 0; pass++) {
 			real_t *s = pass == 0 ? tj : coef;
 			BLAS(gemv)(CblasColMajor, CblasTrans, m, j, 1, a, lda, v, 1, 0, s, 1);
 			BLAS(gemv)(CblasColMajor, CblasNoTrans, m, j, -1, a, lda, s, 1, 1, v, 1);
@@ -96,9 +152,24 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 		for (int i = 0; i < m; i++)
 			v[i] /= norm;
 	}
-	if (arg.combine)
-		BLAS(trmm)(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, w, w, 1, t,
-		           ldt, rkk, ldr);
+}
+
+static void combine_host(int w, const real_t *t, int ldt, real_t *r, int ldr)
+{
+	BLAS(trmm)(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, w, w, 1, t, ldt,
+	           r, ldr);
+}
+
+static const struct backend host = {project_host, columns_host, combine_host};
+
+static void project_cpu(void *buffers[], void *cl_arg)
+{
+	project_task(&host, buffers, cl_arg);
+}
+
+static void panel_cpu(void *buffers[], void *cl_arg)
+{
+	panel_task(&host, buffers, cl_arg);
 }
 
 /* R(i, :) = q^T V; U -= q R(i, :) over the columns [c0, w) of the panel. */
@@ -137,43 +208,45 @@ static void vector_update_cpu(void *buffers[], void *cl_arg)
 
 /* CUDA ---------------------------------------------------------------------- */
 #ifdef HYLA_WITH_CUDA
-static void project_cuda(void *buffers[], void *cl_arg)
+static void project_gpu(int m, int w, int c, const real_t *q, int ldq, real_t *a, int lda,
+                        real_t *r, int ldr, const real_t *t, int ldt, int pass, real_t *s)
 {
-	const struct cgs_args arg = args_of(cl_arg);
-	int c = hyla__contiguous_cols(buffers, P_Q, sizeof(real_t));
-	if (!c)
-		STARPU_ABORT_MSG("cgs project: panels are not contiguous on the GPU");
-	real_t *a = MAT(buffers[P_A]), *r = MAT(buffers[P_R]), *q = MAT(buffers[P_Q]);
-	int m = ROWS(buffers[P_A]), w = COLS(buffers[P_A]), lda = LD(buffers[P_A]);
-	int ldr = LD(buffers[P_R]), ldq = LD(buffers[P_Q]);
 	cublasHandle_t h = starpu_cublas_get_local_handle();
 	const real_t one = 1, zero = 0, minus_one = -1;
-	real_t *s = arg.passes == 1 ? r : VEC(buffers[P_W]);
-	int lds = arg.passes == 1 ? ldr : c;
-	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, c, w, m, &one, q, ldq, a, lda, &zero, s, lds);
-	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, m, w, c, &minus_one, q, ldq, s, lds, &one, a, lda);
-	if (arg.passes == 1)
+	real_t *dst = pass == 1 ? r : s;
+	int ldd = pass == 1 ? ldr : c;
+	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, c, w, m, &one, q, ldq, a, lda, &zero, dst, ldd);
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, m, w, c, &minus_one, q, ldq, dst, ldd, &one, a, lda);
+	if (pass == 1)
 		return;
 	CUBLAS(trmm)(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
-	             c, w, &one, r + c, ldr, s, lds, s, lds);
-	CUBLAS(geam)(h, CUBLAS_OP_N, CUBLAS_OP_N, c, w, &one, r, ldr, &one, s, lds, r, ldr);
+	             c, w, &one, t, ldt, s, c, s, c);
+	CUBLAS(geam)(h, CUBLAS_OP_N, CUBLAS_OP_N, c, w, &one, r, ldr, &one, s, c, r, ldr);
+}
+
+static void columns_gpu(int m, int w, int passes, real_t *a, int lda, real_t *t, int ldt,
+                        real_t *work)
+{
+	TYPED(hyla__cuda_cgs_panel)(m, w, passes, a, lda, t, ldt, work, starpu_cuda_get_local_stream());
+}
+
+static void combine_gpu(int w, const real_t *t, int ldt, real_t *r, int ldr)
+{
+	const real_t one = 1;
+	CUBLAS(trmm)(starpu_cublas_get_local_handle(), CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
+	             CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, w, w, &one, t, ldt, r, ldr, r, ldr);
+}
+
+static const struct backend gpu = {project_gpu, columns_gpu, combine_gpu};
+
+static void project_cuda(void *buffers[], void *cl_arg)
+{
+	project_task(&gpu, buffers, cl_arg);
 }
 
 static void panel_cuda(void *buffers[], void *cl_arg)
 {
-	const struct cgs_args arg = args_of(cl_arg);
-	real_t *a = MAT(buffers[K_A]), *rkk = MAT(buffers[K_R]) + arg.c, *work = VEC(buffers[K_W]);
-	int m = ROWS(buffers[K_A]), w = COLS(buffers[K_A]), lda = LD(buffers[K_A]);
-	int ldr = LD(buffers[K_R]);
-	cudaStream_t stream = starpu_cuda_get_local_stream();
-	real_t *t = arg.combine ? work + HYLA_CGS_SCRATCH_ELEMS : rkk;
-	int ldt = arg.combine ? w : ldr;
-	TYPED(hyla__cuda_cgs_panel)(m, w, arg.passes, a, lda, t, ldt, work, stream);
-	if (arg.combine) {
-		const real_t one = 1;
-		CUBLAS(trmm)(starpu_cublas_get_local_handle(), CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
-		             CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, w, w, &one, t, ldt, rkk, ldr, rkk, ldr);
-	}
+	panel_task(&gpu, buffers, cl_arg);
 }
 
 /* The seed's Level-2 kernels are the default; HYLA_LEVEL2=cublas takes
@@ -314,11 +387,9 @@ static struct starpu_codelet vector_update_cl = {
 starpu_data_handle_t TYPED(hyla__cgs_register_scratch)(int64_t n, int64_t nb, int project)
 {
 	starpu_data_handle_t scratch;
-	int64_t elems = project ? n * nb : nb * nb + nb;
-#ifdef HYLA_WITH_CUDA
-	if (!project)
-		elems += HYLA_CGS_SCRATCH_ELEMS;
-#endif
+	/* The panel's: the columns' own, S and T of the sub-panels, T of the
+	 * panel's second pass (panel_task). */
+	int64_t elems = project ? n * nb : COLUMNS_WORK + nb * IB + IB * IB + nb * nb;
 	starpu_vector_data_register(&scratch, -1, 0, (uint32_t)(elems > 0 ? elems : 1), sizeof(real_t));
 	return scratch;
 }

@@ -30,7 +30,7 @@ int TYPED(hyla__insert_mgs_update)(starpu_data_handle_t q, starpu_data_handle_t 
  * (rows 0 to the panel's last); the panels are column panels of one matrix.
  * Workspace for project (project = 1: n * nb elements) or the other codelets. */
 starpu_data_handle_t TYPED(hyla__cgs_register_scratch)(int64_t n, int64_t nb, int project);
-/* The widest panel (cuda/kernels.h's HYLA_CGS_MAX_COLS). */
+/* The widest panel of the vector codelets (cuda/kernels.h's HYLA_CGS_MAX_COLS). */
 #define HYLA_CGS_MAX_NB 256
 /* Projects the panel a (RW) against the nq finished panels q (R, consecutive
  * views): pass 1: R(0:c, :) = Q^T A, A -= Q R(0:c, :); pass 2 (after the

@@ -99,7 +99,7 @@ int64_t hyla_mgs_default_nb(int64_t m, int64_t n);
  *   HYLA_CGS_VECTOR  one pass in seed 001's parallel order: per column a
  *                    dot product with every later original column, then a
  *                    rank-1 update of them all (Level 2; keeps a copy of A).
- * nb (0: hyla_cgs_default_nb) is capped at 256. */
+ * nb: the panel width (0: hyla_cgs_default_nb); at most 256 for HYLA_CGS_VECTOR. */
 typedef enum { HYLA_CGS2 = 0, HYLA_CGS = 1, HYLA_CGS_VECTOR = 2 } hyla_cgs_variant;
 
 int hyla_dcgs(int64_t m, int64_t n, double *a, int64_t lda, double *r, int64_t ldr, int64_t nb,

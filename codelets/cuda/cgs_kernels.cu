@@ -39,9 +39,8 @@ gs_step(int m, int ncols, T *x, int64_t ldx, T *y, const T *z, T *scale_col, con
 	const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
 	const int row = tid % CHUNK, part = tid / CHUNK;
 	const bool with_norm = op == OP_NORM || op == OP_NORM_NEXT;
-	// Dot products: of X's columns (and y's for NORM_NEXT) with the vector dot_with.
+	// Dot products: of X's columns (and y's for NORM_NEXT) with y (or z).
 	const int ndots = op == OP_DOTS ? ncols : op == OP_NORM_NEXT ? ncols + 1 : 0;
-	const T *dot_with = op == OP_NORM_NEXT ? zsh : ysh;
 	for (int c = tid; c < SLOTS; c += THREADS) {
 		if (c < MAXC)
 			coef[c] = sub && c < ncols ? sub[c] : T(0);
@@ -58,6 +57,7 @@ gs_step(int m, int ncols, T *x, int64_t ldx, T *y, const T *z, T *scale_col, con
 		if (sub) {
 			T s = 0;
 			if (row < rows)
+#pragma unroll 8
 				for (int c = part; c < ncols; c += PARTS)
 					s += x[r0 + row + c * ldx] * coef[c];
 			red[part][row] = s;
@@ -78,16 +78,28 @@ gs_step(int m, int ncols, T *x, int64_t ldx, T *y, const T *z, T *scale_col, con
 			zsh[tid] = 0;
 		}
 		__syncthreads();
-		// A warp per column, two rows per lane; column ncols is y itself.
-		for (int c = warp; c < ndots; c += WARPS) {
-			const T *xc = c < ncols ? x + r0 + c * ldx : ysh;
+		// A warp per column, two rows per lane; loads of several columns in
+		// flight before their sums.
+		const int nx = op == OP_NONE || op == OP_NORM ? 0 : ncols;
+		const T d0 = op == OP_NORM_NEXT ? zsh[lane] : ysh[lane];
+		const T d1 = op == OP_NORM_NEXT ? zsh[lane + 32] : ysh[lane + 32];
+#pragma unroll 4
+		for (int c = warp; c < nx; c += WARPS) {
+			const T *xc = x + r0 + c * ldx;
 			T a0 = lane < rows ? xc[lane] : T(0);
 			T a1 = lane + 32 < rows ? xc[lane + 32] : T(0);
-			T s = a0 * dot_with[lane] + a1 * dot_with[lane + 32];
+			T s = a0 * d0 + a1 * d1;
 			for (int off = 16; off > 0; off /= 2)
 				s += __shfl_down_sync(0xffffffffu, s, off);
 			if (lane == 0)
 				sums[c] += s;
+		}
+		if (op == OP_NORM_NEXT && warp == WARPS - 1) { // column ncols: y itself
+			T s = ysh[lane] * zsh[lane] + ysh[lane + 32] * zsh[lane + 32];
+			for (int off = 16; off > 0; off /= 2)
+				s += __shfl_down_sync(0xffffffffu, s, off);
+			if (lane == 0)
+				sums[ncols] += s;
 		}
 		if (with_norm && warp < CHUNK / 32) {
 			T s = ysh[tid] * ysh[tid];
