@@ -58,14 +58,17 @@ if [ "$what" = cgs ] || [ "$what" = all ]; then
 	echo "== qr_cgs: Level-2 kernels, calibration runs (dmda), then timings with cuSOLVER"
 	$bin/level2_bench 2>&1 | tee "$out/level2$tag.txt"
 	for i in 1 2 3; do
-		for args in "" "--no-reorth" "--prec s" "--nb 128"; do
+		for args in "" "--no-reorth" "--prec s" "--nb 128" "--nb 512" "--no-reorth --nb 512"; do
 			STARPU_SCHED=dmda $bin/qr_cgs 8000 --no-check $args >/dev/null 2>&1
 		done
 	done
 	{
 		STARPU_SCHED=dmda $bin/qr_cgs 8000 --repeat 3 --lapack --cusolver --stats --require-gpu
 		STARPU_SCHED=dmda $bin/qr_cgs 8000 --no-reorth --repeat 3 --cusolver --stats
-		STARPU_SCHED=dmda $bin/qr_cgs 8000 --nb 128 --repeat 3 --no-check
+		for nb in 128 512; do
+			STARPU_SCHED=dmda $bin/qr_cgs 8000 --nb $nb --repeat 3 --no-check
+			STARPU_SCHED=dmda $bin/qr_cgs 8000 --nb $nb --repeat 3 --no-check --no-reorth
+		done
 		STARPU_SCHED=dmda $bin/qr_cgs 8000 --prec s --repeat 3 --cusolver
 		STARPU_SCHED=dmda $bin/qr_mgs 8000 --repeat 3 --cusolver
 		STARPU_SCHED=dmda $bin/qr_cgs 16000 8000 --repeat 2 --cusolver --no-check
