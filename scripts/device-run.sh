@@ -5,7 +5,7 @@
 # Logs go to $OUT (or ./device-out).
 #   sh scripts/device-run.sh [checks|trace|cgs|bench|suite|profile|all]   (default all)
 # trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
-# the Gram-Schmidt QRs only.
+# the Gram-Schmidt QRs only. HYLA_CGS_NBS="128 512": also time qr_cgs at those nb.
 # profile: GPU time of each kernel in a window of hr_reduce 8000's column
 # loop (Nsight Compute), the per-column timeline of the panel.
 set -u
@@ -58,14 +58,14 @@ if [ "$what" = cgs ] || [ "$what" = all ]; then
 	echo "== qr_cgs: Level-2 kernels, calibration runs (dmda), then timings with cuSOLVER"
 	$bin/level2_bench 2>&1 | tee "$out/level2$tag.txt"
 	for i in 1 2 3; do
-		for args in "" "--no-reorth" "--prec s" "--nb 128" "--nb 512" "--no-reorth --nb 512"; do
+		for args in "" "--no-reorth" "--prec s" ${HYLA_CGS_NBS:+"--nb 128" "--nb 512"}; do
 			STARPU_SCHED=dmda $bin/qr_cgs 8000 --no-check $args >/dev/null 2>&1
 		done
 	done
 	{
 		STARPU_SCHED=dmda $bin/qr_cgs 8000 --repeat 3 --lapack --cusolver --stats --require-gpu
 		STARPU_SCHED=dmda $bin/qr_cgs 8000 --no-reorth --repeat 3 --cusolver --stats
-		for nb in 128 512; do
+		for nb in ${HYLA_CGS_NBS:-}; do
 			STARPU_SCHED=dmda $bin/qr_cgs 8000 --nb $nb --repeat 3 --no-check
 			STARPU_SCHED=dmda $bin/qr_cgs 8000 --nb $nb --repeat 3 --no-check --no-reorth
 		done

@@ -1,8 +1,12 @@
-// CUDA kernels of classical Gram-Schmidt (seeds 001 and 003): one grid-wide
-// step of a column loop (dot products with a tree reduction, the subtraction
-// of projections, norms) and the rank-1 update of the seed's parallel order.
+// CUDA kernels of classical Gram-Schmidt (seeds 001 and 003): the column loop
+// of a panel as one cooperative kernel (dot products with a tree reduction,
+// the subtraction of projections, norms; a grid-wide sync per step), the same
+// steps one kernel each for the seed's parallel order, and its rank-1 update.
+#include <cooperative_groups.h>
 #include "kernels.h"
 #include "launch.h"
+
+namespace cg = cooperative_groups;
 
 #define MAXC HYLA_CGS_MAX_COLS
 #define SLOTS HYLA_CGS_SLOTS // the dot products, then the norm
@@ -14,41 +18,32 @@
 
 enum { OP_NONE, OP_DOTS, OP_NORM, OP_NORM_NEXT };
 
-// One grid-wide step of a Gram-Schmidt column loop, on the m rows of the
-// column y and of X (m-by-ncols, ncols <= MAXC):
-//  1. scale_col /= *scale_by (finishes the previous column q);
-//  2. y -= X sub (sub: ncols coefficients);
-//  3. op DOTS: out[c * ldo] = (X^T y)[c], and acc[c * ldo] += it when acc;
-//     op NORM: *norm = ||y||;
-//     op NORM_NEXT: *norm = ||y||, and the next column z's coefficients
-//     against [X, y / ||y||]: out[c] = X(:, c)^T z, out[ncols] = y^T z / ||y||
-//     (y is finished by the next step's scale);
-//     op NONE: nothing.
-// Blocks own chunks of CHUNK rows (grid stride), so a block's steps 1-3 see
-// its own rows only. The blocks' sums go to partial (slot-major); the last
-// block to finish adds them, a warp per slot in a fixed order, so results do
-// not depend on timing. counter starts at zero and is left so.
 template <typename T>
-__global__ void __launch_bounds__(THREADS)
-gs_step(int m, int ncols, T *x, int64_t ldx, T *y, const T *z, T *scale_col, const T *scale_by,
-        const T *sub, int op, T *out, int64_t ldo, T *acc, T *norm, T *partial, unsigned *counter)
+struct step_shared {
+	T coef[MAXC], sums[SLOTS], total[SLOTS], ysh[CHUNK], zsh[CHUNK], red[PARTS][CHUNK];
+	T warp_norm[CHUNK / 32];
+};
+
+// A block's part of one grid-wide step of a Gram-Schmidt column loop, on its
+// own rows (chunks of CHUNK rows, grid stride) of the column y and of X
+// (m-by-ncols, ncols <= MAXC):
+//  1. scale_col /= divisor (finishes the previous column q);
+//  2. with sub, y -= X coef (coef: sh.coef);
+//  3. into sh.sums, the block's share of
+//     op DOTS: X^T y (slots 0..ncols-1);
+//     op NORM: ||y||^2 (NORM_SLOT);
+//     op NORM_NEXT: ||y||^2, and [X, y]^T z for the next column z
+//     (slots 0..ncols); op NONE: nothing.
+template <typename T>
+__device__ void block_step(int m, int ncols, const T *x, int64_t ldx, T *y, const T *z,
+                           T *scale_col, T divisor, bool sub, int op, step_shared<T> &sh)
 {
-	__shared__ T coef[MAXC], sums[SLOTS], ysh[CHUNK], zsh[CHUNK], red[PARTS][CHUNK];
-	__shared__ T warp_norm[CHUNK / 32];
-	__shared__ bool last;
 	const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
 	const int row = tid % CHUNK, part = tid / CHUNK;
 	const bool with_norm = op == OP_NORM || op == OP_NORM_NEXT;
-	// Dot products: of X's columns (and y's for NORM_NEXT) with y (or z).
-	const int ndots = op == OP_DOTS ? ncols : op == OP_NORM_NEXT ? ncols + 1 : 0;
-	for (int c = tid; c < SLOTS; c += THREADS) {
-		if (c < MAXC)
-			coef[c] = sub && c < ncols ? sub[c] : T(0);
-		sums[c] = 0;
-	}
-	const T divisor = scale_col ? *scale_by : T(1);
+	for (int c = tid; c < SLOTS; c += THREADS)
+		sh.sums[c] = 0;
 	__syncthreads();
-
 	for (int64_t r0 = (int64_t)blockIdx.x * CHUNK; r0 < m; r0 += (int64_t)gridDim.x * CHUNK) {
 		const int rows = m - r0 < CHUNK ? (int)(m - r0) : CHUNK;
 		if (scale_col && tid < rows)
@@ -59,30 +54,30 @@ gs_step(int m, int ncols, T *x, int64_t ldx, T *y, const T *z, T *scale_col, con
 			if (row < rows)
 #pragma unroll 8
 				for (int c = part; c < ncols; c += PARTS)
-					s += x[r0 + row + c * ldx] * coef[c];
-			red[part][row] = s;
+					s += x[r0 + row + c * ldx] * sh.coef[c];
+			sh.red[part][row] = s;
 			__syncthreads();
 		}
 		if (tid < rows) {
 			T v = y[r0 + tid];
 			if (sub) {
 				for (int p = 0; p < PARTS; p++)
-					v -= red[p][tid];
+					v -= sh.red[p][tid];
 				y[r0 + tid] = v;
 			}
-			ysh[tid] = v;
+			sh.ysh[tid] = v;
 			if (op == OP_NORM_NEXT)
-				zsh[tid] = z[r0 + tid];
+				sh.zsh[tid] = z[r0 + tid];
 		} else if (tid < CHUNK) {
-			ysh[tid] = 0;
-			zsh[tid] = 0;
+			sh.ysh[tid] = 0;
+			sh.zsh[tid] = 0;
 		}
 		__syncthreads();
 		// A warp per column, two rows per lane; loads of several columns in
 		// flight before their sums.
 		const int nx = op == OP_NONE || op == OP_NORM ? 0 : ncols;
-		const T d0 = op == OP_NORM_NEXT ? zsh[lane] : ysh[lane];
-		const T d1 = op == OP_NORM_NEXT ? zsh[lane + 32] : ysh[lane + 32];
+		const T d0 = op == OP_NORM_NEXT ? sh.zsh[lane] : sh.ysh[lane];
+		const T d1 = op == OP_NORM_NEXT ? sh.zsh[lane + 32] : sh.ysh[lane + 32];
 #pragma unroll 4
 		for (int c = warp; c < nx; c += WARPS) {
 			const T *xc = x + r0 + c * ldx;
@@ -92,70 +87,151 @@ gs_step(int m, int ncols, T *x, int64_t ldx, T *y, const T *z, T *scale_col, con
 			for (int off = 16; off > 0; off /= 2)
 				s += __shfl_down_sync(0xffffffffu, s, off);
 			if (lane == 0)
-				sums[c] += s;
+				sh.sums[c] += s;
 		}
 		if (op == OP_NORM_NEXT && warp == WARPS - 1) { // column ncols: y itself
-			T s = ysh[lane] * zsh[lane] + ysh[lane + 32] * zsh[lane + 32];
+			T s = sh.ysh[lane] * sh.zsh[lane] + sh.ysh[lane + 32] * sh.zsh[lane + 32];
 			for (int off = 16; off > 0; off /= 2)
 				s += __shfl_down_sync(0xffffffffu, s, off);
 			if (lane == 0)
-				sums[ncols] += s;
+				sh.sums[ncols] += s;
 		}
 		if (with_norm && warp < CHUNK / 32) {
-			T s = ysh[tid] * ysh[tid];
+			T s = sh.ysh[tid] * sh.ysh[tid];
 			for (int off = 16; off > 0; off /= 2)
 				s += __shfl_down_sync(0xffffffffu, s, off);
 			if (lane == 0)
-				warp_norm[warp] = s;
+				sh.warp_norm[warp] = s;
 		}
 		__syncthreads();
 		if (with_norm && tid == 0)
 			for (int w = 0; w < CHUNK / 32; w++)
-				sums[NORM_SLOT] += warp_norm[w];
+				sh.sums[NORM_SLOT] += sh.warp_norm[w];
 		__syncthreads();
 	}
-	const int nout = ndots + (with_norm ? 1 : 0);
-	if (nout == 0)
-		return;
+}
 
-	for (int o = tid; o < nout; o += THREADS) {
-		int slot = o < ndots ? o : NORM_SLOT;
-		partial[(int64_t)slot * HYLA_CGS_MAX_BLOCKS + blockIdx.x] = sums[slot];
-	}
-	__threadfence();
-	__syncthreads();
-	if (tid == 0)
-		last = atomicAdd(counter, 1u) == gridDim.x - 1;
-	__syncthreads();
-	if (!last)
-		return;
-	__shared__ T total[SLOTS];
-	for (int o = warp; o < nout; o += WARPS) {
-		int slot = o < ndots ? o : NORM_SLOT;
+// The blocks' sums of slots 0..ndots-1 (and NORM_SLOT with_norm) out of
+// partial (slot-major, gridDim.x per slot) into sh.total: a warp per slot,
+// in block order, so every block that does it gets the same result.
+template <typename T>
+__device__ void add_partials(const T *partial, int ndots, bool with_norm, step_shared<T> &sh)
+{
+	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+	for (int o = warp; o < ndots + (with_norm ? 1 : 0); o += WARPS) {
+		const int slot = o < ndots ? o : NORM_SLOT;
 		T s = 0;
 		for (int b = lane; b < gridDim.x; b += 32)
 			s += __ldcg(&partial[(int64_t)slot * HYLA_CGS_MAX_BLOCKS + b]);
 		for (int off = 16; off > 0; off /= 2)
 			s += __shfl_down_sync(0xffffffffu, s, off);
 		if (lane == 0)
-			total[slot] = s;
+			sh.total[slot] = s;
 	}
 	__syncthreads();
-	const T ynorm = with_norm ? sqrt(total[NORM_SLOT]) : T(1);
-	if (with_norm && tid == 0)
-		*norm = ynorm;
-	for (int c = tid; c < ndots; c += THREADS) {
-		T d = total[c];
-		if (op == OP_NORM_NEXT) {
-			out[c * ldo] = c == ncols ? d / ynorm : d;
-		} else {
-			out[c * ldo] = d;
-			if (acc)
-				acc[c * ldo] += d;
-		}
+}
+
+template <typename T>
+__device__ void store_partials(T *partial, int ndots, bool with_norm, const step_shared<T> &sh)
+{
+	for (int o = threadIdx.x; o < ndots + (with_norm ? 1 : 0); o += THREADS) {
+		const int slot = o < ndots ? o : NORM_SLOT;
+		partial[(int64_t)slot * HYLA_CGS_MAX_BLOCKS + blockIdx.x] = sh.sums[slot];
 	}
-	if (tid == 0)
+}
+
+// One step as a kernel (the vector variant's dots and norms): block_step
+// with op DOTS or NORM, then the last block to finish adds the blocks' sums:
+// out[c * ldo] = (X^T y)[c] or *norm = ||y||. counter starts at zero and is
+// left so.
+template <typename T>
+__global__ void __launch_bounds__(THREADS)
+gs_step(int m, int ncols, const T *x, int64_t ldx, T *y, T *scale_col, const T *scale_by, int op,
+        T *out, int64_t ldo, T *norm, T *partial, unsigned *counter)
+{
+	__shared__ step_shared<T> sh;
+	__shared__ bool last;
+	block_step<T>(m, ncols, x, ldx, y, NULL, scale_col, scale_col ? *scale_by : T(1), false, op,
+	              sh);
+	const int ndots = op == OP_DOTS ? ncols : 0;
+	if (op == OP_NONE)
+		return;
+	store_partials<T>(partial, ndots, op == OP_NORM, sh);
+	__threadfence();
+	__syncthreads();
+	if (threadIdx.x == 0)
+		last = atomicAdd(counter, 1u) == gridDim.x - 1;
+	__syncthreads();
+	if (!last)
+		return;
+	add_partials<T>(partial, ndots, op == OP_NORM, sh);
+	if (op == OP_NORM && threadIdx.x == 0)
+		*norm = sqrt(sh.total[NORM_SLOT]);
+	for (int c = threadIdx.x; c < ndots; c += THREADS)
+		out[c * ldo] = sh.total[c];
+	if (threadIdx.x == 0)
 		*counter = 0;
+}
+
+// The m-by-w panel a's columns orthonormalised one after the other, each
+// against the earlier ones by `passes` classical projections (1: CGS, 2:
+// CGS2), coefficients into t's upper triangle: one cooperative launch, a
+// grid-wide sync per step. Per column: (CGS2 only: y -= Q r, r2 = Q^T y);
+// y -= Q r (or r2), ||y||, and the next column's r against [Q, y] in one
+// step. Every block adds the partial sums itself, in the same order, so all
+// hold the same coefficients; block 0 writes them to t. partial: two
+// buffers, used in turn (a block may write the next step's sums while
+// another still reads this one's).
+template <typename T>
+__global__ void __launch_bounds__(THREADS)
+gs_columns(int m, int w, int passes, T *a, int64_t lda, T *t, int64_t ldt, T *partial)
+{
+	__shared__ step_shared<T> sh;
+	cg::grid_group grid = cg::this_grid();
+	const int tid = threadIdx.x;
+	const bool writer = blockIdx.x == 0;
+	int buf = 0;
+	T norm = 1; // of the previous column, which the next step finishes
+	auto reduce = [&](int ndots, bool with_norm) {
+		T *p = partial + (int64_t)buf * HYLA_CGS_MAX_BLOCKS * SLOTS;
+		store_partials<T>(p, ndots, with_norm, sh);
+		grid.sync();
+		add_partials<T>(p, ndots, with_norm, sh);
+		buf ^= 1;
+	};
+	for (int j = 0; j < w; j++) {
+		T *v = a + (int64_t)j * lda, *tj = t + (int64_t)j * ldt;
+		T *prev = j ? v - lda : NULL;
+		if (passes == 2 && j > 0) {
+			block_step<T>(m, j, a, lda, v, NULL, prev, norm, true, OP_DOTS, sh);
+			reduce(j, false);
+			for (int c = tid; c < j; c += THREADS) {
+				if (writer)
+					tj[c] = sh.coef[c] + sh.total[c];
+				sh.coef[c] = sh.total[c];
+			}
+			__syncthreads();
+			prev = NULL;
+		}
+		const bool next = j + 1 < w;
+		block_step<T>(m, j, a, lda, v, next ? v + lda : NULL, prev, norm, j > 0,
+		              next ? OP_NORM_NEXT : OP_NORM, sh);
+		reduce(next ? j + 1 : 0, true);
+		norm = sqrt(sh.total[NORM_SLOT]);
+		if (writer && tid == 0)
+			tj[j] = norm;
+		for (int c = tid; next && c <= j; c += THREADS) {
+			T r = c == j ? sh.total[c] / norm : sh.total[c];
+			if (writer)
+				tj[ldt + c] = r;
+			sh.coef[c] = r;
+		}
+		__syncthreads();
+	}
+	T *last = a + (int64_t)(w - 1) * lda;
+	for (int64_t i = (int64_t)blockIdx.x * CHUNK + tid; tid < CHUNK && i < m;
+	     i += (int64_t)gridDim.x * CHUNK)
+		last[i] /= norm;
 }
 
 // X (m-by-ncols) -= q r^T, r with stride ldr.
@@ -172,11 +248,10 @@ __global__ void rank1(int m, int ncols, T *x, int64_t ldx, const T *q, const T *
 
 template <typename T>
 struct gs_scratch {
-	T *partial, *coef;
+	T *partial; // two buffers of HYLA_CGS_MAX_BLOCKS * SLOTS
 	unsigned *counter;
 	explicit gs_scratch(T *s)
-	    : partial(s), coef(s + HYLA_CGS_MAX_BLOCKS * SLOTS),
-	      counter((unsigned *)(s + HYLA_CGS_MAX_BLOCKS * SLOTS + MAXC))
+	    : partial(s), counter((unsigned *)(s + 2 * HYLA_CGS_MAX_BLOCKS * SLOTS))
 	{
 	}
 };
@@ -187,58 +262,30 @@ static int gs_blocks(int m)
 	return blocks < HYLA_CGS_MAX_BLOCKS ? blocks : HYLA_CGS_MAX_BLOCKS;
 }
 
-// A step's arguments beyond the matrix: what the kernel reads and writes.
 template <typename T>
-struct step_args {
-	T *y;
-	const T *z;
-	T *scale_col;
-	const T *scale_by, *sub;
-	int op;
-	T *out;
-	int64_t ldo;
-	T *acc, *norm;
-};
-
-template <typename T>
-static void step(int m, int ncols, T *x, int64_t ldx, const step_args<T> &a,
-                 const gs_scratch<T> &s, cudaStream_t stream)
+static void step(int m, int ncols, const T *x, int64_t ldx, T *y, T *scale_col, const T *scale_by,
+                 int op, T *out, int64_t ldo, T *norm, const gs_scratch<T> &s, cudaStream_t stream)
 {
-	gs_step<T><<<gs_blocks(m), THREADS, 0, stream>>>(m, ncols, x, ldx, a.y, a.z, a.scale_col,
-	                                                 a.scale_by, a.sub, a.op, a.out, a.ldo, a.acc,
-	                                                 a.norm, s.partial, s.counter);
+	gs_step<T><<<gs_blocks(m), THREADS, 0, stream>>>(m, ncols, x, ldx, y, scale_col, scale_by, op,
+	                                                 out, ldo, norm, s.partial, s.counter);
 }
 
-// Columns of the m-by-w panel a orthonormalised one after the other, each
-// against the earlier ones by `passes` classical projections (1: CGS, 2:
-// CGS2), writing the coefficients into the upper triangle of t. A column's
-// norm and the next column's first coefficients share a launch: one launch
-// per column for CGS, two for CGS2.
+// gs_columns with as many blocks as the rows need and the GPU holds at once.
 template <typename T>
 static void panel(int m, int w, int passes, T *a, int64_t lda, T *t, int64_t ldt, T *scratch,
                   cudaStream_t stream)
 {
+	int device, sms, per_sm;
+	cudaGetDevice(&device);
+	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gs_columns<T>, THREADS, 0);
+	int blocks = gs_blocks(m);
+	if (blocks > sms * per_sm)
+		blocks = sms * per_sm;
 	gs_scratch<T> s(scratch);
-	cudaMemsetAsync(s.counter, 0, sizeof *s.counter, stream);
-	for (int j = 0; j < w; j++) {
-		T *v = a + (int64_t)j * lda, *tj = t + (int64_t)j * ldt;
-		T *prev = j ? v - lda : NULL, *prev_norm = j ? tj - ldt + j - 1 : NULL;
-		const T *sub = j ? tj : NULL;
-		if (passes == 2 && j > 0) {
-			step<T>(m, j, a, lda, {v, NULL, prev, prev_norm, tj, OP_DOTS, s.coef, 1, tj, NULL},
-			        s, stream);
-			prev = NULL;
-			sub = s.coef;
-		}
-		// v's norm, and column j+1's coefficients against columns 0..j.
-		int next = j + 1 < w;
-		step<T>(m, j, a, lda, {v, v + lda, prev, prev_norm, sub, next ? OP_NORM_NEXT : OP_NORM,
-		                       tj + ldt, 1, NULL, tj + j}, s, stream);
-	}
-	T *lastcol = a + (int64_t)(w - 1) * lda;
-	step<T>(m, 0, a, lda, {lastcol, NULL, lastcol, t + (int64_t)(w - 1) * ldt + w - 1, NULL,
-	                       OP_NONE, NULL, 1, NULL, NULL}, s, stream);
-	hyla_check_launch("gs_step");
+	void *args[] = {&m, &w, &passes, &a, &lda, &t, &ldt, &s.partial};
+	if (cudaLaunchCooperativeKernel((const void *)gs_columns<T>, blocks, THREADS, args, 0, stream))
+		hyla_fail("the cooperative launch of gs_columns");
 }
 
 template <typename T>
@@ -246,8 +293,8 @@ static void normalise(int m, T *q, T *norm, T *scratch, cudaStream_t stream)
 {
 	gs_scratch<T> s(scratch);
 	cudaMemsetAsync(s.counter, 0, sizeof *s.counter, stream);
-	step<T>(m, 0, q, m, {q, NULL, NULL, NULL, NULL, OP_NORM, NULL, 1, NULL, norm}, s, stream);
-	step<T>(m, 0, q, m, {q, NULL, q, norm, NULL, OP_NONE, NULL, 1, NULL, NULL}, s, stream);
+	step<T>(m, 0, q, m, q, NULL, NULL, OP_NORM, NULL, 1, norm, s, stream);
+	step<T>(m, 0, q, m, q, q, norm, OP_NONE, NULL, 1, NULL, s, stream);
 	hyla_check_launch("gs_step");
 }
 
@@ -257,8 +304,7 @@ static void dots(int m, int ncols, const T *x, int64_t ldx, const T *y, T *out, 
 {
 	gs_scratch<T> s(scratch);
 	cudaMemsetAsync(s.counter, 0, sizeof *s.counter, stream);
-	step<T>(m, ncols, (T *)x, ldx, {(T *)y, NULL, NULL, NULL, NULL, OP_DOTS, out, ldo, NULL, NULL},
-	        s, stream);
+	step<T>(m, ncols, x, ldx, (T *)y, NULL, NULL, OP_DOTS, out, ldo, NULL, s, stream);
 	hyla_check_launch("gs_step");
 }
 

@@ -54,11 +54,11 @@ void hyla__cuda_gehrd_build_v_s(int n, int nb, int r0, const float *a, int64_t l
  * panel: the m-by-w a's columns orthonormalised one after the other, each
  * against the earlier ones by `passes` classical projections (1: CGS, 2:
  * CGS2); the coefficients go to t's upper triangle (w <= HYLA_CGS_MAX_COLS).
- * Per column 1 (CGS) or 2 (CGS2) launches. */
+ * One cooperative launch (a grid-wide sync per column for CGS, two for CGS2). */
 #define HYLA_CGS_MAX_COLS 256
 #define HYLA_CGS_MAX_BLOCKS 128
 #define HYLA_CGS_SLOTS (HYLA_CGS_MAX_COLS + 2)
-#define HYLA_CGS_SCRATCH_ELEMS (HYLA_CGS_MAX_BLOCKS * HYLA_CGS_SLOTS + HYLA_CGS_MAX_COLS + 2)
+#define HYLA_CGS_SCRATCH_ELEMS (2 * HYLA_CGS_MAX_BLOCKS * HYLA_CGS_SLOTS + 2)
 void hyla__cuda_cgs_panel_d(int m, int w, int passes, double *a, int64_t lda, double *t,
                             int64_t ldt, double *scratch, cudaStream_t stream);
 void hyla__cuda_cgs_panel_s(int m, int w, int passes, float *a, int64_t lda, float *t, int64_t ldt,
