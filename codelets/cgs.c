@@ -8,6 +8,7 @@
  *            taken out of every later column at once.
  * Typed source: see runtime/precision.h. */
 #include <cblas.h>
+#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <starpu_cublas_v2.h>
 #include "cuda/kernels.h"
 _Static_assert(HYLA_CGS_MAX_NB == HYLA_CGS_MAX_COLS, "one widest GPU panel");
+_Static_assert(32 <= HYLA_CHOLESKY_MAX, "the GPU Cholesky takes a sub-panel");
 #endif
 
 #define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
@@ -48,23 +50,35 @@ static struct cgs_args args_of(void *cl_arg)
 	return arg;
 }
 
-/* The blocked codelets' three operations, on the host or on the GPU:
+/* The blocked codelets' operations, on the host or on the GPU:
  *   project  pass 1: R = Q^T A, A -= Q R (R: c-by-w); pass 2: S = Q^T A,
  *            A -= Q S, R += S T with T the w-by-w upper triangle at t (S in s);
  *   columns  the w columns of a one after the other, each against the earlier
  *            ones by `passes` classical passes; T (upper) into t;
+ *   cholqr   T = chol(A^T A) (upper) into t, A = A T^-1, for w <= IB columns
+ *            that are already nearly orthonormal (BCGS2's second pass: there
+ *            Cholesky QR is as accurate as CGS, which it equals in exact
+ *            arithmetic, and it is Level 3);
  *   combine  r (w-by-w, upper) = t r. */
 struct backend {
 	void (*project)(int m, int w, int c, const real_t *q, int ldq, real_t *a, int lda, real_t *r,
 	                int ldr, const real_t *t, int ldt, int pass, real_t *s);
 	void (*columns)(int m, int w, int passes, real_t *a, int lda, real_t *t, int ldt, real_t *work);
+	void (*cholqr)(int m, int w, real_t *a, int lda, real_t *t, int ldt);
 	void (*combine)(int w, const real_t *t, int ldt, real_t *r, int ldr);
 };
 
+/* How a panel's own columns are orthonormalised. */
+enum panel_mode {
+	PANEL_CGS = 1,  /* one classical pass per column */
+	PANEL_CGS2 = 2, /* two: block CGS2 over sub-panels, CGS2 inside them */
+	PANEL_RENORM = 3 /* a nearly orthonormal panel: one pass, Cholesky QR inside */
+};
+
 /* The panel's columns go in sub-panels of IB: each projected against the
- * panel's earlier columns (block CGS, Level 3; with passes == 2 the same
- * BCGS2 as across panels), then its own columns one by one (Level 2 on IB
- * columns). Workspace: the columns' own (COLUMNS_WORK), then the
+ * panel's earlier columns (block CGS, Level 3; in PANEL_CGS2 mode the same
+ * BCGS2 as across panels), then its own columns (Level 2 on IB columns, or
+ * Cholesky QR). Workspace: the columns' own (COLUMNS_WORK), then the
  * projections' S (w * IB) and the second pass's T (IB * IB). */
 #define IB 32
 #ifdef HYLA_WITH_CUDA
@@ -73,8 +87,8 @@ struct backend {
 #define COLUMNS_WORK IB
 #endif
 
-static void panel_blocked(const struct backend *be, int m, int w, int passes, real_t *a, int lda,
-                          real_t *t, int ldt, real_t *work)
+static void panel_blocked(const struct backend *be, int m, int w, enum panel_mode mode, real_t *a,
+                          int lda, real_t *t, int ldt, real_t *work)
 {
 	real_t *s = work + COLUMNS_WORK, *t2 = s + (int64_t)w * IB;
 	for (int s0 = 0; s0 < w; s0 += IB) {
@@ -82,10 +96,13 @@ static void panel_blocked(const struct backend *be, int m, int w, int passes, re
 		real_t *as = a + (int64_t)s0 * lda, *tps = t + (int64_t)s0 * ldt, *tss = tps + s0;
 		if (s0)
 			be->project(m, b, s0, a, lda, as, lda, tps, ldt, NULL, 0, 1, s);
-		be->columns(m, b, passes, as, lda, tss, ldt, work);
-		if (passes == 2 && s0) {
+		if (mode == PANEL_RENORM)
+			be->cholqr(m, b, as, lda, tss, ldt);
+		else
+			be->columns(m, b, mode, as, lda, tss, ldt, work);
+		if (mode == PANEL_CGS2 && s0) {
 			be->project(m, b, s0, a, lda, as, lda, tps, ldt, tss, ldt, 2, s);
-			be->columns(m, b, 1, as, lda, t2, b, work);
+			be->cholqr(m, b, as, lda, t2, b);
 			be->combine(b, t2, b, tss, ldt);
 		}
 	}
@@ -112,8 +129,9 @@ static void panel_task(const struct backend *be, void *buffers[], void *cl_arg)
 	/* T goes to R's diagonal block, or beside it when it multiplies it. */
 	real_t *t = arg.combine ? work + COLUMNS_WORK + (int64_t)w * IB + IB * IB : rkk;
 	int ldt = arg.combine ? w : ldr;
-	panel_blocked(be, ROWS(buffers[K_A]), w, arg.passes, MAT(buffers[K_A]), LD(buffers[K_A]), t,
-	              ldt, work);
+	enum panel_mode mode = arg.combine ? PANEL_RENORM : arg.passes == 2 ? PANEL_CGS2 : PANEL_CGS;
+	panel_blocked(be, ROWS(buffers[K_A]), w, mode, MAT(buffers[K_A]), LD(buffers[K_A]), t, ldt,
+	              work);
 	if (arg.combine)
 		be->combine(w, t, ldt, rkk, ldr);
 }
@@ -154,13 +172,23 @@ static void columns_host(int m, int w, int passes, real_t *a, int lda, real_t *t
 	}
 }
 
+static void cholqr_host(int m, int w, real_t *a, int lda, real_t *t, int ldt)
+{
+	BLAS(syrk)(CblasColMajor, CblasUpper, CblasTrans, w, m, 1, a, lda, 0, t, ldt);
+	int info = LAPACKE(potrf_work)(LAPACK_COL_MAJOR, 'U', w, t, ldt);
+	for (int j = info > 0 ? info - 1 : w; j < w; j++) /* not positive definite: rank deficient */
+		t[j + (int64_t)j * ldt] = NAN;
+	BLAS(trsm)(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, m, w, 1, t, ldt,
+	           a, lda);
+}
+
 static void combine_host(int w, const real_t *t, int ldt, real_t *r, int ldr)
 {
 	BLAS(trmm)(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, w, w, 1, t, ldt,
 	           r, ldr);
 }
 
-static const struct backend host = {project_host, columns_host, combine_host};
+static const struct backend host = {project_host, columns_host, cholqr_host, combine_host};
 
 static void project_cpu(void *buffers[], void *cl_arg)
 {
@@ -230,6 +258,16 @@ static void columns_gpu(int m, int w, int passes, real_t *a, int lda, real_t *t,
 	TYPED(hyla__cuda_cgs_panel)(m, w, passes, a, lda, t, ldt, work, starpu_cuda_get_local_stream());
 }
 
+static void cholqr_gpu(int m, int w, real_t *a, int lda, real_t *t, int ldt)
+{
+	cublasHandle_t h = starpu_cublas_get_local_handle();
+	const real_t one = 1, zero = 0;
+	CUBLAS(syrk)(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, w, m, &one, a, lda, &zero, t, ldt);
+	TYPED(hyla__cuda_cholesky_upper)(w, t, ldt, starpu_cuda_get_local_stream());
+	CUBLAS(trsm)(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m,
+	             w, &one, t, ldt, a, lda);
+}
+
 static void combine_gpu(int w, const real_t *t, int ldt, real_t *r, int ldr)
 {
 	const real_t one = 1;
@@ -237,7 +275,7 @@ static void combine_gpu(int w, const real_t *t, int ldt, real_t *r, int ldr)
 	             CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, w, w, &one, t, ldt, r, ldr, r, ldr);
 }
 
-static const struct backend gpu = {project_gpu, columns_gpu, combine_gpu};
+static const struct backend gpu = {project_gpu, columns_gpu, cholqr_gpu, combine_gpu};
 
 static void project_cuda(void *buffers[], void *cl_arg)
 {

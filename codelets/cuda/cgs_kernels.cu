@@ -246,6 +246,31 @@ __global__ void rank1(int m, int ncols, T *x, int64_t ldx, const T *q, const T *
 		x[i + c * ldx] -= qi * r[c * ldr];
 }
 
+// Right-looking Cholesky in shared memory, a thread per entry.
+template <typename T>
+__global__ void cholesky_upper(int w, T *t, int64_t ldt)
+{
+	constexpr int N = HYLA_CHOLESKY_MAX;
+	__shared__ T g[N][N + 1];
+	const int i = threadIdx.x % N, j = threadIdx.x / N;
+	const bool mine = i <= j && j < w;
+	g[i][j] = mine ? t[i + j * ldt] : T(0);
+	__syncthreads();
+	for (int k = 0; k < w; k++) {
+		if (threadIdx.x == 0)
+			g[k][k] = sqrt(g[k][k]);
+		__syncthreads();
+		if (i == k && j > k && j < w)
+			g[k][j] /= g[k][k];
+		__syncthreads();
+		if (i > k && mine)
+			g[i][j] -= g[k][i] * g[k][j];
+		__syncthreads();
+	}
+	if (mine)
+		t[i + j * ldt] = g[i][j];
+}
+
 template <typename T>
 struct gs_scratch {
 	T *partial; // two buffers of HYLA_CGS_MAX_BLOCKS * SLOTS
@@ -320,6 +345,11 @@ static void rank1_update(int m, int ncols, T *x, int64_t ldx, const T *q, const 
 }
 
 #define HYLA_CGS_INSTANCES(S, T)                                                                   \
+	extern "C" void hyla__cuda_cholesky_upper_##S(int w, T *t, int64_t ldt, cudaStream_t stream)    \
+	{                                                                                              \
+		cholesky_upper<T><<<1, HYLA_CHOLESKY_MAX * HYLA_CHOLESKY_MAX, 0, stream>>>(w, t, ldt);     \
+		hyla_check_launch("cholesky_upper");                                                       \
+	}                                                                                              \
 	extern "C" void hyla__cuda_cgs_panel_##S(int m, int w, int passes, T *a, int64_t lda,          \
 	                                         T *t, int64_t ldt, T *scratch, cudaStream_t stream)   \
 	{                                                                                              \

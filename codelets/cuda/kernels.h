@@ -80,6 +80,13 @@ void hyla__cuda_cgs_rank1_d(int m, int ncols, double *x, int64_t ldx, const doub
 void hyla__cuda_cgs_rank1_s(int m, int ncols, float *x, int64_t ldx, const float *q,
                             const float *r, int64_t ldr, cudaStream_t stream);
 
+/* In place, the upper Cholesky factor R (R^T R = T) of the w-by-w
+ * symmetric positive definite t (upper triangle read and written;
+ * w <= HYLA_CHOLESKY_MAX); NaN where t is not positive definite. One block. */
+#define HYLA_CHOLESKY_MAX 32
+void hyla__cuda_cholesky_upper_d(int w, double *t, int64_t ldt, cudaStream_t stream);
+void hyla__cuda_cholesky_upper_s(int w, float *t, int64_t ldt, cudaStream_t stream);
+
 /* top (w-by-w, leading dimension lda) = I - x (leading dimension ldx). */
 void hyla__cuda_identity_minus_d(int w, const double *x, int ldx, double *top, int lda,
                                  cudaStream_t stream);
