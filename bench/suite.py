@@ -4,9 +4,11 @@ the host cores in the same run, one table.
 
     python3 bench/suite.py [--bin build] [--sizes 2000,4000,8000] [--precs d,s]
                            [--repeat 3] [--out bench/results] [--env KEY=VALUE ...]
+                           [--cusolver]
 
 Runs each driver with --json --lapack (its peer: LAPACK's dgeqrf+dorgqr for
-qr_mgs, dgehrd for hr_reduce, on all host cores), keeps the fastest of
+the QR drivers, dgehrd for hr_reduce, on all host cores; with --cusolver,
+on a GPU, also cuSOLVER's dgeqrf+dorgqr for the QR drivers), keeps the fastest of
 --repeat runs, and writes DATE-HOST.md (a markdown table with the machine
 line) and DATE-HOST.csv under --out; with matplotlib also DATE-HOST.png
 (time against n, one line per implementation). Models should be calibrated
@@ -21,9 +23,10 @@ import socket
 import subprocess
 import sys
 
-DRIVERS = {  # driver: (its arguments for size n, the peer's key in its JSON)
-    'qr_mgs': (lambda n: [str(n)], 'lapack_geqrf_orgqr'),
-    'hr_reduce': (lambda n: [str(n)], 'lapack_gehrd'),
+DRIVERS = {  # driver: (its arguments for size n, the peer's key in its JSON, has a GPU peer)
+    'qr_mgs': (lambda n: [str(n)], 'lapack_geqrf_orgqr', True),
+    'qr_cgs': (lambda n: [str(n)], 'lapack_geqrf_orgqr', True),
+    'hr_reduce': (lambda n: [str(n)], 'lapack_gehrd', False),
 }
 
 
@@ -45,21 +48,24 @@ def main():
     ap.add_argument('--repeat', type=int, default=3)
     ap.add_argument('--out', default='bench/results')
     ap.add_argument('--env', nargs='*', default=[], help='KEY=VALUE for every run')
+    ap.add_argument('--cusolver', action='store_true', help="also time cuSOLVER's QR (GPU)")
     o = ap.parse_args()
     env = dict(os.environ, STARPU_SILENT='1')
     env.setdefault('STARPU_SCHED', 'dmda')
     env.update(kv.split('=', 1) for kv in o.env)
     rows, machine = [], ''
     for driver in o.drivers.split(','):
-        args_of, peer = DRIVERS[driver]
+        args_of, peer, gpu_peer = DRIVERS[driver]
+        gpu = ['--cusolver'] if o.cusolver and gpu_peer else []
         for prec in o.precs.split(','):
             for n in (int(x) for x in o.sizes.split(',')):
                 r = run(os.path.join(o.bin, driver),
-                        args_of(n) + ['--prec', prec, '--repeat', str(o.repeat), '--lapack'], env)
+                        args_of(n) + ['--prec', prec, '--repeat', str(o.repeat), '--lapack'] + gpu, env)
                 machine = r['machine']
                 rows.append({'driver': driver, 'prec': prec, 'n': n, 'time_s': r['time'],
                              'gflops': r['gflops'], 'peer': peer, 'peer_time_s': r.get(peer),
-                             'speedup': r.get('speedup'), 'check': r.get('check', '')})
+                             'speedup': r.get('speedup'), 'cusolver_s': r.get('cusolver_geqrf_orgqr'),
+                             'check': r.get('check', '')})
                 print('%-10s %s n=%-6d %8.4f s  %s %8.4f s  %6.2fx  %s' % (
                     driver, prec, n, r['time'], peer, r.get(peer, float('nan')),
                     r.get('speedup', float('nan')), r.get('check', '')), flush=True)
@@ -76,12 +82,15 @@ def main():
                 '`python3 bench/suite.py %s`\n\n' % (datetime.date.today().isoformat(), machine,
                                                       ' '.join(o.env) or 'default', o.repeat,
                                                       ' '.join(sys.argv[1:])))
-        f.write('| driver | prec | n | hyla (s) | GFLOP/s | peer | peer (s) | speed-up | check |\n')
-        f.write('| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n')
+        f.write('| driver | prec | n | hyla (s) | GFLOP/s | peer | peer (s) | speed-up | '
+                'cuSOLVER (s) | vs cuSOLVER | check |\n')
+        f.write('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n')
         for r in rows:
-            f.write('| %s | %s | %d | %.4f | %.1f | %s | %.4f | %.2f× | %s |\n' % (
+            cus = r['cusolver_s']
+            f.write('| %s | %s | %d | %.4f | %.1f | %s | %.4f | %.2f× | %s | %s | %s |\n' % (
                 r['driver'], r['prec'], r['n'], r['time_s'], r['gflops'], r['peer'],
-                r['peer_time_s'], r['speedup'], r['check']))
+                r['peer_time_s'], r['speedup'], '%.4f' % cus if cus else '',
+                '%.2f×' % (cus / r['time_s']) if cus else '', r['check']))
     print('wrote %s.md and %s.csv' % (base, base))
     try:
         import matplotlib
@@ -98,6 +107,9 @@ def main():
             ax.plot(ns, [r['time_s'] for r in sel], 'o-', label='%s %s (hyla)' % (driver, prec))
             ax.plot(ns, [r['peer_time_s'] for r in sel], 's--', label='%s %s (%s)' % (
                 driver, prec, sel[0]['peer'] if sel else ''))
+            if sel and sel[0]['cusolver_s']:
+                ax.plot(ns, [r['cusolver_s'] for r in sel], 'd:', label='%s %s (cuSOLVER)' % (
+                    driver, prec))
     ax.set_xlabel('n')
     ax.set_ylabel('time (s)')
     ax.set_yscale('log')

@@ -287,14 +287,16 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 	panel_task(&gpu, buffers, cl_arg);
 }
 
-/* The seed's Level-2 kernels are the default; HYLA_LEVEL2=cublas takes
- * cuBLAS's GEMV and GER instead (for the comparison in bench/). */
+/* cuBLAS's GEMV and GER are the vector variant's default: measured faster
+ * end to end on the H100 (bench/results/2026-11-22-h100-qr_cgs.md), as GEMV
+ * is on panels wider than 64 columns; HYLA_LEVEL2=hyla takes the seed's
+ * dot-product and rank-1 kernels instead (for the comparison). */
 static int level2_cublas(void)
 {
 	static int choice = -1;
 	if (choice < 0) {
 		const char *env = getenv("HYLA_LEVEL2");
-		choice = env && !strcmp(env, "cublas");
+		choice = !env || strcmp(env, "hyla");
 	}
 	return choice;
 }

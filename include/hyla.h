@@ -92,9 +92,12 @@ int64_t hyla_mgs_default_nb(int64_t m, int64_t n);
  * A = QR as hyla_dmgs (same arguments, output and return values), by
  * classical Gram-Schmidt: each column's projections are computed from its
  * original values, all at once (seeds 001 and 003).
- *   HYLA_CGS2        blocked, reorthogonalised (every projection done twice:
- *                    block CGS2 of Barlow and Smoktunowicz, CGS2 inside a
- *                    panel): ||I - Q^T Q|| = O(eps) while cond(A) eps < 1;
+ *   HYLA_CGS2        blocked, reorthogonalised: every projection done twice
+ *                    (block CGS2 of Barlow and Smoktunowicz across panels and
+ *                    across 32-column sub-panels, CGS2 column by column inside
+ *                    those; the second pass renormalises a nearly orthonormal
+ *                    block by Cholesky QR, CGS's equal in exact arithmetic):
+ *                    ||I - Q^T Q|| = O(eps) while cond(A) eps < 1;
  *   HYLA_CGS         blocked, one pass: ||I - Q^T Q|| grows like cond(A)^2 eps;
  *   HYLA_CGS_VECTOR  one pass in seed 001's parallel order: per column a
  *                    dot product with every later original column, then a

@@ -72,7 +72,7 @@ if [ "$what" = cgs ] || [ "$what" = all ]; then
 		STARPU_SCHED=dmda $bin/qr_cgs 8000 --prec s --repeat 3 --cusolver
 		STARPU_SCHED=dmda $bin/qr_mgs 8000 --repeat 3 --cusolver
 		STARPU_SCHED=dmda $bin/qr_cgs 16000 8000 --repeat 2 --cusolver --no-check
-		for level2 in hyla cublas; do
+		for level2 in hyla cublas; do # cublas is the default
 			STARPU_SCHED=dmda HYLA_LEVEL2=$level2 $bin/qr_cgs 2000 --variant vector --repeat 2 --stats
 		done
 		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/qr_cgs 4000 --repeat 2 --lapack
@@ -85,7 +85,7 @@ fi
 if [ "$what" = suite ]; then
 	# The benchmark table (bench/suite.py), after a calibration run of each case.
 	python3 bench/suite.py --bin $bin --sizes 2000,4000,8000 --precs d --repeat 1 --out /tmp/warm >/dev/null
-	python3 bench/suite.py --bin $bin --sizes 2000,4000,8000 --precs d,s --repeat 3 --out "$out"
+	python3 bench/suite.py --bin $bin --sizes 2000,4000,8000 --precs d,s --repeat 3 --cusolver --out "$out"
 fi
 
 if [ "$what" = profile ]; then
