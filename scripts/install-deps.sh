@@ -49,7 +49,7 @@ SRC
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends build-essential cmake pkg-config \
 		dpkg-dev gfortran libopenblas-dev liblapacke-dev libtmglib-dev libhwloc-dev \
-		libnuma-dev python3 python3-numpy ca-certificates >/dev/null
+		libnuma-dev python3 python3-numpy python3-matplotlib ca-certificates >/dev/null
 fi
 
 mkdir -p "$cache"
