@@ -35,6 +35,7 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *tau, starpu_data_ha
 		if (ret == HYLA_SUCCESS)
 			ret = TYPED(hyla__insert_orgqr_form)(panel, t, w_form, c0, STARPU_MAX_PRIO);
 		starpu_data_unregister_submit(t);
+		hyla__progress_mark(panel, A->nt - i, A->nt);
 	}
 	return ret;
 }

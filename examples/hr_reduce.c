@@ -93,9 +93,11 @@ int main(int argc, char **argv)
 		if (info != 0 || !want_q)
 			continue;
 		memcpy(q, a, elsize * nn);
+		driver_progress_begin(prog, &o);
 		t = now_seconds();
 		info = o.prec == 's' ? hyla_sorghr(n, 1, n, q, n, tau) : hyla_dorghr(n, 1, n, q, n, tau);
 		q_times[k] = now_seconds() - t;
+		driver_progress_end();
 	}
 	if (info != 0) {
 		fprintf(stderr, "%s: error: hyla_%c%s returned %d (%s)\n", prog, o.prec,
