@@ -15,9 +15,6 @@ int hyla__check_hessenberg_args(int64_t n, int64_t ilo, int64_t ihi, const void 
  * -6 ldr, -7 nb); 0 when all are good. */
 int hyla__check_gs_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *r,
                         int64_t ldr, int64_t nb);
-/* 1-based index of the first diagonal entry of the n-by-n r (elements of
- * elsize bytes) that is not positive (a column that vanished, or NaN), or 0. */
-int64_t hyla__first_zero_pivot(int64_t n, const void *r, int64_t ldr, size_t elsize);
 /* Zeroes the strictly lower triangle of the n-by-n r. */
 void hyla__clear_lower(int64_t n, void *r, int64_t ldr, size_t elsize);
 

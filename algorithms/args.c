@@ -45,17 +45,6 @@ int hyla__check_gs_args(int64_t m, int64_t n, const void *a, int64_t lda, const 
 	return HYLA_SUCCESS;
 }
 
-int64_t hyla__first_zero_pivot(int64_t n, const void *r, int64_t ldr, size_t elsize)
-{
-	for (int64_t j = 0; j < n; j++) {
-		double d = elsize == sizeof(double) ? ((const double *)r)[j + j * ldr]
-		                                    : ((const float *)r)[j + j * ldr];
-		if (!(d > 0))
-			return j + 1;
-	}
-	return 0;
-}
-
 void hyla__clear_lower(int64_t n, void *r, int64_t ldr, size_t elsize)
 {
 	for (int64_t j = 0; j < n; j++)

@@ -17,21 +17,29 @@
  * with v_j the original column (kept in a copy: that is what makes it
  * classical), u_j -= R(i, j) q_i. */
 #include <stdlib.h>
+#include <string.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
 
-/* R's column of each panel: rows 0 to the panel's last, in the caller's r. */
-static void register_r_columns(starpu_data_handle_t *rk, real_t *r, int64_t ldr, const hyla_desc *A)
+/* R's column of each panel: rows 0 to the panel's last, in the caller's r;
+ * the request unregisters them (so r is complete when it is waited for). */
+static int register_r_columns(starpu_data_handle_t *rk, real_t *r, int64_t ldr, const hyla_desc *A,
+                              hyla_request *req)
 {
 	for (int64_t k = 0; k < A->nt; k++) {
 		int64_t c = k * A->nb, w = hyla__tile_cols(A, k);
 		starpu_matrix_data_register(&rk[k], STARPU_MAIN_RAM, (uintptr_t)(r + c * ldr),
 		                            (uint32_t)ldr, (uint32_t)(c + w), (uint32_t)w, sizeof(real_t));
+		int ret = hyla__request_own(req, rk[k]);
+		if (ret != HYLA_SUCCESS)
+			return ret;
 	}
+	return HYLA_SUCCESS;
 }
 
-static int submit_blocked(const hyla_desc *A, starpu_data_handle_t *rk, int passes)
+static int submit_blocked(const hyla_desc *A, starpu_data_handle_t *rk, int passes,
+                          hyla_request *req)
 {
 	starpu_data_handle_t wproj = TYPED(hyla__cgs_register_scratch)(A->n, A->nb, 1);
 	starpu_data_handle_t wpanel = TYPED(hyla__cgs_register_scratch)(A->n, A->nb, 0);
@@ -40,17 +48,16 @@ static int submit_blocked(const hyla_desc *A, starpu_data_handle_t *rk, int pass
 		starpu_data_handle_t ak = A->tiles[k];
 		int64_t c = k * A->nb;
 		if (k > 0)
-			ret = TYPED(hyla__insert_cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 1);
+			ret = TYPED(hyla__insert_cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 1, req);
 		if (ret == HYLA_SUCCESS)
-			ret = TYPED(hyla__insert_cgs_panel)(ak, rk[k], wpanel, c, passes, 0);
+			ret = TYPED(hyla__insert_cgs_panel)(ak, rk[k], wpanel, c, passes, 0, req);
 		if (passes == 2 && k > 0) {
 			if (ret == HYLA_SUCCESS)
-				ret = TYPED(hyla__insert_cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 2);
+				ret = TYPED(hyla__insert_cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 2, req);
 			if (ret == HYLA_SUCCESS)
-				ret = TYPED(hyla__insert_cgs_panel)(ak, rk[k], wpanel, c, 1, 1);
+				ret = TYPED(hyla__insert_cgs_panel)(ak, rk[k], wpanel, c, 1, 1, req);
 		}
 		hyla__write_back(ak);
-		hyla__write_back(rk[k]);
 		hyla__progress_mark(ak, k + 1, A->nt);
 	}
 	starpu_data_unregister_submit(wproj);
@@ -58,75 +65,109 @@ static int submit_blocked(const hyla_desc *A, starpu_data_handle_t *rk, int pass
 	return ret;
 }
 
-static int submit_vector(const hyla_desc *A, const hyla_desc *V, starpu_data_handle_t *rk)
+/* The original columns V: a copy of A, StarPU's own memory. */
+static int submit_vector(const hyla_desc *A, starpu_data_handle_t *rk, hyla_request *req)
 {
+	hyla_desc V;
+	int ret = hyla__desc_register(&V, NULL, A->m, A->n, A->m, A->m, A->nb, sizeof(real_t));
+	if (ret != HYLA_SUCCESS)
+		return ret;
 	starpu_data_handle_t w = TYPED(hyla__cgs_register_scratch)(A->n, A->nb, 0);
-	int ret = HYLA_SUCCESS;
-	for (int64_t p = 0; p < A->nt; p++)
-		if (starpu_data_cpy(V->tiles[p], A->tiles[p], 1, NULL, NULL))
+	for (int64_t p = 0; p < A->nt && ret == HYLA_SUCCESS; p++)
+		if (starpu_data_cpy(V.tiles[p], A->tiles[p], 1, NULL, NULL))
 			ret = HYLA_ERROR(HYLA_ERR_SUBMIT, "StarPU refused to copy panel %lld", (long long)p);
 	for (int64_t i = 0; i < A->n && ret == HYLA_SUCCESS; i++) {
 		int64_t k = i / A->nb, j = i % A->nb;
 		for (int64_t p = k; p < A->nt && ret == HYLA_SUCCESS; p++)
-			ret = TYPED(hyla__insert_cgs_vector)(A->tiles[k], A->tiles[p], V->tiles[p], rk[p], w,
+			ret = TYPED(hyla__insert_cgs_vector)(A->tiles[k], A->tiles[p], V.tiles[p], rk[p], w,
 			                                     i, j, p <= k + 1 ? STARPU_MAX_PRIO
-			                                                     : STARPU_DEFAULT_PRIO);
+			                                                     : STARPU_DEFAULT_PRIO, req);
 		if (j + 1 == hyla__tile_cols(A, k)) {
 			hyla__write_back(A->tiles[k]);
-			hyla__write_back(rk[k]);
 			hyla__progress_mark(A->tiles[k], k + 1, A->nt);
 		}
 	}
 	starpu_data_unregister_submit(w);
+	hyla__desc_unregister_submit(&V);
 	return ret;
+}
+
+/* Submits the factorisation of A (column-panel views) with R into r, and
+ * the request's fence; the request checks R's diagonal when waited for. */
+static int submit_cgs(const hyla_desc *A, real_t *r, int64_t ldr, hyla_cgs_variant variant,
+                      hyla_request *req)
+{
+	hyla__clear_lower(A->n, r, ldr, sizeof(real_t));
+	starpu_data_handle_t *handles = malloc(sizeof *handles * (size_t)(2 * A->nt));
+	if (!handles)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)A->nt);
+	starpu_data_handle_t *rk = handles + A->nt;
+	int ret = register_r_columns(rk, r, ldr, A, req);
+	if (ret == HYLA_SUCCESS)
+		ret = variant == HYLA_CGS_VECTOR
+		          ? submit_vector(A, rk, req)
+		          : submit_blocked(A, rk, variant == HYLA_CGS2 ? 2 : 1, req);
+	for (int64_t k = 0; k < A->nt; k++)
+		handles[k] = A->tiles[k];
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__request_fence(req, handles, (int)(2 * A->nt));
+	req->pivots = r;
+	req->pivots_n = A->n;
+	req->pivots_ld = ldr;
+	req->pivots_elsize = sizeof(real_t);
+	free(handles);
+	return ret;
+}
+
+static int check_variant(hyla_cgs_variant variant)
+{
+	if (variant != HYLA_CGS2 && variant != HYLA_CGS && variant != HYLA_CGS_VECTOR)
+		return HYLA_ERROR(-8, "variant = %d is not an hyla_cgs_variant", (int)variant);
+	return HYLA_SUCCESS;
 }
 
 int PUBLIC(cgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t ldr, int64_t nb,
                 hyla_cgs_variant variant)
 {
 	int ret = hyla__check_gs_args(m, n, a, lda, r, ldr, nb);
-	if (ret == HYLA_SUCCESS && variant != HYLA_CGS2 && variant != HYLA_CGS &&
-	    variant != HYLA_CGS_VECTOR)
-		ret = HYLA_ERROR(-8, "variant = %d is not an hyla_cgs_variant", (int)variant);
+	if (ret == HYLA_SUCCESS)
+		ret = check_variant(variant);
 	if (ret != HYLA_SUCCESS || n == 0)
 		return ret;
 	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
 	if (nb == 0)
 		nb = hyla_cgs_default_nb(m, n);
-	int vector = variant == HYLA_CGS_VECTOR;
-	if (vector && nb > HYLA_CGS_MAX_NB)
+	if (variant == HYLA_CGS_VECTOR && nb > HYLA_CGS_MAX_NB)
 		nb = HYLA_CGS_MAX_NB;
 	if (nb > n)
 		nb = n;
-	hyla__clear_lower(n, r, ldr, sizeof(real_t));
-
-	hyla_desc A, V = {0};
-	ret = vector ? hyla__desc_register(&A, a, m, n, lda, m, nb, sizeof(real_t))
-	             : hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t));
-	if (ret == HYLA_SUCCESS && vector &&
-	    (ret = hyla__desc_register(&V, NULL, m, n, m, m, nb, sizeof(real_t))) != HYLA_SUCCESS)
-		hyla__desc_unregister(&A);
-	if (ret != HYLA_SUCCESS)
+	hyla_desc A;
+	if ((ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
 		return ret;
-	starpu_data_handle_t *rk = malloc(sizeof *rk * (size_t)A.nt);
-	if (!rk) {
-		hyla__desc_unregister(&A);
-		hyla__desc_unregister(&V);
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)A.nt);
-	}
-	register_r_columns(rk, r, ldr, &A);
-
-	ret = vector ? submit_vector(&A, &V, rk) : submit_blocked(&A, rk, variant == HYLA_CGS2 ? 2 : 1);
-
-	hyla__desc_unregister_submit(&V);
-	for (int64_t k = 0; k < A.nt; k++)
-		starpu_data_unregister(rk[k]);
+	struct hyla_request req = {0};
+	ret = submit_cgs(&A, r, ldr, variant, &req);
+	int info = hyla_request_wait(&req);
+	free(req.owned);
 	hyla__desc_unregister(&A);
-	free(rk);
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	return (int)hyla__first_zero_pivot(n, r, ldr, sizeof(real_t));
+	return ret != HYLA_SUCCESS ? ret : info;
+}
+
+int PUBLIC(cgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, hyla_cgs_variant variant,
+                      hyla_request *req)
+{
+	const hyla_desc *A = a ? hyla__matrix_desc(a) : NULL;
+	if (!A || A->elsize != sizeof(real_t))
+		return HYLA_ERROR(-1, "a is NULL or not a matrix of " PREC_NAME " elements");
+	int ret = hyla__check_gs_args(A->m, A->n, A->ptr, A->ld, r, ldr, A->nb);
+	if (ret == HYLA_SUCCESS)
+		ret = check_variant(variant);
+	if (ret == HYLA_SUCCESS && variant == HYLA_CGS_VECTOR && A->nb > HYLA_CGS_MAX_NB)
+		ret = HYLA_ERROR(-1, "the vector variant takes panels of at most %d columns",
+		                 HYLA_CGS_MAX_NB);
+	if (ret == HYLA_SUCCESS && !req)
+		ret = HYLA_ERROR(-5, "req is NULL");
+	return ret != HYLA_SUCCESS ? ret : submit_cgs(A, r, ldr, variant, req);
 }
 
 int PUBLIC(qr_to_umu)(int64_t m, int64_t n, real_t *q, int64_t ldq, real_t *r, int64_t ldr)

@@ -16,6 +16,7 @@
  * tau(0:n-1). */
 #include <lapacke.h>
 #include <stdlib.h>
+#include <string.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
@@ -173,26 +174,50 @@ static int host_ormhr(char side, char trans, int64_t rows, int64_t cols, const r
 	return info;
 }
 
+/* Submits the reduction of A (column-panel views, ilo = 1, ihi = n) with
+ * tau (n-1 scalars, registered here, in the caller's memory once the
+ * request is waited for) and the request's fence. */
+static int submit_reduction(const hyla_desc *A, real_t *tau, hyla_gehrd_panel panel,
+                            hyla_request *req)
+{
+	hyla_desc descTau;
+	int64_t n = A->n, nb = A->nb;
+	int ret = hyla__desc_register(&descTau, tau, n - 1, 1, n - 1, nb, 1, sizeof(real_t));
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	for (int64_t k = 0; k < descTau.mt && ret == HYLA_SUCCESS; k++)
+		ret = hyla__request_own(req, descTau.tiles[k]);
+	struct gehrd_run run = {.A = A, .tau = &descTau};
+	if (ret == HYLA_SUCCESS) {
+		run_register(&run, n, nb, panel);
+		ret = submit_gehrd(&run);
+		run_unregister(&run);
+	}
+	starpu_data_handle_t *handles = malloc(sizeof *handles * (size_t)(A->nt + descTau.mt));
+	if (!handles && ret == HYLA_SUCCESS)
+		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)A->nt);
+	if (ret == HYLA_SUCCESS) {
+		memcpy(handles, A->tiles, sizeof *handles * (size_t)A->nt);
+		memcpy(handles + A->nt, descTau.tiles, sizeof *handles * (size_t)descTau.mt);
+		ret = hyla__request_fence(req, handles, (int)(A->nt + descTau.mt));
+	}
+	free(handles);
+	free(descTau.tiles); /* the handles are the request's */
+	return ret;
+}
+
 /* The task graph on the n-by-n a (ilo = 1, ihi = n). */
 static int reduce_graph(int64_t n, real_t *a, int64_t lda, real_t *tau, int64_t nb,
                         hyla_gehrd_panel panel)
 {
-	hyla_desc descA, descTau;
+	hyla_desc descA;
 	int ret = hyla__desc_register_views(&descA, a, n, n, lda, nb, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	if ((ret = hyla__desc_register(&descTau, tau, n - 1, 1, n - 1, nb, 1, sizeof(real_t)))
-	    != HYLA_SUCCESS) {
-		hyla__desc_unregister(&descA);
-		return ret;
-	}
-	struct gehrd_run run = {.A = &descA, .tau = &descTau};
-	run_register(&run, n, nb, panel);
-
-	ret = submit_gehrd(&run);
-
-	run_unregister(&run);
-	hyla__desc_unregister(&descTau);
+	struct hyla_request req = {0};
+	ret = submit_reduction(&descA, tau, panel, &req);
+	hyla_request_wait(&req);
+	free(req.owned);
 	hyla__desc_unregister(&descA);
 	return ret;
 }
@@ -202,24 +227,37 @@ int PUBLIC(gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, r
 	return PUBLIC(gehrd_ex)(n, ilo, ihi, a, lda, tau, 0, HYLA_PANEL_AUTO);
 }
 
-int PUBLIC(gehrd_ex)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau,
-                     int64_t nb, hyla_gehrd_panel panel)
+/* The block size and panel variant (arguments 7 and 8 of gehrd_ex). */
+static int check_panel(int64_t nb, hyla_gehrd_panel panel)
 {
-	int ret = hyla__check_hessenberg_args(n, ilo, ihi, a, lda, tau, n > 1);
-	if (ret == HYLA_SUCCESS && (nb < 0 || nb > INT32_MAX))
-		ret = HYLA_ERROR(-7, "nb = %lld must be >= 0 (0: default)", (long long)nb);
-	if (ret == HYLA_SUCCESS && panel != HYLA_PANEL_AUTO && panel != HYLA_PANEL_GPU &&
-	    panel != HYLA_PANEL_CPU)
-		ret = HYLA_ERROR(-8, "panel = %d is not a hyla_gehrd_panel", (int)panel);
-	if (ret != HYLA_SUCCESS || n <= 1)
-		return ret;
-	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
-		return ret;
+	if (nb < 0 || nb > INT32_MAX)
+		return HYLA_ERROR(-7, "nb = %lld must be >= 0 (0: default)", (long long)nb);
+	if (panel != HYLA_PANEL_AUTO && panel != HYLA_PANEL_GPU && panel != HYLA_PANEL_CPU)
+		return HYLA_ERROR(-8, "panel = %d is not a hyla_gehrd_panel", (int)panel);
+	return HYLA_SUCCESS;
+}
+
+/* Whether the workers running (hyla_init first) can take the panel variant. */
+static int check_panel_workers(int64_t nb, hyla_gehrd_panel panel)
+{
 	if (panel == HYLA_PANEL_GPU && hyla_ncuda() == 0)
 		return HYLA_ERROR(HYLA_ERR_NODEV, "the GPU panel needs a CUDA worker; none is running");
 	if (panel == HYLA_PANEL_GPU && nb > HYLA_GEHRD_GPU_MAX_NB)
 		return HYLA_ERROR(-7, "nb = %lld: the GPU panel takes at most %d columns", (long long)nb,
 		                  HYLA_GEHRD_GPU_MAX_NB);
+	return HYLA_SUCCESS;
+}
+
+int PUBLIC(gehrd_ex)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau,
+                     int64_t nb, hyla_gehrd_panel panel)
+{
+	int ret = hyla__check_hessenberg_args(n, ilo, ihi, a, lda, tau, n > 1);
+	if (ret == HYLA_SUCCESS)
+		ret = check_panel(nb, panel);
+	if (ret != HYLA_SUCCESS || n <= 1)
+		return ret;
+	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS || (ret = check_panel_workers(nb, panel)))
+		return ret;
 	if (nb == 0)
 		nb = hyla_gehrd_default_nb(ihi - ilo + 1);
 	/* The block ilo..ihi (1-based) reduces on its own; Q then goes to the
@@ -238,4 +276,21 @@ int PUBLIC(gehrd_ex)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda
 	if (ret == HYLA_SUCCESS && ihi < n)
 		ret = host_ormhr('L', 'T', m, n - ihi, b, lda, tau + lo, b + m * lda);
 	return ret;
+}
+
+int PUBLIC(gehrd_async)(hyla_matrix *a, real_t *tau, hyla_gehrd_panel panel, hyla_request *req)
+{
+	const hyla_desc *A = a ? hyla__matrix_desc(a) : NULL;
+	if (!A || A->elsize != sizeof(real_t) || A->m != A->n)
+		return HYLA_ERROR(-1, "a is NULL, not square or not a matrix of " PREC_NAME " elements");
+	if (!tau && A->n > 1)
+		return HYLA_ERROR(-2, "tau is NULL");
+	int ret = check_panel(A->nb, panel);
+	if (ret == HYLA_SUCCESS)
+		ret = check_panel_workers(A->nb, panel);
+	if (ret == HYLA_SUCCESS && !req)
+		ret = HYLA_ERROR(-4, "req is NULL");
+	if (ret != HYLA_SUCCESS || A->n == 1)
+		return ret;
+	return submit_reduction(A, tau, panel, req);
 }

@@ -41,6 +41,7 @@ struct cgs_args {
 	int passes; /* panel: 1 (CGS) or 2 (CGS2); project: pass 1 or 2 */
 	int combine; /* panel: R's diagonal block = T (this one) * R's diagonal block */
 	int j;      /* vector: column of q_i in its panel */
+	hyla_request *req; /* of the call: a failure skips the later tasks */
 };
 
 static struct cgs_args args_of(void *cl_arg)
@@ -87,6 +88,8 @@ enum panel_mode {
 #define COLUMNS_WORK IB
 #endif
 
+static const struct backend host;
+
 static void panel_blocked(const struct backend *be, int m, int w, enum panel_mode mode, real_t *a,
                           int lda, real_t *t, int ldt, real_t *work)
 {
@@ -111,6 +114,8 @@ static void panel_blocked(const struct backend *be, int m, int w, enum panel_mod
 static void project_task(const struct backend *be, void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
+	if (hyla__request_failed(arg.req))
+		return;
 	int c = hyla__contiguous_cols(buffers, P_Q, sizeof(real_t));
 	if (!c)
 		STARPU_ABORT_MSG("cgs project: the finished panels are not contiguous");
@@ -124,6 +129,8 @@ static void project_task(const struct backend *be, void *buffers[], void *cl_arg
 static void panel_task(const struct backend *be, void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
+	if (hyla__request_failed(arg.req))
+		return;
 	real_t *rkk = MAT(buffers[K_R]) + arg.c, *work = VEC(buffers[K_W]);
 	int w = COLS(buffers[K_A]), ldr = LD(buffers[K_R]);
 	/* T goes to R's diagonal block, or beside it when it multiplies it. */
@@ -134,6 +141,13 @@ static void panel_task(const struct backend *be, void *buffers[], void *cl_arg)
 	              work);
 	if (arg.combine)
 		be->combine(w, t, ldt, rkk, ldr);
+	if (be != &host)
+		return; /* on a GPU the request's wait finds vanished columns */
+	for (int j = 0; j < w; j++)
+		if (!(rkk[j + (int64_t)j * ldr] > 0)) {
+			hyla__request_fail(arg.req, arg.c + j + 1);
+			return;
+		}
 }
 
 /* CPU ----------------------------------------------------------------------- */
@@ -218,9 +232,15 @@ static void vector_apply_cpu(int m, const real_t *q, void *buffers[], int i, int
 static void vector_panel_cpu(void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
+	if (hyla__request_failed(arg.req))
+		return;
 	int m = ROWS(buffers[V_U]), ldu = LD(buffers[V_U]), ldr = LD(buffers[V_R]);
 	real_t *q = MAT(buffers[V_U]) + (int64_t)arg.j * ldu;
 	real_t norm = BLAS(nrm2)(m, q, 1);
+	if (!(norm > 0)) {
+		hyla__request_fail(arg.req, arg.c + 1);
+		return;
+	}
 	MAT(buffers[V_R])[arg.c + (int64_t)arg.j * ldr] = norm;
 	for (int i = 0; i < m; i++)
 		q[i] /= norm;
@@ -230,6 +250,8 @@ static void vector_panel_cpu(void *buffers[], void *cl_arg)
 static void vector_update_cpu(void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
+	if (hyla__request_failed(arg.req))
+		return;
 	const real_t *q = MAT(buffers[V_Q]) + (int64_t)arg.j * LD(buffers[V_Q]);
 	vector_apply_cpu(ROWS(buffers[V_U]), q, buffers, arg.c, 0);
 }
@@ -326,6 +348,8 @@ static void vector_apply_cuda(int m, const real_t *q, void *buffers[], int i, in
 static void vector_panel_cuda(void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
+	if (hyla__request_failed(arg.req))
+		return;
 	int m = ROWS(buffers[V_U]), ldu = LD(buffers[V_U]), ldr = LD(buffers[V_R]);
 	real_t *q = MAT(buffers[V_U]) + (int64_t)arg.j * ldu;
 	TYPED(hyla__cuda_cgs_normalise)(m, q, MAT(buffers[V_R]) + arg.c + (int64_t)arg.j * ldr,
@@ -336,6 +360,8 @@ static void vector_panel_cuda(void *buffers[], void *cl_arg)
 static void vector_update_cuda(void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
+	if (hyla__request_failed(arg.req))
+		return;
 	const real_t *q = MAT(buffers[V_Q]) + (int64_t)arg.j * LD(buffers[V_Q]);
 	vector_apply_cuda(ROWS(buffers[V_U]), q, buffers, arg.c, 0);
 }
@@ -436,7 +462,7 @@ starpu_data_handle_t TYPED(hyla__cgs_register_scratch)(int64_t n, int64_t nb, in
 
 int TYPED(hyla__insert_cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
                                     starpu_data_handle_t w, const starpu_data_handle_t *q,
-                                    int nq, int pass)
+                                    int nq, int pass, hyla_request *req)
 {
 	int count = P_Q + nq;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
@@ -450,7 +476,7 @@ int TYPED(hyla__insert_cgs_project)(starpu_data_handle_t a, starpu_data_handle_t
 		descr[P_Q + p] = (struct starpu_data_descr){q[p], STARPU_R};
 		c += starpu_matrix_get_ny(q[p]);
 	}
-	struct cgs_args arg = {.passes = pass};
+	struct cgs_args arg = {.passes = pass, .req = req};
 	double m = starpu_matrix_get_nx(a), cols = starpu_matrix_get_ny(a);
 	int ret = starpu_task_insert(&project_cl, STARPU_CALLBACK, hyla__task_done,
 	                             STARPU_DATA_MODE_ARRAY, descr, count, STARPU_VALUE, &arg,
@@ -461,9 +487,10 @@ int TYPED(hyla__insert_cgs_project)(starpu_data_handle_t a, starpu_data_handle_t
 }
 
 int TYPED(hyla__insert_cgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
-                                  starpu_data_handle_t w, int64_t c, int passes, int combine)
+                                  starpu_data_handle_t w, int64_t c, int passes, int combine,
+                                  hyla_request *req)
 {
-	struct cgs_args arg = {.c = (int)c, .passes = passes, .combine = combine};
+	struct cgs_args arg = {.c = (int)c, .passes = passes, .combine = combine, .req = req};
 	double m = starpu_matrix_get_nx(a), cols = starpu_matrix_get_ny(a);
 	int ret = starpu_task_insert(&panel_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, a,
 	                             STARPU_RW, r, STARPU_SCRATCH, w, STARPU_VALUE, &arg, sizeof arg,
@@ -474,9 +501,10 @@ int TYPED(hyla__insert_cgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r
 
 int TYPED(hyla__insert_cgs_vector)(starpu_data_handle_t q, starpu_data_handle_t u,
                                    starpu_data_handle_t v, starpu_data_handle_t r,
-                                   starpu_data_handle_t w, int64_t i, int64_t j, int priority)
+                                   starpu_data_handle_t w, int64_t i, int64_t j, int priority,
+                                   hyla_request *req)
 {
-	struct cgs_args arg = {.c = (int)i, .j = (int)j};
+	struct cgs_args arg = {.c = (int)i, .j = (int)j, .req = req};
 	double flops = 4.0 * starpu_matrix_get_nx(u) * starpu_matrix_get_ny(u);
 	int ret;
 	if (q == u)

@@ -4,6 +4,7 @@
 #define HYLA_CODELETS_H
 
 #include <starpu.h>
+#include "hyla_async.h"
 #include "precision.h"
 
 /* MGS on columns [c0, c1) of the m-by-w panel a (RW): each column is
@@ -28,6 +29,8 @@ int TYPED(hyla__insert_mgs_update)(starpu_data_handle_t q, starpu_data_handle_t 
 
 /* Classical Gram-Schmidt (algorithms/cgs.c). r is a panel's column of R
  * (rows 0 to the panel's last); the panels are column panels of one matrix.
+ * req: the call's request; its tasks skip their work once it failed, and
+ * CPU tasks report a vanished column (its 1-based index) to it.
  * Workspace for project (project = 1: n * nb elements) or the other codelets. */
 starpu_data_handle_t TYPED(hyla__cgs_register_scratch)(int64_t n, int64_t nb, int project);
 /* The widest panel of the vector codelets (cuda/kernels.h's HYLA_CGS_MAX_COLS). */
@@ -38,19 +41,21 @@ starpu_data_handle_t TYPED(hyla__cgs_register_scratch)(int64_t n, int64_t nb, in
  * A -= Q S, R(0:c, :) += S T. w: project workspace. */
 int TYPED(hyla__insert_cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
                                     starpu_data_handle_t w, const starpu_data_handle_t *q,
-                                    int nq, int pass);
+                                    int nq, int pass, hyla_request *req);
 /* The panel a's columns (RW), one after the other, each normalised and
  * projected against the earlier ones by `passes` classical passes; T into
  * R's diagonal block at row c, or with combine, the block becomes T times it. */
 int TYPED(hyla__insert_cgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
-                                  starpu_data_handle_t w, int64_t c, int passes, int combine);
+                                  starpu_data_handle_t w, int64_t c, int passes, int combine,
+                                  hyla_request *req);
 /* Step i of the seed's order on one panel: q_i is column j of the panel q;
  * R(i, :) = q_i^T V and U -= q_i R(i, :) over u's columns (RW), with v (R)
  * their original values and r (RW) their column of R. With q == u (q_i's
  * own panel) q_i is first normalised and only the later columns change. */
 int TYPED(hyla__insert_cgs_vector)(starpu_data_handle_t q, starpu_data_handle_t u,
                                    starpu_data_handle_t v, starpu_data_handle_t r,
-                                   starpu_data_handle_t w, int64_t i, int64_t j, int priority);
+                                   starpu_data_handle_t w, int64_t i, int64_t j, int priority,
+                                   hyla_request *req);
 
 /* Hessenberg reduction (algorithms/gehrd.c). The panel starting at column
  * col reduces its columns (LAPACK's DLAHR2) and writes tau, T (nb-by-nb),

@@ -5,6 +5,7 @@
 #include <starpu.h>
 #include <stdint.h>
 #include "hyla.h"
+#include "hyla_async.h"
 
 /* Starts hyla (and StarPU) on first use for the synchronous routines; the
  * matching hyla_finalize runs at exit. Returns 0 or HYLA_ERR_STARPU. */
@@ -79,6 +80,31 @@ void hyla__progress_mark(starpu_data_handle_t handle, int64_t done, int64_t tota
 
 /* Every hyla task's callback: records it while a trace is on (trace.c). */
 void hyla__task_done(void *arg);
+
+/* The descriptor behind an application's matrix (hyla_async.h). */
+const hyla_desc *hyla__matrix_desc(const hyla_matrix *a);
+
+/* An asynchronous call's outcome (hyla_async.h). */
+struct hyla_request {
+	int info;                    /* LAPACK's convention; tasks set it (hyla__request_fail) */
+	struct starpu_task *fence;   /* after the call's last accesses */
+	starpu_data_handle_t *owned; /* registered for the call, unregistered by the wait */
+	int nowned, capacity;
+	const void *pivots;          /* a triangle whose diagonal the wait checks, or NULL */
+	int64_t pivots_n, pivots_ld;
+	size_t pivots_elsize;
+};
+/* The request unregisters handle when waited for (on failure: at once). */
+int hyla__request_own(hyla_request *req, starpu_data_handle_t handle);
+/* Submits the task the wait waits for, after every access to handles. */
+int hyla__request_fence(hyla_request *req, const starpu_data_handle_t *handles, int count);
+/* From a task: the call failed at index info (> 0); the smallest one stays. */
+void hyla__request_fail(hyla_request *req, int info);
+/* Whether a task of the call should skip its work (req may be NULL). */
+int hyla__request_failed(const hyla_request *req);
+/* 1-based index of the first diagonal entry of the n-by-n r (elements of
+ * elsize bytes) that is not positive (a column that vanished, or NaN), or 0. */
+int64_t hyla__first_zero_pivot(int64_t n, const void *r, int64_t ldr, size_t elsize);
 
 /* Checks that an insert function's starpu_task_insert succeeded. */
 int hyla__submitted(int ret, const char *codelet);

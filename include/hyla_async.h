@@ -1,0 +1,68 @@
+/* hyla inside a StarPU application: matrices registered as StarPU handles
+ * the application uses in its own tasks, and calls that only submit hyla's
+ * tasks on them and return at once. StarPU's data dependencies order the
+ * application's tasks before and after hyla's; nothing here waits for all
+ * tasks, synchronises a device or creates a cuBLAS handle or stream.
+ * Thread safety: submit from one thread at a time per matrix (StarPU's
+ * sequential consistency follows submission order). */
+#ifndef HYLA_ASYNC_H
+#define HYLA_ASYNC_H
+
+#include <starpu.h>
+#include "hyla.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An m-by-n column-major matrix at ptr (leading dimension ld, elements of
+ * elsize bytes: 8 double, 4 float) registered as column panels of width nb,
+ * views of one StarPU handle; with a GPU present it is copied there whole
+ * first (here, once, not in the calls below), so that panels next to each
+ * other are one matrix there too. The caller's memory must stay valid until
+ * hyla_matrix_destroy; use the panels' handles (hyla_matrix_panel) in your
+ * tasks, not the memory, in between. NULL on a bad argument or failure (a
+ * line on stderr). Calls hyla_init. */
+typedef struct hyla_matrix hyla_matrix;
+hyla_matrix *hyla_matrix_create(void *ptr, size_t elsize, int64_t m, int64_t n, int64_t ld,
+                                int64_t nb);
+/* Waits for the tasks on the matrix, brings its data home, unregisters it. */
+void hyla_matrix_destroy(hyla_matrix *a);
+int64_t hyla_matrix_panels(const hyla_matrix *a);
+/* Panel k: columns k*nb .. min((k+1)*nb, n)-1, a StarPU matrix handle. */
+starpu_data_handle_t hyla_matrix_panel(const hyla_matrix *a, int64_t k);
+
+/* The outcome of one asynchronous call. info: LAPACK's convention, set by
+ * the tasks themselves (a numerical failure: later tasks of the call skip
+ * their work) or at the end (hyla_request_wait). */
+typedef struct hyla_request hyla_request;
+hyla_request *hyla_request_create(void);
+/* Waits for the call's tasks (only those), then for the data hyla
+ * registered for it (R, tau: in your memory on return), and returns info. */
+int hyla_request_wait(hyla_request *req);
+/* Frees a request that was waited for (or never used). */
+void hyla_request_destroy(hyla_request *req);
+
+/* Classical Gram-Schmidt QR of the matrix a (m >= n; Q over it), R into
+ * the n-by-n r (ldr >= n, in your memory on hyla_request_wait): as
+ * hyla_dcgs with the matrix's panel width as nb (at most 256 for
+ * HYLA_CGS_VECTOR). A column that vanishes sets info to its 1-based index;
+ * the call's later tasks then do nothing. Returns 0 once the tasks are
+ * submitted, or -i for a bad argument i, or HYLA_ERR_*. */
+int hyla_dcgs_async(hyla_matrix *a, double *r, int64_t ldr, hyla_cgs_variant variant,
+                    hyla_request *req);
+int hyla_scgs_async(hyla_matrix *a, float *r, int64_t ldr, hyla_cgs_variant variant,
+                    hyla_request *req);
+
+/* Hessenberg reduction of the n-by-n matrix a (ilo = 1, ihi = n; for other
+ * ranges use hyla_dgehrd), tau (n-1 scalars) in your memory on
+ * hyla_request_wait: as hyla_dgehrd_ex with the matrix's panel width as nb.
+ * Returns 0 once the tasks are submitted, or -i for a bad argument i, or
+ * HYLA_ERR_*. */
+int hyla_dgehrd_async(hyla_matrix *a, double *tau, hyla_gehrd_panel panel, hyla_request *req);
+int hyla_sgehrd_async(hyla_matrix *a, float *tau, hyla_gehrd_panel panel, hyla_request *req);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,53 @@
+/* Matrices an application shares with hyla (hyla_async.h). */
+#include <stdlib.h>
+#include "runtime.h"
+
+struct hyla_matrix {
+	hyla_desc desc;
+};
+
+hyla_matrix *hyla_matrix_create(void *ptr, size_t elsize, int64_t m, int64_t n, int64_t ld,
+                                int64_t nb)
+{
+	if (!ptr || (elsize != sizeof(double) && elsize != sizeof(float)) || m < 1 || n < 1 ||
+	    ld < m || nb < 1 || m > INT32_MAX || n > INT32_MAX || ld > INT32_MAX) {
+		HYLA_ERROR(-1, "bad matrix: ptr %p, elsize %zu, m %lld, n %lld, ld %lld, nb %lld "
+		           "(want ptr, elsize 4 or 8, 1 <= m <= ld < 2^31, 1 <= n < 2^31, nb >= 1)",
+		           ptr, elsize, (long long)m, (long long)n, (long long)ld, (long long)nb);
+		return NULL;
+	}
+	hyla_matrix *a = malloc(sizeof *a);
+	if (!a) {
+		HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a matrix");
+		return NULL;
+	}
+	if (hyla__ensure_init() != HYLA_SUCCESS ||
+	    hyla__desc_register_views(&a->desc, ptr, m, n, ld, nb < n ? nb : n, elsize) != HYLA_SUCCESS) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void hyla_matrix_destroy(hyla_matrix *a)
+{
+	if (!a)
+		return;
+	hyla__desc_unregister(&a->desc);
+	free(a);
+}
+
+int64_t hyla_matrix_panels(const hyla_matrix *a)
+{
+	return a->desc.nt;
+}
+
+starpu_data_handle_t hyla_matrix_panel(const hyla_matrix *a, int64_t k)
+{
+	return k >= 0 && k < a->desc.nt ? a->desc.tiles[k] : NULL;
+}
+
+const hyla_desc *hyla__matrix_desc(const hyla_matrix *a)
+{
+	return &a->desc;
+}
