@@ -1,0 +1,211 @@
+/* The asynchronous calls return before their tasks run, the caller's tasks
+ * before and after them are ordered by StarPU's dependencies, and errors
+ * come back through the request. The application starts StarPU itself.
+ *
+ * A "gate" task of the caller's, submitted first on the matrix, blocks until
+ * the main thread opens it after the hyla call returned: a call that waited
+ * for its tasks inside (or for all tasks) would never return; the gate gives
+ * up after 30 s and the test fails instead of hanging. Then a task of the
+ * caller's that reads the result (||I - Q^T Q||, or H's subdiagonal) is
+ * submitted before anything is waited for. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "common.h"
+#include "hyla_async.h"
+#ifdef STARPU_USE_CUDA
+#include <starpu_cublas_v2.h>
+#endif
+
+static int gate_open, gate_timed_out;
+
+static void gate_cpu(void *buffers[], void *arg)
+{
+	(void)buffers, (void)arg;
+	for (int i = 0; i < 30000 && !__atomic_load_n(&gate_open, __ATOMIC_ACQUIRE); i++)
+		usleep(1000);
+	gate_timed_out = !__atomic_load_n(&gate_open, __ATOMIC_ACQUIRE);
+}
+
+static struct starpu_codelet gate_cl = {
+	.cpu_funcs = {gate_cpu},
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.name = "caller_gate",
+};
+
+/* The caller's reader: the matrix's panels (R), views of one m-by-n matrix
+ * in host memory, so panel 0's pointer and leading dimension give it all. */
+struct reader {
+	int64_t m, n;
+	int orth; /* ||I - Q^T Q||, else the sum of |a_ij| */
+	double value;
+};
+
+static double sum_abs(int64_t m, int64_t n, const double *a, int64_t ld)
+{
+	double s = 0;
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = 0; i < m; i++)
+			s += fabs(a[i + j * ld]);
+	return s;
+}
+
+static void reader_cpu(void *buffers[], void *arg)
+{
+	struct reader *r = arg;
+	const double *a = (const double *)STARPU_MATRIX_GET_PTR(buffers[0]);
+	int64_t ld = STARPU_MATRIX_GET_LD(buffers[0]);
+	r->value = r->orth ? orthogonality(r->m, r->n, a, ld) : sum_abs(r->m, r->n, a, ld);
+}
+
+static struct starpu_codelet reader_cl = {
+	.cpu_funcs = {reader_cpu},
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.name = "caller_reader",
+};
+
+static int insert_on_all(struct starpu_codelet *cl, hyla_matrix *m, enum starpu_data_access_mode mode,
+                         void *arg)
+{
+	int64_t np = hyla_matrix_panels(m);
+	struct starpu_data_descr *d = malloc(sizeof *d * (size_t)np);
+	for (int64_t k = 0; k < np; k++)
+		d[k] = (struct starpu_data_descr){hyla_matrix_panel(m, k), mode};
+	int ret = starpu_task_insert(cl, STARPU_DATA_MODE_ARRAY, d, (int)np, STARPU_CL_ARGS_NFREE, arg,
+	                             0, 0);
+	free(d);
+	return ret;
+}
+
+/* One asynchronous call behind a closed gate; returns the call's code. */
+static int behind_gate(int (*call)(void *), void *ctx, hyla_matrix *m)
+{
+	__atomic_store_n(&gate_open, 0, __ATOMIC_RELEASE);
+	gate_timed_out = 0;
+	if (insert_on_all(&gate_cl, m, STARPU_RW, NULL))
+		return -1;
+	int ret = call(ctx);
+	__atomic_store_n(&gate_open, 1, __ATOMIC_RELEASE);
+	return ret;
+}
+
+struct cgs_call {
+	hyla_matrix *a;
+	double *r;
+	int64_t n;
+	hyla_cgs_variant variant;
+	hyla_request *req;
+};
+
+static int cgs_call(void *ctx)
+{
+	struct cgs_call *c = ctx;
+	return hyla_dcgs_async(c->a, c->r, c->n, c->variant, c->req);
+}
+
+struct gehrd_call {
+	hyla_matrix *a;
+	double *tau;
+	hyla_request *req;
+};
+
+static int gehrd_call(void *ctx)
+{
+	struct gehrd_call *c = ctx;
+	return hyla_dgehrd_async(c->a, c->tau, HYLA_PANEL_AUTO, c->req);
+}
+
+static int report(const char *what, int ok, const char *fmt, double v1, double v2)
+{
+	printf("%-34s ", what);
+	printf(fmt, v1, v2);
+	printf(" gate=%s %s\n", gate_timed_out ? "timed out (the call waited)" : "opened after return",
+	       ok && !gate_timed_out ? "pass" : "FAILED");
+	return ok && !gate_timed_out;
+}
+
+static int test_cgs(hyla_cgs_variant variant, int zero_column)
+{
+	const int64_t m = 300, n = 160, nb = 48;
+	double *a0 = malloc(sizeof *a0 * m * n), *a = malloc(sizeof *a * m * n);
+	double *r = malloc(sizeof *r * n * n);
+	random_matrix(m, n, a0, m, 11);
+	if (zero_column)
+		memset(a0 + 100 * m, 0, sizeof *a0 * m); /* column 101 (1-based) */
+	memcpy(a, a0, sizeof *a * m * n);
+	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), m, n, m, nb);
+	hyla_request *req = hyla_request_create();
+	struct cgs_call call = {A, r, n, variant, req};
+	struct reader orth = {.m = m, .n = n, .orth = 1};
+	int ret = behind_gate(cgs_call, &call, A);
+	if (ret == 0 && !zero_column)
+		ret = insert_on_all(&reader_cl, A, STARPU_R, &orth);
+	int info = hyla_request_wait(req);
+	starpu_task_wait_for_all(); /* the caller's own tasks */
+	hyla_matrix_destroy(A);
+	int ok;
+	if (zero_column) {
+		ok = ret == 0 && info == 101;
+		ok = report(variant == HYLA_CGS2 ? "cgs2 async, zero column 101" : "cgs async, zero column 101",
+		            ok, "info=%.0f (want %.0f)", info, 101);
+	} else {
+		double resid = qr_residual(m, n, a0, m, a, m, r, n);
+		ok = ret == 0 && info == 0 && orth.value < 1e-13 && resid < 1e-14;
+		ok = report(variant == HYLA_CGS2 ? "cgs2 async, caller's reader after" : "cgs_vector async",
+		            ok, "orth=%.2e resid=%.2e", orth.value, resid);
+	}
+	hyla_request_destroy(req);
+	free(a0), free(a), free(r);
+	return ok;
+}
+
+static int test_gehrd(void)
+{
+	const int64_t n = 200, nb = 32;
+	double *a0 = malloc(sizeof *a0 * n * n), *a = malloc(sizeof *a * n * n);
+	double *tau = malloc(sizeof *tau * n), resid, orth;
+	random_matrix(n, n, a0, n, 12);
+	memcpy(a, a0, sizeof *a * n * n);
+	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), n, n, n, nb);
+	hyla_request *req = hyla_request_create();
+	struct gehrd_call call = {A, tau, req};
+	struct reader sum = {.m = n, .n = n};
+	int ret = behind_gate(gehrd_call, &call, A);
+	if (ret == 0)
+		ret = insert_on_all(&reader_cl, A, STARPU_R, &sum);
+	int info = hyla_request_wait(req);
+	starpu_task_wait_for_all();
+	hyla_matrix_destroy(A);
+	int checked = hessenberg_residuals(n, a0, n, a, n, tau, NULL, &resid, &orth);
+	double eps = 0x1p-53;
+	/* The reader saw the reduced matrix, not the input. */
+	int after = sum.value == sum_abs(n, n, a, n) && sum.value != sum_abs(n, n, a0, n);
+	int ok = ret == 0 && info == 0 && checked == 0 && resid < 30 * eps && orth < 30 * eps && after;
+	ok = report(after ? "gehrd async, caller's reader after" : "gehrd async, reader saw the input",
+	            ok, "resid=%.1f eps orth=%.1f eps", resid / eps, orth / eps);
+	hyla_request_destroy(req);
+	free(a0), free(a), free(tau);
+	return ok;
+}
+
+int main(void)
+{
+	if (starpu_init(NULL) != 0)
+		return 77;
+#ifdef STARPU_USE_CUDA
+	starpu_cublas_init();
+#endif
+	if (hyla_init() != 0)
+		return 1;
+	int ok = test_cgs(HYLA_CGS2, 0) & test_cgs(HYLA_CGS_VECTOR, 0) & test_cgs(HYLA_CGS2, 1) &
+	         test_cgs(HYLA_CGS, 1) & test_gehrd();
+	hyla_finalize();
+#ifdef STARPU_USE_CUDA
+	starpu_cublas_shutdown();
+#endif
+	starpu_shutdown();
+	return !ok;
+}
