@@ -10,6 +10,7 @@
  * The vector form factors one column at a time (c1 = c0 + 1), so each step
  * is a GEMV^T and a GER over every remaining column. */
 #include <math.h>
+#include <stdlib.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
@@ -19,7 +20,7 @@
 #define G(k) hyla__tile(G, 0, k)
 
 static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G,
-                      starpu_data_handle_t scratch, hyla_mgs_form form)
+                      starpu_data_handle_t scratch, hyla_mgs_form form, hyla_request *req)
 {
 	const int critical = STARPU_MAX_PRIO, normal = STARPU_DEFAULT_PRIO;
 	for (int64_t k = 0; k < A->nt; k++) {
@@ -28,10 +29,10 @@ static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G
 		for (int64_t c0 = 0; c0 < wk; c0 += step) {
 			int64_t c1 = c0 + step;
 			int ret = TYPED(hyla__insert_mgs_panel)(A(k), R(k, k), G(k), scratch, c0, c1,
-			                                        critical);
+			                                        k * A->nb, critical, req);
 			for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS; p++)
 				ret = TYPED(hyla__insert_mgs_update)(A(k), G(k), A(p), R(k, p), c0, c1,
-				                                     p == k + 1 ? critical : normal);
+				                                     p == k + 1 ? critical : normal, req);
 			if (ret != HYLA_SUCCESS)
 				return ret;
 		}
@@ -45,12 +46,50 @@ static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G
 	return HYLA_SUCCESS;
 }
 
+/* Submits the factorisation of A (column panels) with R into r (tiles the
+ * request owns) and the request's fence; the wait checks R's diagonal. */
+static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form form,
+                       hyla_request *req)
+{
+	int64_t n = A->n, nb = A->nb;
+	hyla__clear_lower(n, r, ldr, sizeof(real_t));
+	hyla_desc R, G;
+	int ret = hyla__desc_register(&R, r, n, n, ldr, nb, nb, sizeof(real_t));
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	for (int64_t t = 0; t < R.mt * R.nt && ret == HYLA_SUCCESS; t++)
+		ret = hyla__request_own(req, R.tiles[t]);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__desc_register(&G, NULL, nb, A->nt * nb, nb, nb, nb, sizeof(real_t));
+	if (ret == HYLA_SUCCESS) {
+		starpu_data_handle_t scratch = TYPED(hyla__mgs_register_scratch)();
+		ret = submit_mgs(A, &R, &G, scratch, form, req);
+		starpu_data_unregister_submit(scratch);
+		hyla__desc_unregister_submit(&G);
+	}
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__request_fence(req, A->tiles, (int)A->nt);
+	free(R.tiles); /* the handles are the request's */
+	req->pivots = r;
+	req->pivots_n = n;
+	req->pivots_ld = ldr;
+	req->pivots_elsize = sizeof(real_t);
+	return ret;
+}
+
+static int check_form(hyla_mgs_form form)
+{
+	if (form != HYLA_MGS_BLOCKED && form != HYLA_MGS_VECTOR)
+		return HYLA_ERROR(-8, "form = %d is not an hyla_mgs_form", (int)form);
+	return HYLA_SUCCESS;
+}
+
 int PUBLIC(mgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t ldr,
                 int64_t nb, hyla_mgs_form form)
 {
 	int ret = hyla__check_gs_args(m, n, a, lda, r, ldr, nb);
-	if (ret == HYLA_SUCCESS && form != HYLA_MGS_BLOCKED && form != HYLA_MGS_VECTOR)
-		ret = HYLA_ERROR(-8, "form = %d is not an hyla_mgs_form", (int)form);
+	if (ret == HYLA_SUCCESS)
+		ret = check_form(form);
 	if (ret != HYLA_SUCCESS || n == 0)
 		return ret;
 	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
@@ -59,31 +98,28 @@ int PUBLIC(mgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t
 		nb = hyla_mgs_default_nb(m, n);
 	if (nb > n)
 		nb = n;
-	hyla__clear_lower(n, r, ldr, sizeof(real_t));
+	/* Separate panels (not views): each goes to the GPU when first used. */
+	hyla_desc A;
+	if ((ret = hyla__desc_register(&A, a, m, n, lda, m, nb, sizeof(real_t))) != HYLA_SUCCESS)
+		return ret;
+	struct hyla_request req = {0};
+	ret = submit_call(&A, r, ldr, form, &req);
+	int info = hyla_request_wait(&req);
+	free(req.owned);
+	hyla__desc_unregister(&A);
+	return ret != HYLA_SUCCESS ? ret : info;
+}
 
-	hyla_desc descA, descR, descG;
-	starpu_data_handle_t scratch;
-	if ((ret = hyla__desc_register(&descA, a, m, n, lda, m, nb, sizeof(real_t))) != HYLA_SUCCESS)
-		return ret;
-	if ((ret = hyla__desc_register(&descR, r, n, n, ldr, nb, nb, sizeof(real_t))) != HYLA_SUCCESS) {
-		hyla__desc_unregister(&descA);
-		return ret;
-	}
-	if ((ret = hyla__desc_register(&descG, NULL, nb, descA.nt * nb, nb, nb, nb, sizeof(real_t)))
-	    != HYLA_SUCCESS) {
-		hyla__desc_unregister(&descA);
-		hyla__desc_unregister(&descR);
-		return ret;
-	}
-	scratch = TYPED(hyla__mgs_register_scratch)();
-
-	ret = submit_mgs(&descA, &descR, &descG, scratch, form);
-
-	starpu_data_unregister_submit(scratch);
-	hyla__desc_unregister_submit(&descG);
-	hyla__desc_unregister(&descA);
-	hyla__desc_unregister(&descR);
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	return (int)hyla__first_zero_pivot(n, r, ldr, sizeof(real_t));
+int PUBLIC(mgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, hyla_mgs_form form,
+                      hyla_request *req)
+{
+	const hyla_desc *A = a ? hyla__matrix_desc(a) : NULL;
+	if (!A || A->elsize != sizeof(real_t))
+		return HYLA_ERROR(-1, "a is NULL or not a matrix of " PREC_NAME " elements");
+	int ret = hyla__check_gs_args(A->m, A->n, A->ptr, A->ld, r, ldr, A->nb);
+	if (ret == HYLA_SUCCESS)
+		ret = check_form(form);
+	if (ret == HYLA_SUCCESS && !req)
+		ret = HYLA_ERROR(-5, "req is NULL");
+	return ret != HYLA_SUCCESS ? ret : submit_call(A, r, ldr, form, req);
 }

@@ -7,14 +7,17 @@
 #include "hyla_async.h"
 #include "precision.h"
 
-/* MGS on columns [c0, c1) of the m-by-w panel a (RW): each column is
- * normalised and projected out of every later column of the panel; writes
- * R(c0:c1, c0:w) into the panel's diagonal tile r (RW) and the Gram matrix
- * Q1^T Q1 of the columns into g(c0:c1, c0:c1) (W, lower triangle).
- * scratch: from hyla__mgs_register_scratch (STARPU_SCRATCH). */
+/* MGS on columns [c0, c1) of the m-by-w panel a (RW; its first column is
+ * col in the matrix): each column is normalised and projected out of every
+ * later column of the panel; writes R(c0:c1, c0:w) into the panel's diagonal
+ * tile r (RW) and the Gram matrix Q1^T Q1 of the columns into
+ * g(c0:c1, c0:c1) (W, lower triangle). scratch: from
+ * hyla__mgs_register_scratch (STARPU_SCRATCH). req: the call's request (see
+ * the CGS codelets below). */
 int TYPED(hyla__insert_mgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
                                   starpu_data_handle_t g, starpu_data_handle_t scratch,
-                                  int64_t c0, int64_t c1, int priority);
+                                  int64_t c0, int64_t c1, int64_t col, int priority,
+                                  hyla_request *req);
 
 /* The panel's scratch vector; unregister it when the tasks are submitted. */
 starpu_data_handle_t TYPED(hyla__mgs_register_scratch)(void);
@@ -25,7 +28,7 @@ starpu_data_handle_t TYPED(hyla__mgs_register_scratch)(void);
  * where R(c0:c1, :) are rows of the tile r (RW). */
 int TYPED(hyla__insert_mgs_update)(starpu_data_handle_t q, starpu_data_handle_t g,
                                    starpu_data_handle_t a, starpu_data_handle_t r,
-                                   int64_t c0, int64_t c1, int priority);
+                                   int64_t c0, int64_t c1, int priority, hyla_request *req);
 
 /* Classical Gram-Schmidt (algorithms/cgs.c). r is a panel's column of R
  * (rows 0 to the panel's last); the panels are column panels of one matrix.

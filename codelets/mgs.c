@@ -13,6 +13,8 @@
 
 struct mgs_args {
 	int64_t c0, c1; /* the columns of the panel being factored or applied */
+	int64_t col;    /* the panel's first column in the matrix */
+	hyla_request *req; /* of the call: a failure skips the later tasks */
 };
 
 #define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
@@ -91,6 +93,8 @@ static void gram_cpu(int64_t m, int64_t b, const real_t *q, int64_t ldq, real_t 
 static void panel_cpu(void *buffers[], void *cl_arg)
 {
 	const struct mgs_args *arg = cl_arg;
+	if (hyla__request_failed(arg->req))
+		return;
 	real_t *a = MAT(buffers[0]), *r = MAT(buffers[1]), *g = MAT(buffers[2]);
 	int64_t m = ROWS(buffers[0]), w = COLS(buffers[0]);
 	int64_t lda = LD(buffers[0]), ldr = LD(buffers[1]), ldg = LD(buffers[2]);
@@ -105,11 +109,18 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 		}
 	}
 	gram_cpu(m, arg->c1 - arg->c0, a + arg->c0 * lda, lda, g + arg->c0 + arg->c0 * ldg, ldg);
+	for (int64_t j = arg->c0; j < arg->c1; j++)
+		if (!(r[j + j * ldr] > 0)) {
+			hyla__request_fail(arg->req, (int)(arg->col + j + 1));
+			return;
+		}
 }
 
 static void update_cpu(void *buffers[], void *cl_arg)
 {
 	const struct mgs_args *arg = cl_arg;
+	if (hyla__request_failed(arg->req))
+		return;
 	int64_t ldq = LD(buffers[0]), ldg = LD(buffers[1]);
 	apply_cpu(ROWS(buffers[2]), arg->c1 - arg->c0, MAT(buffers[0]) + arg->c0 * ldq, ldq,
 	          MAT(buffers[1]) + arg->c0 + arg->c0 * ldg, ldg, MAT(buffers[2]), LD(buffers[2]),
@@ -142,6 +153,8 @@ static void gram_cuda(cublasHandle_t h, int m, int b, const real_t *q, int ldq, 
 static void panel_cuda(void *buffers[], void *cl_arg)
 {
 	const struct mgs_args *arg = cl_arg;
+	if (hyla__request_failed(arg->req))
+		return;
 	real_t *a = MAT(buffers[0]), *r = MAT(buffers[1]), *g = MAT(buffers[2]);
 	real_t *scratch = (real_t *)STARPU_VECTOR_GET_PTR(buffers[3]);
 	int m = (int)ROWS(buffers[0]), w = (int)COLS(buffers[0]);
@@ -166,6 +179,8 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 static void update_cuda(void *buffers[], void *cl_arg)
 {
 	const struct mgs_args *arg = cl_arg;
+	if (hyla__request_failed(arg->req))
+		return;
 	int ldq = (int)LD(buffers[0]), ldg = (int)LD(buffers[1]);
 	apply_cuda(starpu_cublas_get_local_handle(), (int)ROWS(buffers[2]), (int)(arg->c1 - arg->c0),
 	           MAT(buffers[0]) + arg->c0 * ldq, ldq, MAT(buffers[1]) + arg->c0 + arg->c0 * ldg,
@@ -244,13 +259,13 @@ static struct starpu_codelet update_cl = {
 	.name = "mgs_update_" PREC_NAME,
 };
 
-static int insert(struct starpu_codelet *cl, starpu_data_handle_t h[4], int64_t c0, int64_t c1,
+static int insert(struct starpu_codelet *cl, starpu_data_handle_t h[4], struct mgs_args args,
                   double flops, int priority)
 {
 	struct mgs_args *arg = malloc(sizeof *arg);
 	if (!arg)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for task arguments");
-	*arg = (struct mgs_args){.c0 = c0, .c1 = c1};
+	*arg = args;
 	int ret = starpu_task_insert(cl, STARPU_CALLBACK, hyla__task_done, cl->modes[0], h[0], cl->modes[1], h[1], cl->modes[2], h[2],
 	                             cl->modes[3], h[3], STARPU_CL_ARGS, arg, sizeof *arg,
 	                             STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
@@ -271,19 +286,22 @@ starpu_data_handle_t TYPED(hyla__mgs_register_scratch)(void)
 
 int TYPED(hyla__insert_mgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
                                   starpu_data_handle_t g, starpu_data_handle_t scratch,
-                                  int64_t c0, int64_t c1, int priority)
+                                  int64_t c0, int64_t c1, int64_t col, int priority,
+                                  hyla_request *req)
 {
 	double m = (double)starpu_matrix_get_nx(a);
 	double flops = 4 * m * panel_span(starpu_matrix_get_ny(a), c0, c1);
-	return insert(&panel_cl, (starpu_data_handle_t[4]){a, r, g, scratch}, c0, c1, flops, priority);
+	struct mgs_args arg = {.c0 = c0, .c1 = c1, .col = col, .req = req};
+	return insert(&panel_cl, (starpu_data_handle_t[4]){a, r, g, scratch}, arg, flops, priority);
 }
 
 int TYPED(hyla__insert_mgs_update)(starpu_data_handle_t q, starpu_data_handle_t g,
                                    starpu_data_handle_t a, starpu_data_handle_t r,
-                                   int64_t c0, int64_t c1, int priority)
+                                   int64_t c0, int64_t c1, int priority, hyla_request *req)
 {
 	double b = (double)(c1 - c0), m = (double)starpu_matrix_get_nx(a);
 	double w = (double)starpu_matrix_get_ny(a);
 	double flops = 4 * m * b * w + (b > 1 ? b * b * w : 0);
-	return insert(&update_cl, (starpu_data_handle_t[4]){q, g, a, r}, c0, c1, flops, priority);
+	struct mgs_args arg = {.c0 = c0, .c1 = c1, .req = req};
+	return insert(&update_cl, (starpu_data_handle_t[4]){q, g, a, r}, arg, flops, priority);
 }

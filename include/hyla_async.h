@@ -43,6 +43,16 @@ int hyla_request_wait(hyla_request *req);
 /* Frees a request that was waited for (or never used). */
 void hyla_request_destroy(hyla_request *req);
 
+/* Modified Gram-Schmidt QR of the matrix a (m >= n; Q over it), R into the
+ * n-by-n r (ldr >= n, in your memory on hyla_request_wait): as hyla_dmgs
+ * with the matrix's panel width as nb. A column that vanishes sets info to
+ * its 1-based index; the call's later tasks then do nothing. Returns 0 once
+ * the tasks are submitted, or -i for a bad argument i, or HYLA_ERR_*. */
+int hyla_dmgs_async(hyla_matrix *a, double *r, int64_t ldr, hyla_mgs_form form,
+                    hyla_request *req);
+int hyla_smgs_async(hyla_matrix *a, float *r, int64_t ldr, hyla_mgs_form form,
+                    hyla_request *req);
+
 /* Classical Gram-Schmidt QR of the matrix a (m >= n; Q over it), R into
  * the n-by-n r (ldr >= n, in your memory on hyla_request_wait): as
  * hyla_dcgs with the matrix's panel width as nb (at most 256 for
@@ -53,6 +63,9 @@ int hyla_dcgs_async(hyla_matrix *a, double *r, int64_t ldr, hyla_cgs_variant var
                     hyla_request *req);
 int hyla_scgs_async(hyla_matrix *a, float *r, int64_t ldr, hyla_cgs_variant variant,
                     hyla_request *req);
+
+/* If an asynchronous call returns an error, some of its tasks may have been
+ * submitted: wait for its request all the same. */
 
 /* Hessenberg reduction of the n-by-n matrix a (ilo = 1, ihi = n; for other
  * ranges use hyla_dgehrd), tau (n-1 scalars) in your memory on
