@@ -215,11 +215,7 @@ static int reduce_graph(int64_t n, real_t *a, int64_t lda, real_t *tau, int64_t 
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	struct hyla_request req = {0};
-	ret = submit_reduction(&descA, tau, panel, &req);
-	hyla_request_wait(&req);
-	free(req.owned);
-	hyla__desc_unregister(&descA);
-	return ret;
+	return hyla__finish_sync(&req, &descA, submit_reduction(&descA, tau, panel, &req));
 }
 
 int PUBLIC(gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau)
@@ -280,9 +276,11 @@ int PUBLIC(gehrd_ex)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda
 
 int PUBLIC(gehrd_async)(hyla_matrix *a, real_t *tau, hyla_gehrd_panel panel, hyla_request *req)
 {
-	const hyla_desc *A = a ? hyla__matrix_desc(a) : NULL;
-	if (!A || A->elsize != sizeof(real_t) || A->m != A->n)
-		return HYLA_ERROR(-1, "a is NULL, not square or not a matrix of " PREC_NAME " elements");
+	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
+	if (!A)
+		return -1;
+	if (A->m != A->n)
+		return HYLA_ERROR(-1, "a is %lld-by-%lld, not square", (long long)A->m, (long long)A->n);
 	if (!tau && A->n > 1)
 		return HYLA_ERROR(-2, "tau is NULL");
 	int ret = check_panel(A->nb, panel);

@@ -103,19 +103,15 @@ int PUBLIC(mgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t
 	if ((ret = hyla__desc_register(&A, a, m, n, lda, m, nb, sizeof(real_t))) != HYLA_SUCCESS)
 		return ret;
 	struct hyla_request req = {0};
-	ret = submit_call(&A, r, ldr, form, &req);
-	int info = hyla_request_wait(&req);
-	free(req.owned);
-	hyla__desc_unregister(&A);
-	return ret != HYLA_SUCCESS ? ret : info;
+	return hyla__finish_sync(&req, &A, submit_call(&A, r, ldr, form, &req));
 }
 
 int PUBLIC(mgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, hyla_mgs_form form,
                       hyla_request *req)
 {
-	const hyla_desc *A = a ? hyla__matrix_desc(a) : NULL;
-	if (!A || A->elsize != sizeof(real_t))
-		return HYLA_ERROR(-1, "a is NULL or not a matrix of " PREC_NAME " elements");
+	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
+	if (!A)
+		return -1;
 	int ret = hyla__check_gs_args(A->m, A->n, A->ptr, A->ld, r, ldr, A->nb);
 	if (ret == HYLA_SUCCESS)
 		ret = check_form(form);

@@ -47,7 +47,11 @@ starpu_data_handle_t hyla_matrix_panel(const hyla_matrix *a, int64_t k)
 	return k >= 0 && k < a->desc.nt ? a->desc.tiles[k] : NULL;
 }
 
-const hyla_desc *hyla__matrix_desc(const hyla_matrix *a)
+const hyla_desc *hyla__matrix_desc(const hyla_matrix *a, size_t elsize)
 {
+	if (!a || a->desc.elsize != elsize) {
+		HYLA_ERROR(-1, "the matrix is NULL or not of %zu-byte elements", elsize);
+		return NULL;
+	}
 	return &a->desc;
 }

@@ -100,3 +100,11 @@ int hyla_request_wait(hyla_request *req)
 	req->pivots = NULL;
 	return req->info;
 }
+
+int hyla__finish_sync(struct hyla_request *req, hyla_desc *a, int submitted)
+{
+	int info = hyla_request_wait(req);
+	free(req->owned);
+	hyla__desc_unregister(a);
+	return submitted != HYLA_SUCCESS ? submitted : info;
+}

@@ -81,8 +81,9 @@ void hyla__progress_mark(starpu_data_handle_t handle, int64_t done, int64_t tota
 /* Every hyla task's callback: records it while a trace is on (trace.c). */
 void hyla__task_done(void *arg);
 
-/* The descriptor behind an application's matrix (hyla_async.h). */
-const hyla_desc *hyla__matrix_desc(const hyla_matrix *a);
+/* The descriptor behind an application's matrix (hyla_async.h), or NULL
+ * (with a message, as argument 1) if a is NULL or of other elements. */
+const hyla_desc *hyla__matrix_desc(const hyla_matrix *a, size_t elsize);
 
 /* An asynchronous call's outcome (hyla_async.h). */
 struct hyla_request {
@@ -98,6 +99,10 @@ struct hyla_request {
 int hyla__request_own(hyla_request *req, starpu_data_handle_t handle);
 /* Submits the task the wait waits for, after every access to handles. */
 int hyla__request_fence(hyla_request *req, const starpu_data_handle_t *handles, int count);
+/* The end of a synchronous call on the stack request req: waits for it,
+ * then unregisters a; submitted (the submission's code) if it failed, else
+ * the request's info. */
+int hyla__finish_sync(struct hyla_request *req, hyla_desc *a, int submitted);
 /* From a task: the call failed at index info (> 0); the smallest one stays. */
 void hyla__request_fail(hyla_request *req, int info);
 /* Whether a task of the call should skip its work (req may be NULL). */
