@@ -15,6 +15,11 @@ int hyla__check_hessenberg_args(int64_t n, int64_t ilo, int64_t ihi, const void 
  * -6 ldr, -7 nb); 0 when all are good. */
 int hyla__check_gs_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *r,
                         int64_t ldr, int64_t nb);
+/* LAPACK dgeqrf's argument checks (-1 m, -2 n, -3 a, -4 lda, -5 tau) and
+ * dorgqr's (-1 m, -2 n, -3 k, -4 a, -5 lda, -6 tau); 0 when all are good. */
+int hyla__check_geqrf_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *tau);
+int hyla__check_orgqr_args(int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
+                           const void *tau);
 /* Zeroes the strictly lower triangle of the n-by-n r. */
 void hyla__clear_lower(int64_t n, void *r, int64_t ldr, size_t elsize);
 

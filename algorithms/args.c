@@ -50,3 +50,40 @@ void hyla__clear_lower(int64_t n, void *r, int64_t ldr, size_t elsize)
 	for (int64_t j = 0; j < n; j++)
 		memset((char *)r + (size_t)(j + 1 + j * ldr) * elsize, 0, (size_t)(n - j - 1) * elsize);
 }
+
+int hyla__check_geqrf_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *tau)
+{
+	if (m < 0)
+		return HYLA_ERROR(-1, "m = %lld must be >= 0", (long long)m);
+	if (n < 0)
+		return HYLA_ERROR(-2, "n = %lld must be >= 0", (long long)n);
+	if (!a && m > 0 && n > 0)
+		return HYLA_ERROR(-3, "a is NULL");
+	if (lda < (m > 1 ? m : 1))
+		return HYLA_ERROR(-4, "lda = %lld must be >= max(1, m)", (long long)lda);
+	if (!tau && m > 0 && n > 0)
+		return HYLA_ERROR(-5, "tau is NULL");
+	if (m > INT32_MAX || n > INT32_MAX || lda > INT32_MAX)
+		return HYLA_ERROR(-1, "m, n and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
+	return HYLA_SUCCESS;
+}
+
+int hyla__check_orgqr_args(int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
+                           const void *tau)
+{
+	if (m < 0)
+		return HYLA_ERROR(-1, "m = %lld must be >= 0", (long long)m);
+	if (n < 0 || n > m)
+		return HYLA_ERROR(-2, "n = %lld must be in [0, m = %lld]", (long long)n, (long long)m);
+	if (k < 0 || k > n)
+		return HYLA_ERROR(-3, "k = %lld must be in [0, n = %lld]", (long long)k, (long long)n);
+	if (!a && n > 0)
+		return HYLA_ERROR(-4, "a is NULL");
+	if (lda < (m > 1 ? m : 1))
+		return HYLA_ERROR(-5, "lda = %lld must be >= max(1, m)", (long long)lda);
+	if (!tau && k > 0)
+		return HYLA_ERROR(-6, "tau is NULL");
+	if (m > INT32_MAX || lda > INT32_MAX)
+		return HYLA_ERROR(-1, "m and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
+	return HYLA_SUCCESS;
+}

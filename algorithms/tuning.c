@@ -19,6 +19,14 @@ int64_t hyla_cgs_default_nb(int64_t m, int64_t n)
 	return n < nb ? (n > 0 ? n : 1) : nb;
 }
 
+int64_t hyla_geqrf_default_nb(int64_t m, int64_t n)
+{
+	(void)m, (void)n;
+	/* The panel (LAPACK on one core) is the critical path: narrow with a
+	 * GPU doing the updates; to be tuned on the GPU machine. */
+	return hyla_ncuda() > 0 ? 128 : 64;
+}
+
 int64_t hyla_gehrd_default_nb(int64_t n)
 {
 	(void)n;

@@ -116,18 +116,26 @@ void TYPED(hyla__gehrd_build_v)(int n, int nb, int r0, const real_t *a, int lda,
  * DGEHD2 on the CPU; tau: its part of tau (W). */
 int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau, int64_t col);
 
+/* Householder QR (algorithms/geqrf.c): LAPACK's dgeqrf on rows c0.. of the
+ * column panel (RW; c0 is its first column), its tau (W, a vector of the
+ * panel's width as a matrix tile), on the CPU; scratch from
+ * hyla__geqrf_register_scratch (widest panel nb). */
+starpu_data_handle_t TYPED(hyla__geqrf_register_scratch)(int64_t nb);
+int TYPED(hyla__insert_geqrf_panel)(starpu_data_handle_t panel, starpu_data_handle_t tau,
+                                    starpu_data_handle_t scratch, int64_t c0);
+
 /* Forming Q from Householder reflectors stored as dgeqrf leaves them
  * (algorithms/orghr.c); panels are column panels of one matrix, c0 the
  * first column (and row of the unit element) of a reflector panel.
  * T (W, w-by-w, upper, zero below) of the reflectors in panel (R), tau (R). */
 int TYPED(hyla__insert_orgqr_t)(starpu_data_handle_t panel, starpu_data_handle_t tau,
                                 starpu_data_handle_t t, int64_t c0, int priority);
-/* (I - V T V^T) on rows c0.. of the npanels consecutive panels (RW,
- * contiguous); v: the reflectors' panel (R); w: scratch vector of
- * w * (their columns) elements. */
+/* (I - V T V^T), or with trans its transpose, on rows c0.. of the npanels
+ * consecutive panels (RW, contiguous); v: the reflectors' panel (R); w:
+ * scratch vector of w * (their columns) elements. */
 int TYPED(hyla__insert_orgqr_apply)(starpu_data_handle_t v, starpu_data_handle_t t,
                                     starpu_data_handle_t w, const starpu_data_handle_t *panels,
-                                    int npanels, int64_t c0, int priority);
+                                    int npanels, int64_t c0, int trans, int priority);
 /* Overwrites the reflectors' panel (RW) with its columns of Q, as if the
  * identity's columns c0.. went through (I - V T V^T); w: scratch vector of
  * 2 w^2 elements. */

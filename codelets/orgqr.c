@@ -3,7 +3,8 @@
  * i, the rest below it in column i), panel by panel from the last, as
  * LAPACK's dorgqr does:
  *   T      the panel's triangular factor (LAPACK's dlarft, CPU);
- *   apply  (I - V T V^T) from the left on rows c0.. of later column panels;
+ *   apply  (I - V T V^T) from the left on rows c0.. of later column panels
+ *          (or its transpose: Householder QR's trailing update);
  *   form   the panel's own columns, (I - V T V^T) E with E the identity's
  *          columns c0.., zero above row c0.
  * Typed source: see runtime/precision.h. */
@@ -44,13 +45,14 @@ static void t_cpu(void *buffers[], void *cl_arg)
 
 static void apply_cpu(void *buffers[], void *cl_arg)
 {
-	int c0, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
-	starpu_codelet_unpack_args(cl_arg, &c0);
+	int c0, trans, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
+	starpu_codelet_unpack_args(cl_arg, &c0, &trans);
 	if (!cols)
 		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in host memory");
 	int rows = ROWS(buffers[A_V]) - c0, w = COLS(buffers[A_V]), ldv = LD(buffers[A_V]);
 	int ldt = LD(buffers[A_T]), ldc = LD(buffers[A_C]), ldw = cols;
-	LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', 'N', 'F', 'C', rows, cols, w, MAT(buffers[A_V]) + c0,
+	LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', trans ? 'T' : 'N', 'F', 'C', rows, cols, w,
+	                    MAT(buffers[A_V]) + c0,
 	                    ldv, MAT(buffers[A_T]), ldt, MAT(buffers[A_C]) + c0, ldc,
 	                    (real_t *)STARPU_VECTOR_GET_PTR(buffers[A_W]), ldw);
 }
@@ -81,12 +83,12 @@ static void form_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef HYLA_WITH_CUDA
-/* LAPACK's dlarfb (left, no transpose, forward, columnwise) with cuBLAS:
- * W = V1^T C1 + V2^T C2; W = T W; C2 -= V2 W; C1 -= V1 W. */
+/* LAPACK's dlarfb (left, forward, columnwise) with cuBLAS: W = V1^T C1 +
+ * V2^T C2; W = T W (or T^T W, trans); C2 -= V2 W; C1 -= V1 W. */
 static void apply_cuda(void *buffers[], void *cl_arg)
 {
-	int c0, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
-	starpu_codelet_unpack_args(cl_arg, &c0);
+	int c0, trans, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
+	starpu_codelet_unpack_args(cl_arg, &c0, &trans);
 	if (!cols)
 		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in GPU memory");
 	real_t *v = MAT(buffers[A_V]) + c0, *t = MAT(buffers[A_T]), *c = MAT(buffers[A_C]) + c0;
@@ -100,8 +102,8 @@ static void apply_cuda(void *buffers[], void *cl_arg)
 	             &one, v, ldv, c, ldc, w, nb);
 	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, rows - nb, &one, v + nb, ldv, c + nb, ldc,
 	             &one, w, nb);
-	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, nb,
-	             cols, &one, t, ldt, w, nb, w, nb);
+	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, trans ? CUBLAS_OP_T : CUBLAS_OP_N,
+	             CUBLAS_DIAG_NON_UNIT, nb, cols, &one, t, ldt, w, nb, w, nb);
 	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, rows - nb, cols, nb, &minus_one, v + nb, ldv, w, nb,
 	             &one, c + nb, ldc);
 	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb, cols,
@@ -219,7 +221,7 @@ int TYPED(hyla__insert_orgqr_t)(starpu_data_handle_t panel, starpu_data_handle_t
 
 int TYPED(hyla__insert_orgqr_apply)(starpu_data_handle_t v, starpu_data_handle_t t,
                                     starpu_data_handle_t w, const starpu_data_handle_t *panels,
-                                    int npanels, int64_t c0, int priority)
+                                    int npanels, int64_t c0, int trans, int priority)
 {
 	int count = A_C + npanels, c = (int)c0;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
@@ -234,8 +236,9 @@ int TYPED(hyla__insert_orgqr_apply)(starpu_data_handle_t v, starpu_data_handle_t
 		cols += starpu_matrix_get_ny(panels[p]);
 	}
 	double rows = (double)starpu_matrix_get_nx(v) - (double)c0, nb = starpu_matrix_get_ny(v);
-	int ret = starpu_task_insert(&apply_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_VALUE, &c,
-	                             sizeof c, STARPU_PRIORITY, priority, STARPU_FLOPS,
+	int ret = starpu_task_insert(&apply_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY,
+	                             descr, count, STARPU_VALUE, &c, sizeof c, STARPU_VALUE, &trans,
+	                             sizeof trans, STARPU_PRIORITY, priority, STARPU_FLOPS,
 	                             4 * rows * cols * nb, 0);
 	free(descr);
 	return hyla__submitted(ret, apply_cl.name);

@@ -117,6 +117,33 @@ int64_t hyla_cgs_default_nb(int64_t m, int64_t n);
 int hyla_dqr_to_umu(int64_t m, int64_t n, double *q, int64_t ldq, double *r, int64_t ldr);
 int hyla_sqr_to_umu(int64_t m, int64_t n, float *q, int64_t ldq, float *r, int64_t ldr);
 
+/* ---- Householder QR ------------------------------------------------------
+ * LAPACK dgeqrf's contract for an m-by-n A (any m, n >= 0): R on and above
+ * the diagonal of a, the reflectors below it, tau of min(m, n) scalars;
+ * LAPACK's dorgqr and dormqr take the result unchanged. A task graph (seed
+ * 004): LAPACK's dgeqrf on each panel on a core, the block reflector (compact
+ * WY, I - V T V^T) applied to the later panels as Level-3 tasks where the
+ * models say, the next panel's update first. min(m, n) at most the block
+ * size goes to LAPACK on the host. Returns 0, -i for a bad argument i, or
+ * HYLA_ERR_*. */
+int hyla_dgeqrf(int64_t m, int64_t n, double *a, int64_t lda, double *tau);
+int hyla_sgeqrf(int64_t m, int64_t n, float *a, int64_t lda, float *tau);
+/* LAPACK dorgqr's contract: the m-by-n Q (m >= n >= k) of the first k
+ * reflectors in a (as dgeqrf leaves them) with tau. k = n: the task graph
+ * (T on the CPU, the block reflectors' applications as Level-3 tasks); k < n
+ * (e.g. the full m-by-m Q of a tall A): LAPACK on the host for now. */
+int hyla_dorgqr(int64_t m, int64_t n, int64_t k, double *a, int64_t lda, const double *tau);
+int hyla_sorgqr(int64_t m, int64_t n, int64_t k, float *a, int64_t lda, const float *tau);
+/* The same with the panel width nb (0: hyla_geqrf_default_nb; the last
+ * argument's index if < 0). */
+int hyla_dgeqrf_ex(int64_t m, int64_t n, double *a, int64_t lda, double *tau, int64_t nb);
+int hyla_sgeqrf_ex(int64_t m, int64_t n, float *a, int64_t lda, float *tau, int64_t nb);
+int hyla_dorgqr_ex(int64_t m, int64_t n, int64_t k, double *a, int64_t lda, const double *tau,
+                   int64_t nb);
+int hyla_sorgqr_ex(int64_t m, int64_t n, int64_t k, float *a, int64_t lda, const float *tau,
+                   int64_t nb);
+int64_t hyla_geqrf_default_nb(int64_t m, int64_t n);
+
 /* ---- Hessenberg reduction ----------------------------------------------
  * Q^T A Q = H for an n-by-n A, LAPACK dgehrd's contract: on return H is on
  * and above the first subdiagonal of a, the reflectors below it, tau holds

@@ -1,0 +1,124 @@
+/* Householder QR as a task graph (seed 004: Kerr, Campbell, Richards), with
+ * LAPACK dgeqrf's output: R on and above the diagonal, the reflectors below
+ * it, tau(0:min(m,n)). Typed source: see runtime/precision.h.
+ *
+ * The first min(m, n) columns are column panels of width nb (views of one
+ * handle), the columns after them (m < n) a second matrix of panels. For
+ * each panel k:
+ *   panel(k)      LAPACK's dgeqrf on its rows from c0 on (CPU);
+ *   t(k)          the block reflector's T (LAPACK's dlarft);
+ *   update(k, c)  Q_k^T = (I - V T V^T)^T on rows c0.. of the later panels:
+ *                 the next one alone and first (so the next panel can start:
+ *                 look-ahead), the others in groups. */
+#include <lapacke.h>
+#include <stdlib.h>
+#include "algorithms.h"
+#include "codelets.h"
+#include "runtime.h"
+
+struct geqrf_run {
+	const hyla_desc *A, *B, *tau; /* B: the columns after min(m, n), or NULL */
+	starpu_data_handle_t w, scratch;
+	int64_t group;
+};
+
+/* update(k, ...) on the panels [first, last) of d, the first one alone when
+ * it is next in line. */
+static int submit_updates(const struct geqrf_run *r, starpu_data_handle_t v,
+                          starpu_data_handle_t t, int64_t c0, const hyla_desc *d, int64_t first,
+                          int next_alone)
+{
+	int ret = HYLA_SUCCESS;
+	for (int64_t c = first; c < d->nt && ret == HYLA_SUCCESS;) {
+		int alone = next_alone && c == first;
+		int64_t count = alone ? 1 : (d->nt - c < r->group ? d->nt - c : r->group);
+		ret = TYPED(hyla__insert_orgqr_apply)(v, t, r->w, &d->tiles[c], (int)count, c0, 1,
+		                                      alone ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
+		c += count;
+	}
+	return ret;
+}
+
+static int submit_geqrf(const struct geqrf_run *r)
+{
+	const hyla_desc *A = r->A;
+	int ret = HYLA_SUCCESS;
+	for (int64_t k = 0; k < A->nt && ret == HYLA_SUCCESS; k++) {
+		int64_t c0 = k * A->nb, w = hyla__tile_cols(A, k);
+		starpu_data_handle_t panel = A->tiles[k], tau = hyla__tile(r->tau, k, 0), t;
+		starpu_matrix_data_register(&t, -1, 0, (uint32_t)w, (uint32_t)w, (uint32_t)w, sizeof(real_t));
+		ret = TYPED(hyla__insert_geqrf_panel)(panel, tau, r->scratch, c0);
+		if (ret == HYLA_SUCCESS)
+			ret = TYPED(hyla__insert_orgqr_t)(panel, tau, t, c0, STARPU_MAX_PRIO);
+		if (ret == HYLA_SUCCESS)
+			ret = submit_updates(r, panel, t, c0, A, k + 1, 1);
+		if (ret == HYLA_SUCCESS && r->B)
+			ret = submit_updates(r, panel, t, c0, r->B, 0, 0);
+		starpu_data_unregister_submit(t);
+		hyla__write_back(panel);
+		hyla__progress_mark(panel, k + 1, A->nt);
+	}
+	return ret;
+}
+
+/* LAPACK's dgeqrf on the host (_work: no NaN scan, as LAPACK itself). */
+static int geqrf_host(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau)
+{
+	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, ld = (lapack_int)lda;
+	real_t size;
+	LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, tau, &size, -1);
+	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	if (!work)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgeqrf's workspace");
+	int info = (int)LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, tau, work,
+	                                    (lapack_int)size + 1);
+	free(work);
+	return info;
+}
+
+int PUBLIC(geqrf)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau)
+{
+	return PUBLIC(geqrf_ex)(m, n, a, lda, tau, 0);
+}
+
+int PUBLIC(geqrf_ex)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau, int64_t nb)
+{
+	int ret = hyla__check_geqrf_args(m, n, a, lda, tau);
+	if (ret == HYLA_SUCCESS && (nb < 0 || nb > INT32_MAX))
+		ret = HYLA_ERROR(-6, "nb = %lld must be >= 0 (0: default)", (long long)nb);
+	if (ret != HYLA_SUCCESS || m == 0 || n == 0)
+		return ret;
+	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
+		return ret;
+	int64_t k = m < n ? m : n;
+	if (nb == 0)
+		nb = hyla_geqrf_default_nb(m, n);
+	if (k <= nb)
+		return geqrf_host(m, n, a, lda, tau);
+	hyla_desc A, B = {0}, T;
+	if ((ret = hyla__desc_register_views(&A, a, m, k, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
+		return ret;
+	if (n > k && (ret = hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb,
+	                                               sizeof(real_t))) != HYLA_SUCCESS) {
+		hyla__desc_unregister(&A);
+		return ret;
+	}
+	if ((ret = hyla__desc_register(&T, tau, k, 1, k, nb, 1, sizeof(real_t))) != HYLA_SUCCESS) {
+		hyla__desc_unregister(&A);
+		hyla__desc_unregister(&B);
+		return ret;
+	}
+	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
+	struct geqrf_run run = {.A = &A, .B = n > k ? &B : NULL, .tau = &T, .group = group,
+	                        .scratch = TYPED(hyla__geqrf_register_scratch)(nb)};
+	starpu_vector_data_register(&run.w, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
+
+	ret = submit_geqrf(&run);
+
+	starpu_data_unregister_submit(run.w);
+	starpu_data_unregister_submit(run.scratch);
+	hyla__desc_unregister(&T);
+	hyla__desc_unregister(&B);
+	hyla__desc_unregister(&A);
+	return ret;
+}

@@ -1,0 +1,100 @@
+/* Q from Householder reflectors as LAPACK's dgeqrf leaves them (dorgqr's
+ * contract), as a task graph. Typed source: see runtime/precision.h.
+ *
+ * Panel by panel from the last:
+ *   t(i)         the panel's T (CPU, LAPACK's dlarft);
+ *   apply(i, c)  (I - V T V^T) on the later panels c, in groups (GPU where
+ *                the models say so);
+ *   form(i)      the panel's own columns of Q. */
+#include <lapacke.h>
+#include <stdlib.h>
+#include "algorithms.h"
+#include "codelets.h"
+#include "runtime.h"
+#include "typed.h"
+
+static int submit_orgqr(const hyla_desc *A, const hyla_desc *tau, starpu_data_handle_t w_apply,
+                        starpu_data_handle_t w_form, int64_t group)
+{
+	int ret = HYLA_SUCCESS;
+	for (int64_t i = A->nt - 1; i >= 0 && ret == HYLA_SUCCESS; i--) {
+		int64_t c0 = i * A->nb, w = hyla__tile_cols(A, i);
+		starpu_data_handle_t t;
+		starpu_matrix_data_register(&t, -1, 0, (uint32_t)w, (uint32_t)w, (uint32_t)w, sizeof(real_t));
+		starpu_data_handle_t panel = A->tiles[i];
+		ret = TYPED(hyla__insert_orgqr_t)(panel, hyla__tile(tau, i, 0), t, c0, STARPU_MAX_PRIO);
+		/* The panel next to this one first: the next step's apply waits on it. */
+		for (int64_t c = i + 1; c < A->nt && ret == HYLA_SUCCESS;) {
+			int64_t count = c == i + 1 ? 1 : (A->nt - c < group ? A->nt - c : group);
+			ret = TYPED(hyla__insert_orgqr_apply)(panel, t, w_apply, &A->tiles[c], (int)count, c0,
+			                                      0, c == i + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
+			c += count;
+		}
+		if (ret == HYLA_SUCCESS)
+			ret = TYPED(hyla__insert_orgqr_form)(panel, t, w_form, c0, STARPU_MAX_PRIO);
+		starpu_data_unregister_submit(t);
+		hyla__progress_mark(panel, A->nt - i, A->nt);
+	}
+	return ret;
+}
+
+/* LAPACK's dorgqr on the host. */
+static int orgqr_host(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau)
+{
+	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lk = (lapack_int)k, ld = (lapack_int)lda;
+	real_t size;
+	LAPACKE(orgqr_work)(LAPACK_COL_MAJOR, lm, ln, lk, a, ld, tau, &size, -1);
+	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	if (!work)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dorgqr's workspace");
+	int info = (int)LAPACKE(orgqr_work)(LAPACK_COL_MAJOR, lm, ln, lk, a, ld, tau, work,
+	                                    (lapack_int)size + 1);
+	free(work);
+	return info;
+}
+
+int TYPED(hyla__orgqr)(int64_t m, int64_t n, real_t *a, int64_t lda, const real_t *tau,
+                       int64_t nb)
+{
+	hyla_desc descA, descTau;
+	if (n <= nb || hyla__desc_register_views(&descA, a, m, n, lda, nb, sizeof(real_t)) != HYLA_SUCCESS)
+		return orgqr_host(m, n, n, a, lda, tau);
+	int ret = hyla__desc_register(&descTau, (real_t *)tau, n, 1, n, nb, 1, sizeof(real_t));
+	if (ret != HYLA_SUCCESS) {
+		hyla__desc_unregister(&descA);
+		return ret;
+	}
+	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
+	starpu_data_handle_t w_apply, w_form;
+	starpu_vector_data_register(&w_apply, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
+	starpu_vector_data_register(&w_form, -1, 0, (uint32_t)(2 * nb * nb), sizeof(real_t));
+
+	ret = submit_orgqr(&descA, &descTau, w_apply, w_form, group);
+
+	starpu_data_unregister_submit(w_apply);
+	starpu_data_unregister_submit(w_form);
+	hyla__desc_unregister(&descTau);
+	hyla__desc_unregister(&descA);
+	return ret;
+}
+
+int PUBLIC(orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau)
+{
+	return PUBLIC(orgqr_ex)(m, n, k, a, lda, tau, 0);
+}
+
+int PUBLIC(orgqr_ex)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau,
+                     int64_t nb)
+{
+	int ret = hyla__check_orgqr_args(m, n, k, a, lda, tau);
+	if (ret == HYLA_SUCCESS && (nb < 0 || nb > INT32_MAX))
+		ret = HYLA_ERROR(-7, "nb = %lld must be >= 0 (0: default)", (long long)nb);
+	if (ret != HYLA_SUCCESS || n == 0)
+		return ret;
+	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
+		return ret;
+	/* Columns past the k reflectors start as the identity's: LAPACK's way. */
+	if (k < n)
+		return orgqr_host(m, n, k, a, lda, tau);
+	return TYPED(hyla__orgqr)(m, n, a, lda, tau, nb ? nb : hyla_geqrf_default_nb(m, n));
+}

@@ -1,0 +1,71 @@
+/* The Householder QR panel (algorithms/geqrf.c): LAPACK's dgeqrf on the
+ * panel's rows from c0 on, on the CPU (seed 004: the panel on the host while
+ * the GPU updates). Typed source: see runtime/precision.h. */
+#include <lapacke.h>
+#include "codelets.h"
+#include "runtime.h"
+
+#define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
+#define LD(buf) ((int)STARPU_MATRIX_GET_LD(buf))
+#define ROWS(buf) ((int)STARPU_MATRIX_GET_NX(buf))
+#define COLS(buf) ((int)STARPU_MATRIX_GET_NY(buf))
+
+/* LAPACK's block size inside the panel: the workspace is w times it. */
+#define PANEL_LWORK_PER_COL 64
+
+static void panel_cpu(void *buffers[], void *cl_arg)
+{
+	int c0;
+	starpu_codelet_unpack_args(cl_arg, &c0);
+	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), lda = LD(buffers[0]);
+	LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, rows, w, MAT(buffers[0]) + c0, lda,
+	                    (real_t *)STARPU_MATRIX_GET_PTR(buffers[1]),
+	                    (real_t *)STARPU_VECTOR_GET_PTR(buffers[2]), w * PANEL_LWORK_PER_COL);
+}
+
+/* Rows from c0 on times the width squared. */
+static size_t panel_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	int c0;
+	starpu_codelet_unpack_args(task->cl_arg, &c0);
+	starpu_data_handle_t a = STARPU_TASK_GET_HANDLE(task, 0);
+	size_t w = starpu_matrix_get_ny(a);
+	return (starpu_matrix_get_nx(a) - (size_t)c0) * w * w;
+}
+
+static struct starpu_perfmodel panel_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_geqrf_panel_" PREC_NAME "_v1",
+	.size_base = panel_size,
+	.footprint = hyla__size_footprint,
+};
+
+static struct starpu_codelet panel_cl = {
+	.cpu_funcs = {panel_cpu},
+	.nbuffers = 3,
+	.modes = {STARPU_RW, STARPU_W, STARPU_SCRATCH},
+	.model = &panel_model,
+	.name = "geqrf_panel_" PREC_NAME,
+};
+
+starpu_data_handle_t TYPED(hyla__geqrf_register_scratch)(int64_t nb)
+{
+	starpu_data_handle_t scratch;
+	starpu_vector_data_register(&scratch, -1, 0, (uint32_t)(nb * PANEL_LWORK_PER_COL),
+	                            sizeof(real_t));
+	return scratch;
+}
+
+int TYPED(hyla__insert_geqrf_panel)(starpu_data_handle_t panel, starpu_data_handle_t tau,
+                                    starpu_data_handle_t scratch, int64_t c0)
+{
+	int c = (int)c0;
+	double rows = (double)starpu_matrix_get_nx(panel) - (double)c0;
+	double w = starpu_matrix_get_ny(panel);
+	int ret = starpu_task_insert(&panel_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, panel,
+	                             STARPU_W, tau, STARPU_SCRATCH, scratch, STARPU_VALUE, &c, sizeof c,
+	                             STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
+	                             2 * rows * w * w - 2 * w * w * w / 3, 0);
+	return hyla__submitted(ret, panel_cl.name);
+}
