@@ -26,6 +26,7 @@ import sys
 DRIVERS = {  # driver: (its arguments for size n, the peer's key in its JSON, has a GPU peer)
     'qr_mgs': (lambda n: [str(n)], 'lapack_geqrf_orgqr', True),
     'qr_cgs': (lambda n: [str(n)], 'lapack_geqrf_orgqr', True),
+    'qr_householder': (lambda n: [str(n)], 'lapack_geqrf_orgqr', True),
     'hr_reduce': (lambda n: [str(n)], 'lapack_gehrd', False),
 }
 

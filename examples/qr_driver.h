@@ -11,13 +11,20 @@ struct qr_driver {
 	const char *options_help; /* the driver's own options */
 	const struct option *extra;
 	int (*on_extra)(int opt, const char *arg);
-	/* A = QR in place (Q over a, R in r), hyla's info. */
-	int (*factor)(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb);
+	/* A = QR in place (Q over a, R in r), hyla's info; with phases, the
+	 * seconds of the first phase into *first. */
+	int (*factor)(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double *first);
+	const char *phases[2]; /* result keys of the two phases' times, or NULL */
+	double (*flops)(int64_t m, int64_t n); /* NULL: 2 m n^2 */
 	int64_t (*default_nb)(int64_t m, int64_t n);
 	const char *(*variant)(void); /* for the result line, once options are parsed */
 	/* The orthogonality the algorithm keeps, in units of n eps, at cond. */
 	double (*orth_growth)(double cond, int64_t n);
 	const int *umu; /* if set and true: write seed 001's U and mu, not Q and R */
+	/* More checks after the common ones (their result fields); nonzero if
+	 * one failed. a0: the input in double; q, r: the result (in prec). */
+	int (*more_checks)(char prec, int64_t m, int64_t n, const double *a0, const void *q,
+	                   const void *r);
 };
 
 /* The options every QR driver adds (its extra list starts with them; its

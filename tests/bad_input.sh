@@ -76,7 +76,7 @@ expect_usage_error 100 --output /proc/version
 expect_usage_error 100 --trace "$dir/no/such/dir/t.svg"
 
 case $(basename "$drv") in
-qr_mgs | qr_cgs)
+qr_mgs | qr_cgs | qr_householder)
 	expect_usage_error 100 200
 	expect_usage_error 2000000000 2000000000
 	expect_usage_error 100 --form diagonal

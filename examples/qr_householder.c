@@ -1,0 +1,166 @@
+/* qr_householder: Householder QR (hyla_dgeqrf, then hyla_dorgqr for Q) of a
+ * random m-by-n matrix with hyla, timed apart. */
+#include <cblas.h>
+#include <getopt.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "hyla.h"
+#include "qr_driver.h"
+#include "result.h"
+
+enum { OPT_FULL_Q = QR_OPT_FIRST_OWN };
+static int full_q;
+static void *full; /* the last run's m-by-m Q (--full-q), for the checks */
+
+static int on_option(int opt, const char *arg)
+{
+	if (qr_driver_option(opt, arg))
+		return 1;
+	if (opt != OPT_FULL_Q)
+		return 0;
+	full_q = 1;
+	return 1;
+}
+
+/* R out of the reflectors (the upper triangle, zero below). */
+static void take_r(char prec, int64_t m, int64_t n, const void *a, void *r)
+{
+	size_t el = prec == 's' ? sizeof(float) : sizeof(double);
+	for (int64_t j = 0; j < n; j++) {
+		memset((char *)r + (size_t)(j * n) * el, 0, (size_t)n * el);
+		memcpy((char *)r + (size_t)(j * n) * el, (const char *)a + (size_t)(j * m) * el,
+		       (size_t)(j + 1) * el);
+	}
+}
+
+/* The m-by-m Q of the n reflectors in a (LAPACK's way: k = n < m) into
+ * full, its first n columns back into a. */
+static int form_full_q(char prec, int64_t m, int64_t n, void *a, const void *tau, int64_t nb)
+{
+	size_t el = prec == 's' ? sizeof(float) : sizeof(double);
+	if (!full && !(full = malloc(el * (size_t)(m * m))))
+		return HYLA_ERR_NOMEM;
+	memcpy(full, a, el * (size_t)(m * n));
+	int info = prec == 's' ? hyla_sorgqr_ex(m, m, n, full, m, tau, nb)
+	                       : hyla_dorgqr_ex(m, m, n, full, m, tau, nb);
+	memcpy(a, full, el * (size_t)(m * n));
+	return info;
+}
+
+static int factor(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double *first)
+{
+	void *tau = malloc((prec == 's' ? sizeof(float) : sizeof(double)) * (size_t)n);
+	if (!tau)
+		return HYLA_ERR_NOMEM;
+	double t = now_seconds();
+	int info = prec == 's' ? hyla_sgeqrf_ex(m, n, a, m, tau, nb) : hyla_dgeqrf_ex(m, n, a, m, tau, nb);
+	*first = now_seconds() - t;
+	if (info == 0)
+		take_r(prec, m, n, a, r);
+	if (info == 0 && full_q)
+		info = form_full_q(prec, m, n, a, tau, nb);
+	else if (info == 0)
+		info = prec == 's' ? hyla_sorgqr_ex(m, n, n, a, m, tau, nb)
+		                   : hyla_dorgqr_ex(m, n, n, a, m, tau, nb);
+	free(tau);
+	return info;
+}
+
+static const char *variant(void)
+{
+	return full_q ? "full_q" : "thin_q";
+}
+
+/* Householder keeps orthogonality at rounding level whatever the condition. */
+static double orth_growth(double cond, int64_t n)
+{
+	(void)cond, (void)n;
+	return 2;
+}
+
+/* LAPACK's operation counts: dgeqrf 2mn^2 - 2n^3/3, dorgqr (k = n) the same;
+ * the full m-by-m Q: 4m^2 n - 2(m+m) n^2 + 4n^3/3. */
+static double flops(int64_t m, int64_t n)
+{
+	double dm = (double)m, dn = (double)n, geqrf = 2 * dm * dn * dn - 2 * dn * dn * dn / 3;
+	double orgqr = full_q ? 4 * dm * dm * dn - 4 * dm * dn * dn + 4 * dn * dn * dn / 3 : geqrf;
+	return geqrf + orgqr;
+}
+
+/* Seed 004's criteria: ||QR - A|| <= m eps ||A||, ||Q^T Q - I|| <= m eps,
+ * ||L|| <= m eps ||A|| with L the part of Q^T A below the diagonal. */
+static int seed_criteria(char prec, int64_t m, int64_t n, const double *a0, const void *q,
+                         const void *r)
+{
+	host_blas_begin();
+	double *qd = malloc(sizeof *qd * (size_t)(m * n)), *rd = malloc(sizeof *rd * (size_t)(n * n));
+	double *qta = malloc(sizeof *qta * (size_t)(n * n));
+	if (!qd || !rd || !qta) {
+		fprintf(stderr, "qr_householder: error: out of memory for the checks\n");
+		exit(1);
+	}
+	if (prec == 's') {
+		to_double(m, n, q, qd, m);
+		to_double(n, n, r, rd, n);
+	} else {
+		memcpy(qd, q, sizeof *qd * (size_t)(m * n));
+		memcpy(rd, r, sizeof *rd * (size_t)(n * n));
+	}
+	double eps = prec == 's' ? 0x1p-24 : 0x1p-53;
+	double norm_a = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', (int)m, (int)n, a0, (int)m);
+	double resid = qr_residual(m, n, a0, m, qd, m, rd, n) * norm_a;
+	double orth = orthogonality(m, n, qd, m);
+	cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)n, (int)n, (int)m, 1, qd, (int)m, a0,
+	            (int)m, 0, qta, (int)n);
+	double lower = 0;
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = j + 1; i < n; i++)
+			lower += qta[i + j * n] * qta[i + j * n];
+	lower = sqrt(lower);
+	int ok = resid <= m * eps * norm_a && orth <= m * eps && lower <= m * eps * norm_a;
+	result_str("seed_qr_minus_a", resid <= m * eps * norm_a ? "pass" : "FAILED");
+	result_str("seed_qtq_minus_i", orth <= m * eps ? "pass" : "FAILED");
+	result_num("seed_l", "%.2e", lower / norm_a, NULL);
+	result_str("seed_l_check", lower <= m * eps * norm_a ? "pass" : "FAILED");
+	if (full_q) {
+		double *fd = prec == 's' ? malloc(sizeof *fd * (size_t)(m * m)) : full;
+		if (fd && prec == 's')
+			to_double(m, m, full, fd, m);
+		double full_orth = fd ? orthogonality(m, m, fd, m) : NAN;
+		result_num("full_q_orth", "%.2e", full_orth, NULL);
+		ok &= full_orth <= 2 * (double)m * eps;
+		if (prec == 's')
+			free(fd);
+	}
+	free(qd), free(rd), free(qta);
+	host_blas_end();
+	return !ok;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option extra[] = {QR_DRIVER_OPTIONS,
+	                                      {"full-q", no_argument, 0, OPT_FULL_Q}, {0, 0, 0, 0}};
+	struct qr_driver d = {
+		.prog = "qr_householder",
+		.title = "Householder (LAPACK dgeqrf's output, then dorgqr's Q)",
+		.options_help = "  --full-q         form the full m-by-m Q (timed in orgqr_time; the check\n"
+		                "                   uses its first n columns and reports full_q_orth)\n",
+		.extra = extra,
+		.on_extra = on_option,
+		.factor = factor,
+		.phases = {"geqrf_time", "orgqr_time"},
+		.flops = flops,
+		.default_nb = hyla_geqrf_default_nb,
+		.variant = variant,
+		.orth_growth = orth_growth,
+		.more_checks = seed_criteria,
+	};
+	int status = qr_driver_main(argc, argv, &d);
+	free(full);
+	return status;
+}
