@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The accuracy study of the Gram-Schmidt QRs: ||I - Q^T Q|| and ||A - QR||/||A||
-against cond(A) from 1e1 to 1e14 (LAPACK dlatms matrices) for MGS, CGS, CGS2 and
-Householder, from build/gs_accuracy. Writes accuracy.csv, accuracy.md and, with
+against cond(A) from 1e1 to 1e14 (LAPACK dlatms matrices) for hyla's MGS, CGS, CGS2 and
+Householder QR, from build/gs_accuracy. Writes accuracy.csv, accuracy.md and, with
 matplotlib, accuracy.png into --out.
 
     python3 bench/accuracy.py [--bin build] [--m 1000] [--n 500] [--out bench/results]

@@ -3,7 +3,7 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|trace|cgs|bench|suite|profile|all]   (default all)
+#   sh scripts/device-run.sh [checks|trace|cgs|householder|bench|suite|profile|all]   (default all)
 # trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
 # the Gram-Schmidt QRs only. HYLA_CGS_NBS="128 512": also time qr_cgs at those nb.
 # profile: GPU time of each kernel in a window of hr_reduce 8000's column
@@ -36,6 +36,12 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 			"cgs d 2000 1000 200 1e6" "cgs s 1200 1200 256" "cgs_vector d 1000 600 128" \
 			"cgs_vector d 800 400 64 1e5" "cgs_vector s 900 900 256" "cgs2 d 600 1 64"; do
 			STARPU_SCHED=$sched $bin/tests/test_gs $args || echo "FAILED (exit $?): test_gs $args under $sched"
+		done
+		for args in "d 3000 2000 128" "d 2048 2048 256" "d 1500 4000 128" "s 3000 1000 128" "d 777 333 64"; do
+			STARPU_SCHED=$sched $bin/tests/test_geqrf $args || echo "FAILED (exit $?): test_geqrf $args under $sched"
+		done
+		for cmd in "tests/test_async" "eigen_pipeline 2000 128" "reorth_loop 1000 16 60"; do
+			STARPU_SCHED=$sched $bin/$cmd || echo "FAILED (exit $?): $cmd under $sched"
 		done
 		[ "${HYLA_CHECKS:-all}" = gs ] && continue
 		for args in "d 1500 64" "d 1025 64" "d 600 32" "s 1200 64" "s 777 16" "d 130 64" \
@@ -80,6 +86,18 @@ if [ "$what" = cgs ] || [ "$what" = all ]; then
 	for model in hyla_cgs_project_d_v1 hyla_cgs_panel_d_v1; do
 		.device/starpu/bin/starpu_perfmodel_display -s $model
 	done > "$out/models-cgs$tag.txt" 2>&1
+fi
+
+if [ "$what" = householder ] || [ "$what" = all ]; then
+	echo "== qr_householder: calibration runs (dmda), then timings with LAPACK and cuSOLVER"
+	for i in 1 2 3; do STARPU_SCHED=dmda $bin/qr_householder 8000 --no-check >/dev/null 2>&1; done
+	{
+		STARPU_SCHED=dmda $bin/qr_householder 8000 --repeat 3 --lapack --cusolver --stats
+		for size in "16000 8000" "16384" "8192 4096"; do
+			STARPU_SCHED=dmda $bin/qr_householder $size --repeat 2 --cusolver --no-check
+		done
+		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/qr_householder 4000 --repeat 2 --lapack
+	} 2>&1 | tee "$out/bench-householder$tag.txt"
 fi
 
 if [ "$what" = suite ]; then
