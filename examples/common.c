@@ -384,7 +384,8 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		{"stats", no_argument, 0, 'S'},        {"help", no_argument, 0, 'h'},
 		{"input", required_argument, 0, 'I'},  {"output", required_argument, 0, 'O'},
 		{"allow-nonfinite", no_argument, 0, 'N'}, {"json", no_argument, 0, 'J'},
-		{"quiet", no_argument, 0, 'q' + 256}, {"trace", required_argument, 0, 't' + 256}};
+		{"quiet", no_argument, 0, 'q' + 256}, {"trace", required_argument, 0, 't' + 256},
+		{"models", no_argument, 0, 'M' + 256}};
 	enum { NCOMMON = sizeof common / sizeof common[0] };
 	struct option longopts[NCOMMON + 16] = {{0}};
 	int nextra = 0;
@@ -416,6 +417,7 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		case 'J': result_json = 1; break;
 		case 'q' + 256: o.quiet = 1; break;
 		case 't' + 256: o.trace = optarg; break;
+		case 'M' + 256: o.models = 1; break;
 		case 'h': usage(); exit(0);
 		case ':': die_usage(prog, "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -427,6 +429,8 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		}
 	}
 	int npos = argc - optind;
+	if (o.models && npos == 0)
+		return o;
 	if (o.output)
 		check_writable(prog, o.output);
 	if (o.trace)
@@ -522,12 +526,33 @@ void driver_trace_end(const char *prog, const struct driver_options *o, int64_t 
 	}
 }
 
+/* Whether every model of the driver's algorithms is ready (report: lines). */
+static int models_ready(const struct driver_options *o, FILE *report)
+{
+	int ready = 1;
+	for (int i = 0; i < 3 && o->algorithms[i]; i++)
+		ready &= hyla_models_ready(o->algorithms[i], o->prec, report) == 1;
+	return ready;
+}
+
 void driver_start(const char *prog, const struct driver_options *o)
 {
+	setenv("STARPU_SILENT", "1", 0);
 	if (hyla_init() != HYLA_SUCCESS) {
 		fprintf(stderr, "%s: error: could not start StarPU\n", prog);
 		exit(1);
 	}
+	if (o->models) {
+		int ready = models_ready(o, stdout);
+		printf("%s: performance models %s\n", prog, ready ? "ready" : "not calibrated yet");
+		hyla_finalize();
+		exit(!ready);
+	}
+	const char *sched = getenv("STARPU_SCHED");
+	if (sched && !strncmp(sched, "dm", 2) && !models_ready(o, NULL))
+		fprintf(stderr, "%s: note: the performance models are not calibrated on this machine, so "
+		        "%s calibrates during this run (slower): run perfmodels/calibrate.sh first\n",
+		        prog, sched);
 	if (o->require_gpu && hyla_ncuda() == 0) {
 		fprintf(stderr, "%s: error: a GPU is required (--require-gpu, --panel gpu or --cusolver) but no "
 		        "CUDA worker is present\n", prog);

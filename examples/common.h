@@ -16,6 +16,8 @@ struct driver_options {
 	char prec;
 	int check, lapack, seed, require_gpu, stats, allow_nonfinite, quiet;
 	const char *input, *output, *trace; /* files, or NULL */
+	int models;                /* --models: report the models' calibration and exit */
+	const char *algorithms[3]; /* whose models the driver uses (set by it), NULL-ended */
 };
 
 /* Help lines of the common options. */
@@ -37,6 +39,9 @@ struct driver_options {
 	"  --json           the result as one JSON object on stdout (diagnostics on stderr)\n" \
 	"  --quiet          no progress line (shown on a terminal for runs of over 2 s)\n" \
 	"  --trace FILE.svg a Gantt chart of the (last) run: a row per worker, a bar per task\n" \
+	"  --models         report whether the performance models this driver uses are\n" \
+	"                   calibrated here (per codelet and worker kind) and exit: 0 ready,\n" \
+	"                   1 not (perfmodels/calibrate.sh calibrates them); no sizes needed\n" \
 	"  --help           this text\n\n" \
 	"StarPU's environment applies: STARPU_SCHED (eager, random, dmda, ws, ...),\n" \
 	"STARPU_NCPU, STARPU_NCUDA, STARPU_CALIBRATE, STARPU_WORKER_STATS.\n" \
@@ -73,7 +78,10 @@ void driver_progress_end(void);
 void driver_trace_begin(const struct driver_options *o, int64_t k);
 void driver_trace_end(const char *prog, const struct driver_options *o, int64_t k);
 
-/* Starts hyla, dies if a GPU is required and absent, prints the machine line. */
+/* Starts hyla, dies if a GPU is required and absent, prints the machine
+ * line; with --models prints the models' report and exits; under a dm*
+ * scheduler with uncalibrated models, says so in one line on stderr
+ * (StarPU's own warnings are silenced unless STARPU_SILENT is set). */
 void driver_start(const char *prog, const struct driver_options *o);
 
 /* Print "prog: error: ..." and exit(EXIT_USAGE). */

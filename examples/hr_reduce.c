@@ -51,6 +51,10 @@ int main(int argc, char **argv)
 	static const struct option extra[] = {{"want-q", no_argument, 0, 'q'},
 	                                      {"panel", required_argument, 0, 'P'}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 1, extra, on_option, usage);
+	o.algorithms[0] = "gehrd";
+	o.algorithms[1] = want_q ? "orghr" : NULL;
+	if (o.models)
+		driver_start(prog, &o); /* reports and exits */
 	if (o.m != o.n)
 		die_usage(prog, "--input %s is %lld x %lld; the Hessenberg reduction needs a square matrix",
 		          o.input, (long long)o.m, (long long)o.n);

@@ -66,6 +66,7 @@ int main(int argc, char **argv)
 		{0, 0, 0, 0}};
 	struct qr_driver d = {
 		.prog = "qr_cgs",
+		.models = "cgs",
 		.title = "Classical Gram-Schmidt",
 		.options_help =
 			"  --reorth         CGS2: every projection twice (the default when blocked)\n"

@@ -79,6 +79,9 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 		die_usage(prog, "N = %lld exceeds M = %lld (the QR drivers take tall or square matrices)",
 		          (long long)o.n, (long long)o.m);
 	o.require_gpu |= cusolver;
+	o.algorithms[0] = d->models;
+	if (o.models)
+		driver_start(prog, &o); /* reports and exits */
 	int64_t m = o.m, n = o.n;
 	size_t elsize = o.prec == 's' ? sizeof(float) : sizeof(double);
 	/* The input kept in double, the factored copy, R, and the checks' workspace. */

@@ -8,6 +8,7 @@
 struct option;
 struct qr_driver {
 	const char *prog, *title; /* title: the algorithm, for the help text */
+	const char *models;       /* the algorithm's name for hyla_models_ready */
 	const char *options_help; /* the driver's own options */
 	const struct option *extra;
 	int (*on_extra)(int opt, const char *arg);

@@ -147,6 +147,7 @@ int main(int argc, char **argv)
 	                                      {"full-q", no_argument, 0, OPT_FULL_Q}, {0, 0, 0, 0}};
 	struct qr_driver d = {
 		.prog = "qr_householder",
+		.models = "geqrf",
 		.title = "Householder (LAPACK dgeqrf's output, then dorgqr's Q)",
 		.options_help = "  --full-q         form the full m-by-m Q (timed in orgqr_time; the check\n"
 		                "                   uses its first n columns and reports full_q_orth)\n",

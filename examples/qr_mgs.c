@@ -47,6 +47,7 @@ int main(int argc, char **argv)
 	                                      {"form", required_argument, 0, 'f'}, {0, 0, 0, 0}};
 	struct qr_driver d = {
 		.prog = "qr_mgs",
+		.models = "mgs",
 		.title = "Modified Gram-Schmidt",
 		.options_help = "  --form F         blocked (Level-3 trailing updates) or vector\n"
 		                "                   (GEMV^T + GER per column); default blocked\n",

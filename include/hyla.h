@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +59,17 @@ typedef struct {
 } hyla_trace_event;
 void hyla_trace_start(void);
 size_t hyla_trace_stop(hyla_trace_event **events);
+
+/* Whether the performance models that algorithm ("mgs", "cgs", "geqrf",
+ * "gehrd", "orghr") uses in precision prec ('d' or 's') are calibrated: a
+ * fitted regression for every kind of worker present that runs the codelet
+ * (StarPU's dm* schedulers otherwise calibrate during the run, running
+ * tasks where they are slow). With report, a line per model and worker
+ * kind: samples, sizes, the fit a n^b + c and its error on the measured
+ * sizes. Models live in STARPU_PERF_MODEL_DIR (perfmodels/README.md).
+ * Returns 1 ready, 0 not, or -1 for an unknown algorithm or precision;
+ * calls hyla_init. */
+int hyla_models_ready(const char *algorithm, char prec, FILE *report);
 
 /* Number of StarPU workers of each kind (after hyla_init). */
 int hyla_ncpus(void);

@@ -1,0 +1,60 @@
+#!/bin/sh
+# Calibrates hyla's performance models on this machine: runs each driver
+# (STARPU_CALIBRATE=1, dmda) over sizes from small to the largest you will run,
+# round after round, until every model it uses is ready (the drivers'
+# --models), then prints the report per codelet and worker kind.
+#   perfmodels/calibrate.sh [BUILD_DIR]
+# Environment: STARPU_PERF_MODEL_DIR where the models go (default:
+# perfmodels/models-HOST in the project); HYLA_CALIBRATE_SIZES (default
+# "2000 4000 8000" with a GPU, "500 1000 2000" without); HYLA_CALIBRATE_ROUNDS
+# (at most, default 6); HYLA_CALIBRATE_DRIVERS (default: all).
+# Use the same STARPU_PERF_MODEL_DIR for your runs. Exit status 0 when every
+# model is ready.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-$here/build}
+export STARPU_PERF_MODEL_DIR="${STARPU_PERF_MODEL_DIR:-$here/perfmodels/models-$(hostname)}"
+export STARPU_SCHED=dmda STARPU_CALIBRATE=1 STARPU_SILENT=1
+mkdir -p "$STARPU_PERF_MODEL_DIR"
+drivers=${HYLA_CALIBRATE_DRIVERS:-"qr_mgs qr_cgs qr_householder hr_reduce"}
+if "$bin/qr_mgs" 8 --require-gpu --no-check >/dev/null 2>&1; then
+	sizes=${HYLA_CALIBRATE_SIZES:-"2000 4000 8000"}
+else
+	sizes=${HYLA_CALIBRATE_SIZES:-"500 1000 2000"}
+fi
+echo "calibrating into $STARPU_PERF_MODEL_DIR, sizes $sizes"
+
+ready() { # every driver's models ready (hr_reduce: with its Q too)
+	for d in $drivers; do
+		for prec in d s; do
+			q=; [ "$d" = hr_reduce ] && q=--want-q
+			"$bin/$d" --models --prec $prec $q >/dev/null 2>&1 || return 1
+		done
+	done
+}
+
+start=$(date +%s)
+round=0
+while ! ready && [ $round -lt "${HYLA_CALIBRATE_ROUNDS:-6}" ]; do
+	round=$((round + 1))
+	for d in $drivers; do
+		for n in $sizes; do
+			for prec in d s; do
+				q=; [ "$d" = hr_reduce ] && q=--want-q
+				"$bin/$d" "$n" --prec $prec --no-check --quiet $q >/dev/null 2>&1 ||
+					echo "  $d $n --prec $prec failed"
+			done
+		done
+	done
+	echo "round $round done, $(($(date +%s) - start)) s"
+done
+status=0
+for d in $drivers; do
+	for prec in d s; do
+		q=; [ "$d" = hr_reduce ] && q=--want-q
+		"$bin/$d" --models --prec $prec $q || status=1
+	done
+done | sort -u
+ready || status=1
+echo "calibration: $([ $status = 0 ] && echo ready || echo 'not ready (run again, or more rounds)') after $(($(date +%s) - start)) s"
+exit $status

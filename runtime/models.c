@@ -1,0 +1,146 @@
+/* Whether the performance models an algorithm uses are calibrated on this
+ * machine, and what they say (perfmodels/README.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime.h"
+
+/* A model an algorithm's tasks use: its symbol (%c: the precision), whether
+ * its codelet also runs on CUDA workers, and whether it is history-based
+ * (one size: a mean per footprint) rather than a regression. */
+struct model_use {
+	const char *symbol;
+	int cuda, history;
+};
+
+#define REGRESSION(symbol, cuda) {symbol, cuda, 0}
+static const struct model_use mgs[] = {REGRESSION("hyla_mgs_panel_%c_v4", 1),
+                                       REGRESSION("hyla_mgs_update_%c_v2", 1), {0}};
+static const struct model_use cgs[] = {REGRESSION("hyla_cgs_project_%c_v1", 1),
+                                       REGRESSION("hyla_cgs_panel_%c_v1", 1), {0}};
+static const struct model_use geqrf[] = {REGRESSION("hyla_geqrf_panel_%c_v1", 0),
+                                         REGRESSION("hyla_orgqr_apply_%c_v2", 1),
+                                         REGRESSION("hyla_orgqr_form_%c_v2", 1), {0}};
+static const struct model_use orghr[] = {REGRESSION("hyla_orgqr_apply_%c_v2", 1),
+                                         REGRESSION("hyla_orgqr_form_%c_v2", 1), {0}};
+/* The fused panel with a GPU; without one the split panel (hr_reduce's auto). */
+static const struct model_use gehrd_gpu[] = {REGRESSION("hyla_gehrd_panel_%c_v2", 1),
+                                             REGRESSION("hyla_gehrd_update_%c_v1", 1), {0}};
+static const struct model_use gehrd_cpu[] = {{"hyla_gehrd_snapshot_%c_v1", 1, 1},
+                                             REGRESSION("hyla_gehrd_gemv_%c_v1", 1),
+                                             REGRESSION("hyla_gehrd_ytop_%c_v1", 1),
+                                             REGRESSION("hyla_gehrd_update_%c_v1", 1), {0}};
+
+static const struct model_use *uses_of(const char *algorithm)
+{
+	if (!strcmp(algorithm, "mgs"))
+		return mgs;
+	if (!strcmp(algorithm, "cgs"))
+		return cgs;
+	if (!strcmp(algorithm, "geqrf"))
+		return geqrf;
+	if (!strcmp(algorithm, "orghr"))
+		return orghr;
+	if (!strcmp(algorithm, "gehrd"))
+		return hyla_ncuda() > 0 ? gehrd_gpu : gehrd_cpu;
+	return NULL;
+}
+
+/* The fit's relative error on the sizes measured (root mean square over
+ * the history's entries), or NaN without entries. */
+static double fit_error(const struct starpu_perfmodel_per_arch *per)
+{
+	const struct starpu_perfmodel_regression_model *r = &per->regression;
+	double sum = 0;
+	int count = 0;
+	for (const struct starpu_perfmodel_history_list *l = per->list; l; l = l->next) {
+		const struct starpu_perfmodel_history_entry *e = l->entry;
+		if (!e || !(e->mean > 0))
+			continue;
+		double fit = r->a * pow((double)e->size, r->b) + r->c, err = (fit - e->mean) / e->mean;
+		sum += err * err;
+		count++;
+	}
+	return count ? sqrt(sum / count) : NAN;
+}
+
+/* A history-based model on one kind of worker: ready when a size it has
+ * seen has StarPU's minimum of samples (STARPU_CALIBRATE_MINIMUM, 10): the
+ * sizes a calibration runs over and over. */
+static int history_ready(const struct starpu_perfmodel_per_arch *per, const char *symbol,
+                         const char *arch, FILE *report)
+{
+	const char *env = getenv("STARPU_CALIBRATE_MINIMUM");
+	unsigned minimum = env ? (unsigned)atoi(env) : 10, most = 0, sizes = 0;
+	for (const struct starpu_perfmodel_history_list *l = per ? per->list : NULL; l; l = l->next)
+		if (l->entry) {
+			sizes++;
+			most = l->entry->nsample > most ? l->entry->nsample : most;
+		}
+	int ok = most >= minimum;
+	if (report)
+		fprintf(report, "%-28s %-14s history: %u sizes, at most %u samples: %s\n", symbol, arch,
+		        sizes, most, ok ? "ready" : "not ready");
+	return ok;
+}
+
+/* One model: ready on every kind of worker present that runs its codelet;
+ * a report line per kind. */
+static int model_ready(const char *symbol, int cuda, int history, FILE *report)
+{
+	struct starpu_perfmodel model;
+	memset(&model, 0, sizeof model);
+	if (starpu_perfmodel_load_symbol(symbol, &model) != 0) {
+		if (report)
+			fprintf(report, "%-28s no measurements yet: not ready\n", symbol);
+		return 0;
+	}
+	int ready = 1, seen[STARPU_NMAXWORKERS] = {0};
+	for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
+		struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype((int)w, STARPU_NMAX_SCHED_CTXS);
+		int comb = starpu_perfmodel_arch_comb_get(arch->ndevices, arch->devices);
+		int is_cuda = arch->devices[0].type == STARPU_CUDA_WORKER;
+		if (comb < 0 || comb >= STARPU_NMAXWORKERS || seen[comb] || (is_cuda && !cuda))
+			continue;
+		seen[comb] = 1;
+		struct starpu_perfmodel_per_arch *per = starpu_perfmodel_get_model_per_arch(&model, arch, 0);
+		char name[64];
+		starpu_perfmodel_get_arch_name(arch, name, sizeof name, 0);
+		if (history) {
+			ready &= history_ready(per, symbol, name, report);
+			continue;
+		}
+		const struct starpu_perfmodel_regression_model *r = per ? &per->regression : NULL;
+		int ok = r && r->nl_valid;
+		ready &= ok;
+		if (!report)
+			continue;
+		if (ok)
+			fprintf(report, "%-28s %-14s regression: %u samples, sizes %lu..%lu, "
+			        "%.3g n^%.3f %+.3g us, error %.1f%%: ready\n", symbol, name, r->nsample,
+			        r->minx, r->maxx, r->a, r->b, r->c, 100 * fit_error(per));
+		else
+			fprintf(report, "%-28s %-14s regression: %u samples, no fit yet: not ready\n", symbol,
+			        name, r ? r->nsample : 0);
+	}
+	starpu_perfmodel_unload_model(&model);
+	return ready;
+}
+
+int hyla_models_ready(const char *algorithm, char prec, FILE *report)
+{
+	const struct model_use *uses = algorithm ? uses_of(algorithm) : NULL;
+	if (!uses || (prec != 'd' && prec != 's'))
+		return HYLA_ERROR(-1, "no models for algorithm '%s' in precision '%c'",
+		                  algorithm ? algorithm : "(null)", prec);
+	if (hyla__ensure_init() != HYLA_SUCCESS)
+		return HYLA_ERR_STARPU;
+	int ready = 1;
+	for (const struct model_use *u = uses; u->symbol; u++) {
+		char symbol[64];
+		snprintf(symbol, sizeof symbol, u->symbol, prec);
+		ready &= model_ready(symbol, u->cuda, u->history, report);
+	}
+	return ready;
+}
