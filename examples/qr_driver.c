@@ -163,6 +163,7 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 		result_num("lapack_geqrf_orgqr", "%.4f", t, " s");
 		result_num("speedup", "%.2f", t / best, "x");
 	}
+#ifdef HYLA_WITH_CUDA
 	if (cusolver) {
 		double t = cusolver_qr_seconds(m, n, a0, m, o.prec);
 		if (t < 0) {
@@ -172,6 +173,7 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 		result_num("cusolver_geqrf_orgqr", "%.4f", t, " s");
 		result_num("vs_cusolver", "%.2f", t / best, "x");
 	}
+#endif
 	result_end();
 
 	free(a0), free(times);
