@@ -17,7 +17,6 @@
  * with v_j the original column (kept in a copy: that is what makes it
  * classical), u_j -= R(i, j) q_i. */
 #include <stdlib.h>
-#include <string.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
