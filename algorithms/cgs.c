@@ -40,21 +40,21 @@ static int register_r_columns(starpu_data_handle_t *rk, real_t *r, int64_t ldr, 
 static int submit_blocked(const hyla_desc *A, starpu_data_handle_t *rk, int passes,
                           hyla_request *req)
 {
-	starpu_data_handle_t wproj = TYPED(hyla__cgs_register_scratch)(A->n, A->nb, 1);
-	starpu_data_handle_t wpanel = TYPED(hyla__cgs_register_scratch)(A->n, A->nb, 0);
+	starpu_data_handle_t wproj = WORKSPACE(cgs)(A->n, A->nb, 1);
+	starpu_data_handle_t wpanel = WORKSPACE(cgs)(A->n, A->nb, 0);
 	int ret = HYLA_SUCCESS;
 	for (int64_t k = 0; k < A->nt && ret == HYLA_SUCCESS; k++) {
 		starpu_data_handle_t ak = A->tiles[k];
 		int64_t c = k * A->nb;
 		if (k > 0)
-			ret = TYPED(hyla__insert_cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 1, req);
+			ret = TASK(cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 1, req);
 		if (ret == HYLA_SUCCESS)
-			ret = TYPED(hyla__insert_cgs_panel)(ak, rk[k], wpanel, c, passes, 0, req);
+			ret = TASK(cgs_panel)(ak, rk[k], wpanel, c, passes, 0, req);
 		if (passes == 2 && k > 0) {
 			if (ret == HYLA_SUCCESS)
-				ret = TYPED(hyla__insert_cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 2, req);
+				ret = TASK(cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 2, req);
 			if (ret == HYLA_SUCCESS)
-				ret = TYPED(hyla__insert_cgs_panel)(ak, rk[k], wpanel, c, 1, 1, req);
+				ret = TASK(cgs_panel)(ak, rk[k], wpanel, c, 1, 1, req);
 		}
 		hyla__write_back(ak);
 		hyla__progress_mark(ak, k + 1, A->nt);
@@ -71,7 +71,7 @@ static int submit_vector(const hyla_desc *A, starpu_data_handle_t *rk, hyla_requ
 	int ret = hyla__desc_register(&V, NULL, A->m, A->n, A->m, A->m, A->nb, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	starpu_data_handle_t w = TYPED(hyla__cgs_register_scratch)(A->n, A->nb, 0);
+	starpu_data_handle_t w = WORKSPACE(cgs)(A->n, A->nb, 0);
 	for (int64_t p = 0; p < A->nt && ret == HYLA_SUCCESS; p++)
 		if (starpu_data_cpy(V.tiles[p], A->tiles[p], 1, NULL, NULL))
 			ret = HYLA_ERROR(HYLA_ERR_SUBMIT, "StarPU refused to copy panel %lld", (long long)p);

@@ -32,7 +32,7 @@ static int submit_updates(const struct geqrf_run *r, starpu_data_handle_t v,
 	for (int64_t c = first; c < d->nt && ret == HYLA_SUCCESS;) {
 		int alone = next_alone && c == first;
 		int64_t count = alone ? 1 : (d->nt - c < r->group ? d->nt - c : r->group);
-		ret = TYPED(hyla__insert_orgqr_apply)(v, t, r->w, &d->tiles[c], (int)count, c0, 1,
+		ret = TASK(larfb)(v, t, r->w, &d->tiles[c], (int)count, c0, 1,
 		                                      alone ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
 		c += count;
 	}
@@ -47,9 +47,9 @@ static int submit_geqrf(const struct geqrf_run *r)
 		int64_t c0 = k * A->nb, w = hyla__tile_cols(A, k);
 		starpu_data_handle_t panel = A->tiles[k], tau = hyla__tile(r->tau, k, 0), t;
 		starpu_matrix_data_register(&t, -1, 0, (uint32_t)w, (uint32_t)w, (uint32_t)w, sizeof(real_t));
-		ret = TYPED(hyla__insert_geqrf_panel)(panel, tau, r->scratch, c0);
+		ret = TASK(geqrf_panel)(panel, tau, r->scratch, c0);
 		if (ret == HYLA_SUCCESS)
-			ret = TYPED(hyla__insert_orgqr_t)(panel, tau, t, c0, STARPU_MAX_PRIO);
+			ret = TASK(larft)(panel, tau, t, c0, STARPU_MAX_PRIO);
 		if (ret == HYLA_SUCCESS)
 			ret = submit_updates(r, panel, t, c0, A, k + 1, 1);
 		if (ret == HYLA_SUCCESS && r->B)
@@ -110,7 +110,7 @@ int PUBLIC(geqrf_ex)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau, 
 	}
 	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
 	struct geqrf_run run = {.A = &A, .B = n > k ? &B : NULL, .tau = &T, .group = group,
-	                        .scratch = TYPED(hyla__geqrf_register_scratch)(nb)};
+	                        .scratch = WORKSPACE(geqrf)(nb)};
 	starpu_vector_data_register(&run.w, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
 
 	ret = submit_geqrf(&run);

@@ -28,10 +28,10 @@ static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G
 		int64_t step = form == HYLA_MGS_VECTOR ? 1 : wk;
 		for (int64_t c0 = 0; c0 < wk; c0 += step) {
 			int64_t c1 = c0 + step;
-			int ret = TYPED(hyla__insert_mgs_panel)(A(k), R(k, k), G(k), scratch, c0, c1,
+			int ret = TASK(mgs_panel)(A(k), R(k, k), G(k), scratch, c0, c1,
 			                                        k * A->nb, critical, req);
 			for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS; p++)
-				ret = TYPED(hyla__insert_mgs_update)(A(k), G(k), A(p), R(k, p), c0, c1,
+				ret = TASK(mgs_update)(A(k), G(k), A(p), R(k, p), c0, c1,
 				                                     p == k + 1 ? critical : normal, req);
 			if (ret != HYLA_SUCCESS)
 				return ret;
@@ -62,7 +62,7 @@ static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__desc_register(&G, NULL, nb, A->nt * nb, nb, nb, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS) {
-		starpu_data_handle_t scratch = TYPED(hyla__mgs_register_scratch)();
+		starpu_data_handle_t scratch = WORKSPACE(mgs)();
 		ret = submit_mgs(A, &R, &G, scratch, form, req);
 		starpu_data_unregister_submit(scratch);
 		hyla__desc_unregister_submit(&G);

@@ -22,11 +22,11 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *tau, starpu_data_ha
 		starpu_data_handle_t t;
 		starpu_matrix_data_register(&t, -1, 0, (uint32_t)w, (uint32_t)w, (uint32_t)w, sizeof(real_t));
 		starpu_data_handle_t panel = A->tiles[i];
-		ret = TYPED(hyla__insert_orgqr_t)(panel, hyla__tile(tau, i, 0), t, c0, STARPU_MAX_PRIO);
+		ret = TASK(larft)(panel, hyla__tile(tau, i, 0), t, c0, STARPU_MAX_PRIO);
 		/* The panel next to this one first: the next step's apply waits on it. */
 		for (int64_t c = i + 1; c < A->nt && ret == HYLA_SUCCESS;) {
 			int64_t count = c == i + 1 ? 1 : (A->nt - c < group ? A->nt - c : group);
-			ret = TYPED(hyla__insert_orgqr_apply)(panel, t, w_apply, &A->tiles[c], (int)count, c0,
+			ret = TASK(larfb)(panel, t, w_apply, &A->tiles[c], (int)count, c0,
 			                                      0, c == i + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
 			c += count;
 		}

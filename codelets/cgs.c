@@ -450,7 +450,7 @@ static struct starpu_codelet vector_update_cl = {
 
 /* Insert functions ---------------------------------------------------------- */
 
-starpu_data_handle_t TYPED(hyla__cgs_register_scratch)(int64_t n, int64_t nb, int project)
+starpu_data_handle_t WORKSPACE(cgs)(int64_t n, int64_t nb, int project)
 {
 	starpu_data_handle_t scratch;
 	/* The panel's: the columns' own, S and T of the sub-panels, T of the
@@ -460,7 +460,7 @@ starpu_data_handle_t TYPED(hyla__cgs_register_scratch)(int64_t n, int64_t nb, in
 	return scratch;
 }
 
-int TYPED(hyla__insert_cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
+int TASK(cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
                                     starpu_data_handle_t w, const starpu_data_handle_t *q,
                                     int nq, int pass, hyla_request *req)
 {
@@ -486,7 +486,7 @@ int TYPED(hyla__insert_cgs_project)(starpu_data_handle_t a, starpu_data_handle_t
 	return hyla__submitted(ret, project_cl.name);
 }
 
-int TYPED(hyla__insert_cgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
+int TASK(cgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
                                   starpu_data_handle_t w, int64_t c, int passes, int combine,
                                   hyla_request *req)
 {

@@ -1,56 +1,18 @@
-/* Insert functions of hyla's codelets, typed by runtime/precision.h.
- * Each submits one task; handles are matrix tiles unless noted. */
+/* Insert functions of hyla's internal codelets, typed by
+ * runtime/precision.h (the public ones: include/hyla_codelets.h). Each
+ * submits one task; handles are matrix tiles unless noted. */
 #ifndef HYLA_CODELETS_H
 #define HYLA_CODELETS_H
 
 #include <starpu.h>
 #include "hyla_async.h"
+#include "hyla_codelets.h"
 #include "precision.h"
 
-/* MGS on columns [c0, c1) of the m-by-w panel a (RW; its first column is
- * col in the matrix): each column is normalised and projected out of every
- * later column of the panel; writes R(c0:c1, c0:w) into the panel's diagonal
- * tile r (RW) and the Gram matrix Q1^T Q1 of the columns into
- * g(c0:c1, c0:c1) (W, lower triangle). scratch: from
- * hyla__mgs_register_scratch (STARPU_SCRATCH). req: the call's request (see
- * the CGS codelets below). */
-int TYPED(hyla__insert_mgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
-                                  starpu_data_handle_t g, starpu_data_handle_t scratch,
-                                  int64_t c0, int64_t c1, int64_t col, int priority,
-                                  hyla_request *req);
-
-/* The panel's scratch vector; unregister it when the tasks are submitted. */
-starpu_data_handle_t TYPED(hyla__mgs_register_scratch)(void);
-
-/* Applies the projections of columns [c0, c1) of the factored panel q (R),
- * with its Gram matrix g (R), to the m-by-wp panel a (RW):
- * R(c0:c1, :) = (I + L)^{-1} Q1^T A, L = strict_lower(g); A -= Q1 R(c0:c1, :),
- * where R(c0:c1, :) are rows of the tile r (RW). */
-int TYPED(hyla__insert_mgs_update)(starpu_data_handle_t q, starpu_data_handle_t g,
-                                   starpu_data_handle_t a, starpu_data_handle_t r,
-                                   int64_t c0, int64_t c1, int priority, hyla_request *req);
-
-/* Classical Gram-Schmidt (algorithms/cgs.c). r is a panel's column of R
- * (rows 0 to the panel's last); the panels are column panels of one matrix.
- * req: the call's request; its tasks skip their work once it failed, and
- * CPU tasks report a vanished column (its 1-based index) to it.
- * Workspace for project (project = 1: n * nb elements) or the other codelets. */
-starpu_data_handle_t TYPED(hyla__cgs_register_scratch)(int64_t n, int64_t nb, int project);
+/* Classical Gram-Schmidt's vector form (algorithms/cgs.c; the blocked
+ * codelets are public: include/hyla_codelets.h). */
 /* The widest panel of the vector codelets (cuda/kernels.h's HYLA_CGS_MAX_COLS). */
 #define HYLA_CGS_MAX_NB 256
-/* Projects the panel a (RW) against the nq finished panels q (R, consecutive
- * views): pass 1: R(0:c, :) = Q^T A, A -= Q R(0:c, :); pass 2 (after the
- * panel was factored as Q1 T, T in R's diagonal block): S = Q^T A,
- * A -= Q S, R(0:c, :) += S T. w: project workspace. */
-int TYPED(hyla__insert_cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
-                                    starpu_data_handle_t w, const starpu_data_handle_t *q,
-                                    int nq, int pass, hyla_request *req);
-/* The panel a's columns (RW), one after the other, each normalised and
- * projected against the earlier ones by `passes` classical passes; T into
- * R's diagonal block at row c, or with combine, the block becomes T times it. */
-int TYPED(hyla__insert_cgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
-                                  starpu_data_handle_t w, int64_t c, int passes, int combine,
-                                  hyla_request *req);
 /* Step i of the seed's order on one panel: q_i is column j of the panel q;
  * R(i, :) = q_i^T V and U -= q_i R(i, :) over u's columns (RW), with v (R)
  * their original values and r (RW) their column of R. With q == u (q_i's
@@ -116,29 +78,12 @@ void TYPED(hyla__gehrd_build_v)(int n, int nb, int r0, const real_t *a, int lda,
  * DGEHD2 on the CPU; tau: its part of tau (W). */
 int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau, int64_t col);
 
-/* Householder QR (algorithms/geqrf.c): LAPACK's dgeqrf on rows c0.. of the
- * column panel (RW; c0 is its first column), its tau (W, a vector of the
- * panel's width as a matrix tile), on the CPU; scratch from
- * hyla__geqrf_register_scratch (widest panel nb). */
-starpu_data_handle_t TYPED(hyla__geqrf_register_scratch)(int64_t nb);
-int TYPED(hyla__insert_geqrf_panel)(starpu_data_handle_t panel, starpu_data_handle_t tau,
-                                    starpu_data_handle_t scratch, int64_t c0);
-
 /* Forming Q from Householder reflectors stored as dgeqrf leaves them
- * (algorithms/orghr.c); panels are column panels of one matrix, c0 the
- * first column (and row of the unit element) of a reflector panel.
- * T (W, w-by-w, upper, zero below) of the reflectors in panel (R), tau (R). */
-int TYPED(hyla__insert_orgqr_t)(starpu_data_handle_t panel, starpu_data_handle_t tau,
-                                starpu_data_handle_t t, int64_t c0, int priority);
-/* (I - V T V^T), or with trans its transpose, on rows c0.. of the npanels
- * consecutive panels (RW, contiguous); v: the reflectors' panel (R); w:
- * scratch vector of w * (their columns) elements. */
-int TYPED(hyla__insert_orgqr_apply)(starpu_data_handle_t v, starpu_data_handle_t t,
-                                    starpu_data_handle_t w, const starpu_data_handle_t *panels,
-                                    int npanels, int64_t c0, int trans, int priority);
-/* Overwrites the reflectors' panel (RW) with its columns of Q, as if the
- * identity's columns c0.. went through (I - V T V^T); w: scratch vector of
- * 2 w^2 elements. */
+ * (algorithms/orgqr.c, with the public hyla_task_dlarft and _dlarfb):
+ * overwrites the reflectors' panel (RW; c0 its first column and the row of
+ * its first unit element) with its columns of Q, as if the identity's
+ * columns c0.. went through (I - V T V^T); w: scratch vector of 2 w^2
+ * elements. */
 int TYPED(hyla__insert_orgqr_form)(starpu_data_handle_t panel, starpu_data_handle_t t,
                                    starpu_data_handle_t w, int64_t c0, int priority);
 

@@ -49,7 +49,7 @@ static struct starpu_codelet panel_cl = {
 	.name = "geqrf_panel_" PREC_NAME,
 };
 
-starpu_data_handle_t TYPED(hyla__geqrf_register_scratch)(int64_t nb)
+starpu_data_handle_t WORKSPACE(geqrf)(int64_t nb)
 {
 	starpu_data_handle_t scratch;
 	starpu_vector_data_register(&scratch, -1, 0, (uint32_t)(nb * PANEL_LWORK_PER_COL),
@@ -57,7 +57,7 @@ starpu_data_handle_t TYPED(hyla__geqrf_register_scratch)(int64_t nb)
 	return scratch;
 }
 
-int TYPED(hyla__insert_geqrf_panel)(starpu_data_handle_t panel, starpu_data_handle_t tau,
+int TASK(geqrf_panel)(starpu_data_handle_t panel, starpu_data_handle_t tau,
                                     starpu_data_handle_t scratch, int64_t c0)
 {
 	int c = (int)c0;

@@ -272,7 +272,7 @@ static int insert(struct starpu_codelet *cl, starpu_data_handle_t h[4], struct m
 	return hyla__submitted(ret, cl->name);
 }
 
-starpu_data_handle_t TYPED(hyla__mgs_register_scratch)(void)
+starpu_data_handle_t WORKSPACE(mgs)(void)
 {
 	starpu_data_handle_t scratch;
 #ifdef HYLA_WITH_CUDA
@@ -284,7 +284,7 @@ starpu_data_handle_t TYPED(hyla__mgs_register_scratch)(void)
 	return scratch;
 }
 
-int TYPED(hyla__insert_mgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
+int TASK(mgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
                                   starpu_data_handle_t g, starpu_data_handle_t scratch,
                                   int64_t c0, int64_t c1, int64_t col, int priority,
                                   hyla_request *req)
@@ -295,7 +295,7 @@ int TYPED(hyla__insert_mgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r
 	return insert(&panel_cl, (starpu_data_handle_t[4]){a, r, g, scratch}, arg, flops, priority);
 }
 
-int TYPED(hyla__insert_mgs_update)(starpu_data_handle_t q, starpu_data_handle_t g,
+int TASK(mgs_update)(starpu_data_handle_t q, starpu_data_handle_t g,
                                    starpu_data_handle_t a, starpu_data_handle_t r,
                                    int64_t c0, int64_t c1, int priority, hyla_request *req)
 {

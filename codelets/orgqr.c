@@ -210,7 +210,7 @@ static struct starpu_codelet form_cl = {
 	.name = "orgqr_form_" PREC_NAME,
 };
 
-int TYPED(hyla__insert_orgqr_t)(starpu_data_handle_t panel, starpu_data_handle_t tau,
+int TASK(larft)(starpu_data_handle_t panel, starpu_data_handle_t tau,
                                 starpu_data_handle_t t, int64_t c0, int priority)
 {
 	int c = (int)c0;
@@ -219,7 +219,7 @@ int TYPED(hyla__insert_orgqr_t)(starpu_data_handle_t panel, starpu_data_handle_t
 	return hyla__submitted(ret, t_cl.name);
 }
 
-int TYPED(hyla__insert_orgqr_apply)(starpu_data_handle_t v, starpu_data_handle_t t,
+int TASK(larfb)(starpu_data_handle_t v, starpu_data_handle_t t,
                                     starpu_data_handle_t w, const starpu_data_handle_t *panels,
                                     int npanels, int64_t c0, int trans, int priority)
 {

@@ -1,6 +1,8 @@
 /* Maps the element type of a typed source (compiled once with HYLA_PREC_D,
  * once with HYLA_PREC_S) to its names: real_t, TYPED(x) -> x_d / x_s,
- * PUBLIC(x) -> hyla_dx / hyla_sx, BLAS(x) -> cblas_dx, CUBLAS(x) -> cublasDx,
+ * PUBLIC(x) -> hyla_dx / hyla_sx, TASK(x) -> hyla_task_dx / hyla_task_sx and
+ * WORKSPACE(x) -> hyla_workspace_dx (the public codelets,
+ * include/hyla_codelets.h), BLAS(x) -> cblas_dx, CUBLAS(x) -> cublasDx,
  * LAPACK(x) -> dx_ (Fortran LAPACK). */
 #ifndef HYLA_PRECISION_H
 #define HYLA_PRECISION_H
@@ -9,6 +11,8 @@
 typedef double real_t;
 #define TYPED(x) x##_d
 #define PUBLIC(x) hyla_d##x
+#define TASK(x) hyla_task_d##x
+#define WORKSPACE(x) hyla_workspace_d##x
 #define BLAS(x) cblas_d##x
 #define CUBLAS(x) cublasD##x
 #define LAPACK(x) d##x##_
@@ -19,6 +23,8 @@ typedef double real_t;
 typedef float real_t;
 #define TYPED(x) x##_s
 #define PUBLIC(x) hyla_s##x
+#define TASK(x) hyla_task_s##x
+#define WORKSPACE(x) hyla_workspace_s##x
 #define BLAS(x) cblas_s##x
 #define CUBLAS(x) cublasS##x
 #define LAPACK(x) s##x##_

@@ -62,6 +62,8 @@ int hyla__request_fence(hyla_request *req, const starpu_data_handle_t *handles, 
 
 void hyla__request_fail(hyla_request *req, int info)
 {
+	if (!req)
+		return;
 	/* The smallest failing index wins; 0 means none yet. */
 	int seen = __atomic_load_n(&req->info, __ATOMIC_RELAXED);
 	while ((seen == 0 || info < seen) &&

@@ -103,7 +103,8 @@ int hyla__request_fence(hyla_request *req, const starpu_data_handle_t *handles, 
  * then unregisters a; submitted (the submission's code) if it failed, else
  * the request's info. */
 int hyla__finish_sync(struct hyla_request *req, hyla_desc *a, int submitted);
-/* From a task: the call failed at index info (> 0); the smallest one stays. */
+/* From a task: the call failed at index info (> 0); the smallest one stays
+ * (nothing without a request). */
 void hyla__request_fail(hyla_request *req, int info);
 /* Whether a task of the call should skip its work (req may be NULL). */
 int hyla__request_failed(const hyla_request *req);

@@ -1,0 +1,105 @@
+/* hyla's codelets for an application's own task graphs: each hyla_task_*
+ * function submits one task on the StarPU handles given and returns 0 (or
+ * HYLA_ERR_SUBMIT, HYLA_ERR_NOMEM). Handles are StarPU matrix handles
+ * (column-major) unless noted; "panel" means a column panel of an
+ * hyla_matrix (hyla_async.h), and "consecutive panels" must come from one
+ * hyla_matrix, in order (they are one matrix where the task runs). Tasks
+ * run on a CPU core or a GPU as the scheduler's models say (the
+ * calibration: perfmodels/README.md). Workspaces (hyla_workspace_*) are
+ * StarPU scratch handles: StarPU allocates them where a task runs; give one
+ * to many tasks, unregister it (starpu_data_unregister_submit) after the
+ * last. req: an hyla_request (or NULL): once a task of the request failed,
+ * the others skip their work; CPU tasks that find a column vanished set
+ * its 1-based index as the request's info. The d and s versions take
+ * double and float matrices. */
+#ifndef HYLA_CODELETS_PUBLIC_H
+#define HYLA_CODELETS_PUBLIC_H
+
+#include <starpu.h>
+#include "hyla_async.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Householder QR (the graph of hyla_dgeqrf / hyla_dorgqr) ------------
+ * geqrf_panel: LAPACK's dgeqrf on the rows c0.. of the m-by-w panel (RW)
+ * whose first column is c0: R above, the reflectors below, tau (W, a w-by-1
+ * matrix) their scalars. CPU. scratch: hyla_workspace_dgeqrf(w or more). */
+starpu_data_handle_t hyla_workspace_dgeqrf(int64_t nb);
+starpu_data_handle_t hyla_workspace_sgeqrf(int64_t nb);
+int hyla_task_dgeqrf_panel(starpu_data_handle_t panel, starpu_data_handle_t tau,
+                           starpu_data_handle_t scratch, int64_t c0);
+int hyla_task_sgeqrf_panel(starpu_data_handle_t panel, starpu_data_handle_t tau,
+                           starpu_data_handle_t scratch, int64_t c0);
+/* larft: T (W, w-by-w, upper, zero below) of the w reflectors in panel (R)
+ * from row c0 on, with tau (R): I - V T V^T is their product (LAPACK's
+ * dlarft, forward, columnwise). CPU. */
+int hyla_task_dlarft(starpu_data_handle_t panel, starpu_data_handle_t tau, starpu_data_handle_t t,
+                     int64_t c0, int priority);
+int hyla_task_slarft(starpu_data_handle_t panel, starpu_data_handle_t tau, starpu_data_handle_t t,
+                     int64_t c0, int priority);
+/* larfb: (I - V T V^T) (trans = 0) or its transpose (trans = 1) applied from
+ * the left to rows c0.. of the npanels consecutive panels (RW), V the
+ * reflectors of the panel v (R) from row c0 on, T from larft (R); w: a
+ * vector handle of w * (their columns) elements (STARPU_SCRATCH; register
+ * it with starpu_vector_data_register(&w, -1, 0, count, elsize)). */
+int hyla_task_dlarfb(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t w,
+                     const starpu_data_handle_t *panels, int npanels, int64_t c0, int trans,
+                     int priority);
+int hyla_task_slarfb(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t w,
+                     const starpu_data_handle_t *panels, int npanels, int64_t c0, int trans,
+                     int priority);
+
+/* ---- Classical Gram-Schmidt (the graph of hyla_dcgs) ---------------------
+ * r: the panel's column of R, a matrix handle of its c + w rows (c: the
+ * columns before the panel, w its width) and w columns.
+ * cgs_project: the panel a (RW) against the nq consecutive finished panels
+ * q (R): pass 1: R(0:c, :) = Q^T A, A -= Q R(0:c, :); pass 2 (after
+ * cgs_panel, with T in R's diagonal block): S = Q^T A, A -= Q S,
+ * R(0:c, :) += S T. w: hyla_workspace_dcgs(n, nb, 1) (n: the matrix's
+ * columns, nb: its panel width). */
+starpu_data_handle_t hyla_workspace_dcgs(int64_t n, int64_t nb, int project);
+starpu_data_handle_t hyla_workspace_scgs(int64_t n, int64_t nb, int project);
+int hyla_task_dcgs_project(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
+                           const starpu_data_handle_t *q, int nq, int pass, hyla_request *req);
+int hyla_task_scgs_project(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
+                           const starpu_data_handle_t *q, int nq, int pass, hyla_request *req);
+/* cgs_panel: the panel a's columns (RW) one after the other, each against
+ * the earlier ones by `passes` classical passes (1 or 2), T into R's
+ * diagonal block (rows c..c+w of r, RW); combine = 1 (BCGS2's second pass,
+ * after cgs_project pass 2): one renormalisation, and the block becomes T
+ * times it. w: hyla_workspace_dcgs(n, nb, 0). */
+int hyla_task_dcgs_panel(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
+                         int64_t c, int passes, int combine, hyla_request *req);
+int hyla_task_scgs_panel(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
+                         int64_t c, int passes, int combine, hyla_request *req);
+
+/* ---- Modified Gram-Schmidt (the graph of hyla_dmgs) ---------------------
+ * mgs_panel: MGS on columns [c0, c1) of the m-by-w panel a (RW; col: its
+ * first column in the matrix), each normalised and projected out of the
+ * panel's later columns: R(c0:c1, c0:w) into the panel's diagonal R tile r
+ * (RW, w-by-w), the Gram matrix Q1^T Q1 into g(c0:c1, c0:c1) (W, w-by-w,
+ * lower). scratch: hyla_workspace_dmgs(). mgs_update: the projections of
+ * columns [c0, c1) of the factored panel q (R), with g (R), on the panel a
+ * (RW): R(c0:c1, :) = (I + L)^-1 Q1^T A (L: g's strict lower part), A -= Q1
+ * R(c0:c1, :), into rows c0..c1 of the R tile r (RW). */
+starpu_data_handle_t hyla_workspace_dmgs(void);
+starpu_data_handle_t hyla_workspace_smgs(void);
+int hyla_task_dmgs_panel(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t g,
+                         starpu_data_handle_t scratch, int64_t c0, int64_t c1, int64_t col,
+                         int priority, hyla_request *req);
+int hyla_task_smgs_panel(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t g,
+                         starpu_data_handle_t scratch, int64_t c0, int64_t c1, int64_t col,
+                         int priority, hyla_request *req);
+int hyla_task_dmgs_update(starpu_data_handle_t q, starpu_data_handle_t g, starpu_data_handle_t a,
+                          starpu_data_handle_t r, int64_t c0, int64_t c1, int priority,
+                          hyla_request *req);
+int hyla_task_smgs_update(starpu_data_handle_t q, starpu_data_handle_t g, starpu_data_handle_t a,
+                          starpu_data_handle_t r, int64_t c0, int64_t c1, int priority,
+                          hyla_request *req);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

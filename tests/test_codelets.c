@@ -1,0 +1,83 @@
+/* hyla's public codelets in an application's own graph: a Householder QR
+ * of an m-by-n matrix (m >= n) written with hyla_task_dgeqrf_panel,
+ * hyla_task_dlarft and hyla_task_dlarfb on an hyla_matrix, against LAPACK's
+ * dgeqrf (R and tau). The application starts StarPU itself.
+ * Usage: test_codelets [M N NB]. */
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "hyla_codelets.h"
+#ifdef STARPU_USE_CUDA
+#include <starpu_cublas_v2.h>
+#endif
+
+int main(int argc, char **argv)
+{
+	int64_t m = argc > 3 ? atoll(argv[1]) : 300, n = argc > 3 ? atoll(argv[2]) : 200;
+	int64_t nb = argc > 3 ? atoll(argv[3]) : 48;
+	if (m < n || n < 1 || nb < 1)
+		return 2;
+	if (starpu_init(NULL) != 0)
+		return 77;
+#ifdef STARPU_USE_CUDA
+	starpu_cublas_init();
+#endif
+	double *a0 = malloc(sizeof *a0 * (size_t)(m * n)), *a = malloc(sizeof *a * (size_t)(m * n));
+	double *tau = malloc(sizeof *tau * (size_t)n), *tref = malloc(sizeof *tref * (size_t)n);
+	random_matrix(m, n, a0, m, 9);
+	memcpy(a, a0, sizeof *a * (size_t)(m * n));
+	hyla_matrix *A = hyla_matrix_create(a, sizeof *a, m, n, m, nb);
+	int64_t np = hyla_matrix_panels(A);
+	starpu_data_handle_t scratch = hyla_workspace_dgeqrf(nb), w;
+	starpu_vector_data_register(&w, -1, 0, (uint32_t)(nb * n), sizeof(double));
+	int ret = 0;
+	for (int64_t k = 0; k < np && ret == 0; k++) {
+		int64_t c0 = k * nb, width = c0 + nb <= n ? nb : n - c0;
+		starpu_data_handle_t panel = hyla_matrix_panel(A, k), th, t;
+		starpu_matrix_data_register(&th, STARPU_MAIN_RAM, (uintptr_t)(tau + c0), (uint32_t)width,
+		                            (uint32_t)width, 1, sizeof(double));
+		starpu_matrix_data_register(&t, -1, 0, (uint32_t)width, (uint32_t)width, (uint32_t)width,
+		                            sizeof(double));
+		ret = hyla_task_dgeqrf_panel(panel, th, scratch, c0);
+		ret = ret ? ret : hyla_task_dlarft(panel, th, t, c0, STARPU_MAX_PRIO);
+		if (ret == 0 && k + 1 < np) /* Q_k^T on all the later panels at once */
+			ret = hyla_task_dlarfb(panel, t, w, (const starpu_data_handle_t[]){hyla_matrix_panel(A, k + 1)},
+			                       1, c0, 1, STARPU_MAX_PRIO);
+		for (int64_t p = k + 2; p < np && ret == 0; p++)
+			ret = hyla_task_dlarfb(panel, t, w, (const starpu_data_handle_t[]){hyla_matrix_panel(A, p)},
+			                       1, c0, 1, STARPU_DEFAULT_PRIO);
+		starpu_data_unregister_submit(th);
+		starpu_data_unregister_submit(t);
+	}
+	starpu_data_unregister_submit(scratch);
+	starpu_data_unregister_submit(w);
+	starpu_task_wait_for_all();
+	hyla_matrix_destroy(A);
+
+	double *ref = malloc(sizeof *ref * (size_t)(m * n));
+	memcpy(ref, a0, sizeof *ref * (size_t)(m * n));
+	LAPACKE_dgeqrf(LAPACK_COL_MAJOR, (int)m, (int)n, ref, (int)m, tref);
+	double rd = 0, rs = 0, td = 0;
+	for (int64_t j = 0; j < n; j++) {
+		td = fmax(td, fabs(tau[j] - tref[j]));
+		for (int64_t i = 0; i <= j; i++) {
+			double d = a[i + j * m] - ref[i + j * m];
+			rd += d * d;
+			rs += ref[i + j * m] * ref[i + j * m];
+		}
+	}
+	double rdiff = sqrt(rd / rs), tol = 1e3 * sqrt((double)n) * 0x1p-53;
+	int ok = ret == 0 && rdiff <= tol && td <= tol;
+	printf("public codelets: Householder QR %lldx%lld nb=%lld from hyla_task_dgeqrf_panel, _dlarft, "
+	       "_dlarfb: R vs LAPACK %.2e, tau %.2e (tol %.1e) %s\n", (long long)m, (long long)n,
+	       (long long)nb, rdiff, td, tol, ok ? "pass" : "FAILED");
+	free(a0), free(a), free(tau), free(tref), free(ref);
+#ifdef STARPU_USE_CUDA
+	starpu_cublas_shutdown();
+#endif
+	starpu_shutdown();
+	return !ok;
+}
