@@ -12,6 +12,7 @@
  *                 look-ahead), the others in groups. */
 #include <lapacke.h>
 #include <stdlib.h>
+#include <string.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
@@ -81,6 +82,43 @@ int PUBLIC(geqrf)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau)
 	return PUBLIC(geqrf_ex)(m, n, a, lda, tau, 0);
 }
 
+/* Submits the factorisation of A (the first min(m, n) columns) and B (the
+ * columns after them, or NULL) with tau (registered here, in the caller's
+ * memory once the request is waited for) and the request's fence. */
+static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla_request *req)
+{
+	int64_t nb = A->nb, n = A->n + (B ? B->n : 0);
+	hyla_desc T;
+	int ret = hyla__desc_register(&T, tau, A->n, 1, A->n, nb, 1, sizeof(real_t));
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	for (int64_t t = 0; t < T.mt && ret == HYLA_SUCCESS; t++)
+		ret = hyla__request_own(req, T.tiles[t]);
+	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
+	struct geqrf_run run = {.A = A, .B = B, .tau = &T, .group = group};
+	if (ret == HYLA_SUCCESS) {
+		run.scratch = WORKSPACE(geqrf)(nb);
+		starpu_vector_data_register(&run.w, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
+		ret = submit_geqrf(&run);
+		starpu_data_unregister_submit(run.w);
+		starpu_data_unregister_submit(run.scratch);
+	}
+	int64_t count = A->nt + (B ? B->nt : 0) + T.mt;
+	starpu_data_handle_t *handles = malloc(sizeof *handles * (size_t)count);
+	if (!handles && ret == HYLA_SUCCESS)
+		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)count);
+	if (ret == HYLA_SUCCESS) {
+		memcpy(handles, A->tiles, sizeof *handles * (size_t)A->nt);
+		if (B)
+			memcpy(handles + A->nt, B->tiles, sizeof *handles * (size_t)B->nt);
+		memcpy(handles + count - T.mt, T.tiles, sizeof *handles * (size_t)T.mt);
+		ret = hyla__request_fence(req, handles, (int)count);
+	}
+	free(handles);
+	free(T.tiles); /* the handles are the request's */
+	return ret;
+}
+
 int PUBLIC(geqrf_ex)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau, int64_t nb)
 {
 	int ret = hyla__check_geqrf_args(m, n, a, lda, tau);
@@ -95,7 +133,7 @@ int PUBLIC(geqrf_ex)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau, 
 		nb = hyla_geqrf_default_nb(m, n);
 	if (k <= nb)
 		return geqrf_host(m, n, a, lda, tau);
-	hyla_desc A, B = {0}, T;
+	hyla_desc A, B = {0};
 	if ((ret = hyla__desc_register_views(&A, a, m, k, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
 		return ret;
 	if (n > k && (ret = hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb,
@@ -103,22 +141,23 @@ int PUBLIC(geqrf_ex)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau, 
 		hyla__desc_unregister(&A);
 		return ret;
 	}
-	if ((ret = hyla__desc_register(&T, tau, k, 1, k, nb, 1, sizeof(real_t))) != HYLA_SUCCESS) {
-		hyla__desc_unregister(&A);
-		hyla__desc_unregister(&B);
-		return ret;
-	}
-	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
-	struct geqrf_run run = {.A = &A, .B = n > k ? &B : NULL, .tau = &T, .group = group,
-	                        .scratch = WORKSPACE(geqrf)(nb)};
-	starpu_vector_data_register(&run.w, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
-
-	ret = submit_geqrf(&run);
-
-	starpu_data_unregister_submit(run.w);
-	starpu_data_unregister_submit(run.scratch);
-	hyla__desc_unregister(&T);
+	struct hyla_request req = {0};
+	ret = hyla__finish_sync(&req, &A, submit_call(&A, n > k ? &B : NULL, tau, &req));
 	hyla__desc_unregister(&B);
-	hyla__desc_unregister(&A);
 	return ret;
+}
+
+int PUBLIC(geqrf_async)(hyla_matrix *a, real_t *tau, hyla_request *req)
+{
+	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
+	if (!A)
+		return -1;
+	if (A->m < A->n)
+		return HYLA_ERROR(-1, "a is %lld-by-%lld: the asynchronous QR takes m >= n",
+		                  (long long)A->m, (long long)A->n);
+	if (!tau)
+		return HYLA_ERROR(-2, "tau is NULL");
+	if (!req)
+		return HYLA_ERROR(-3, "req is NULL");
+	return submit_call(A, NULL, tau, req);
 }

@@ -53,29 +53,40 @@ static int orgqr_host(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, c
 	return info;
 }
 
+/* Submits Q of the reflectors in A (m >= n, k = n) with tau (registered
+ * here; the request owns it) and the request's fence. */
+static int submit_call(const hyla_desc *A, const real_t *tau, hyla_request *req)
+{
+	int64_t n = A->n, nb = A->nb;
+	hyla_desc T;
+	int ret = hyla__desc_register(&T, (real_t *)tau, n, 1, n, nb, 1, sizeof(real_t));
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	for (int64_t t = 0; t < T.mt && ret == HYLA_SUCCESS; t++)
+		ret = hyla__request_own(req, T.tiles[t]);
+	if (ret == HYLA_SUCCESS) {
+		int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
+		starpu_data_handle_t w_apply, w_form;
+		starpu_vector_data_register(&w_apply, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
+		starpu_vector_data_register(&w_form, -1, 0, (uint32_t)(2 * nb * nb), sizeof(real_t));
+		ret = submit_orgqr(A, &T, w_apply, w_form, group);
+		starpu_data_unregister_submit(w_apply);
+		starpu_data_unregister_submit(w_form);
+	}
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__request_fence(req, A->tiles, (int)A->nt);
+	free(T.tiles); /* the handles are the request's */
+	return ret;
+}
+
 int TYPED(hyla__orgqr)(int64_t m, int64_t n, real_t *a, int64_t lda, const real_t *tau,
                        int64_t nb)
 {
-	hyla_desc descA, descTau;
-	if (n <= nb || hyla__desc_register_views(&descA, a, m, n, lda, nb, sizeof(real_t)) != HYLA_SUCCESS)
+	hyla_desc A;
+	if (n <= nb || hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t)) != HYLA_SUCCESS)
 		return orgqr_host(m, n, n, a, lda, tau);
-	int ret = hyla__desc_register(&descTau, (real_t *)tau, n, 1, n, nb, 1, sizeof(real_t));
-	if (ret != HYLA_SUCCESS) {
-		hyla__desc_unregister(&descA);
-		return ret;
-	}
-	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
-	starpu_data_handle_t w_apply, w_form;
-	starpu_vector_data_register(&w_apply, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
-	starpu_vector_data_register(&w_form, -1, 0, (uint32_t)(2 * nb * nb), sizeof(real_t));
-
-	ret = submit_orgqr(&descA, &descTau, w_apply, w_form, group);
-
-	starpu_data_unregister_submit(w_apply);
-	starpu_data_unregister_submit(w_form);
-	hyla__desc_unregister(&descTau);
-	hyla__desc_unregister(&descA);
-	return ret;
+	struct hyla_request req = {0};
+	return hyla__finish_sync(&req, &A, submit_call(&A, tau, &req));
 }
 
 int PUBLIC(orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau)
@@ -97,4 +108,19 @@ int PUBLIC(orgqr_ex)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, co
 	if (k < n)
 		return orgqr_host(m, n, k, a, lda, tau);
 	return TYPED(hyla__orgqr)(m, n, a, lda, tau, nb ? nb : hyla_geqrf_default_nb(m, n));
+}
+
+int PUBLIC(orgqr_async)(hyla_matrix *a, const real_t *tau, hyla_request *req)
+{
+	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
+	if (!A)
+		return -1;
+	if (A->m < A->n)
+		return HYLA_ERROR(-1, "a is %lld-by-%lld: Q needs m >= n", (long long)A->m,
+		                  (long long)A->n);
+	if (!tau)
+		return HYLA_ERROR(-2, "tau is NULL");
+	if (!req)
+		return HYLA_ERROR(-3, "req is NULL");
+	return submit_call(A, tau, req);
 }

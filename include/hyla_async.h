@@ -64,6 +64,17 @@ int hyla_dcgs_async(hyla_matrix *a, double *r, int64_t ldr, hyla_cgs_variant var
 int hyla_scgs_async(hyla_matrix *a, float *r, int64_t ldr, hyla_cgs_variant variant,
                     hyla_request *req);
 
+/* Householder QR of the matrix a (m >= n; LAPACK dgeqrf's output over it),
+ * tau (n scalars) in your memory on hyla_request_wait; then, on the same
+ * matrix and tau, its Q (m-by-n, dorgqr with k = n) over it: the second
+ * may follow the first at once (its tasks wait for the factorisation
+ * through the matrix; the panels write tau on the host). As hyla_dgeqrf_ex
+ * / hyla_dorgqr_ex with the matrix's panel width as nb. */
+int hyla_dgeqrf_async(hyla_matrix *a, double *tau, hyla_request *req);
+int hyla_sgeqrf_async(hyla_matrix *a, float *tau, hyla_request *req);
+int hyla_dorgqr_async(hyla_matrix *a, const double *tau, hyla_request *req);
+int hyla_sorgqr_async(hyla_matrix *a, const float *tau, hyla_request *req);
+
 /* If an asynchronous call returns an error, some of its tasks may have been
  * submitted: wait for its request all the same. */
 

@@ -8,6 +8,7 @@
  * up after 30 s and the test fails instead of hanging. Then a task of the
  * caller's that reads the result (||I - Q^T Q||, or H's subdiagonal) is
  * submitted before anything is waited for. */
+#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +192,51 @@ static int test_gehrd(void)
 	return ok;
 }
 
+/* hyla_dgeqrf_async then hyla_dorgqr_async on the same matrix and tau,
+ * submitted back to back behind the gate, then one wait each. */
+struct qr_call {
+	hyla_matrix *a;
+	double *tau;
+	hyla_request *factor, *form;
+};
+
+static int qr_call(void *ctx)
+{
+	struct qr_call *c = ctx;
+	int ret = hyla_dgeqrf_async(c->a, c->tau, c->factor);
+	return ret ? ret : hyla_dorgqr_async(c->a, c->tau, c->form);
+}
+
+static int test_householder(void)
+{
+	const int64_t m = 300, n = 180, nb = 40;
+	double *a0 = malloc(sizeof *a0 * m * n), *a = malloc(sizeof *a * m * n);
+	double *r = calloc((size_t)(n * n), sizeof *r), *tau = malloc(sizeof *tau * n);
+	random_matrix(m, n, a0, m, 13);
+	memcpy(a, a0, sizeof *a * m * n);
+	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), m, n, m, nb);
+	struct qr_call call = {A, tau, hyla_request_create(), hyla_request_create()};
+	int ret = behind_gate(qr_call, &call, A);
+	int info = hyla_request_wait(call.factor);
+	info |= hyla_request_wait(call.form);
+	hyla_matrix_destroy(A);
+	double *ref = malloc(sizeof *ref * m * n), *tref = malloc(sizeof *tref * n);
+	memcpy(ref, a0, sizeof *ref * m * n);
+	LAPACKE_dgeqrf(LAPACK_COL_MAJOR, (int)m, (int)n, ref, (int)m, tref);
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = 0; i <= j; i++)
+			r[i + j * n] = ref[i + j * m];
+	/* The second call overwrote R: check hyla's Q with LAPACK's R (the same
+	 * reflectors up to rounding), small only if both calls ran in order. */
+	double resid = qr_residual(m, n, a0, m, a, m, r, n), orth = orthogonality(m, n, a, m);
+	int ok = report("geqrf + orgqr async, back to back", ret == 0 && info == 0 && resid < 1e-13 &&
+	                orth < 1e-13, "resid=%.2e orth=%.2e", resid, orth);
+	hyla_request_destroy(call.factor);
+	hyla_request_destroy(call.form);
+	free(a0), free(a), free(r), free(tau), free(ref), free(tref);
+	return ok;
+}
+
 int main(void)
 {
 	if (starpu_init(NULL) != 0)
@@ -205,7 +251,8 @@ int main(void)
 	         test_gs("mgs async", 1, HYLA_CGS2, 0) &
 	         test_gs("cgs2 async, zero column 101", 0, HYLA_CGS2, 1) &
 	         test_gs("cgs async, zero column 101", 0, HYLA_CGS, 1) &
-	         test_gs("mgs async, zero column 101", 1, HYLA_CGS2, 1) & test_gehrd();
+	         test_gs("mgs async, zero column 101", 1, HYLA_CGS2, 1) & test_gehrd() &
+	         test_householder();
 	hyla_finalize();
 #ifdef STARPU_USE_CUDA
 	starpu_cublas_shutdown();
