@@ -20,6 +20,10 @@ int hyla__check_gs_args(int64_t m, int64_t n, const void *a, int64_t lda, const 
 int hyla__check_geqrf_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *tau);
 int hyla__check_orgqr_args(int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
                            const void *tau);
+/* LAPACK dsytrd's argument checks (-1 uplo, -2 n, -3 a, -4 lda, -5 d, -6 e,
+ * -7 tau); 0 when all are good. */
+int hyla__check_sytrd_args(char uplo, int64_t n, const void *a, int64_t lda, const void *d,
+                           const void *e, const void *tau);
 /* Zeroes the strictly lower triangle of the n-by-n r. */
 void hyla__clear_lower(int64_t n, void *r, int64_t ldr, size_t elsize);
 

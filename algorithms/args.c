@@ -87,3 +87,25 @@ int hyla__check_orgqr_args(int64_t m, int64_t n, int64_t k, const void *a, int64
 		return HYLA_ERROR(-1, "m and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
 	return HYLA_SUCCESS;
 }
+
+int hyla__check_sytrd_args(char uplo, int64_t n, const void *a, int64_t lda, const void *d,
+                           const void *e, const void *tau)
+{
+	if (uplo != 'U' && uplo != 'L' && uplo != 'u' && uplo != 'l')
+		return HYLA_ERROR(-1, "uplo = '%c' must be 'U' or 'L'", uplo);
+	if (n < 0)
+		return HYLA_ERROR(-2, "n = %lld must be >= 0", (long long)n);
+	if (!a && n > 0)
+		return HYLA_ERROR(-3, "a is NULL");
+	if (lda < (n > 1 ? n : 1))
+		return HYLA_ERROR(-4, "lda = %lld must be >= max(1, n)", (long long)lda);
+	if (!d && n > 0)
+		return HYLA_ERROR(-5, "d is NULL");
+	if (!e && n > 1)
+		return HYLA_ERROR(-6, "e is NULL");
+	if (!tau && n > 1)
+		return HYLA_ERROR(-7, "tau is NULL");
+	if (n > INT32_MAX || lda > INT32_MAX)
+		return HYLA_ERROR(-2, "n and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
+	return HYLA_SUCCESS;
+}

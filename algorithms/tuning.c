@@ -27,6 +27,13 @@ int64_t hyla_geqrf_default_nb(int64_t m, int64_t n)
 	return hyla_ncuda() > 0 ? 128 : 64;
 }
 
+int64_t hyla_sytrd_default_nb(int64_t n)
+{
+	(void)n;
+	/* DLATRD's panel on a core: its SYMVs grow with nb; to be tuned. */
+	return hyla_ncuda() > 0 ? 64 : 32;
+}
+
 int64_t hyla_gehrd_default_nb(int64_t n)
 {
 	(void)n;

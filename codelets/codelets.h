@@ -78,6 +78,23 @@ void TYPED(hyla__gehrd_build_v)(int n, int nb, int r0, const real_t *a, int lda,
  * DGEHD2 on the CPU; tau: its part of tau (W). */
 int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau, int64_t col);
 
+/* Symmetric tridiagonal reduction, lower (algorithms/sytrd.c). The panel at
+ * column col: LAPACK's DLATRD on its columns, e and tau (W, nb-by-1), W (W,
+ * n-by-nb, rows col..); panels[0] its own panel (RW), then the trailing
+ * ones (R, contiguous). */
+int TYPED(hyla__insert_sytrd_panel)(starpu_data_handle_t e, starpu_data_handle_t tau,
+                                    starpu_data_handle_t w, const starpu_data_handle_t *panels,
+                                    int npanels, int64_t col);
+/* A -= V W^T + W V^T on the lower part of the npanels consecutive panels
+ * (RW, contiguous) from matrix column first on; v: panel col (R), w its W. */
+int TYPED(hyla__insert_sytrd_update)(starpu_data_handle_t v, starpu_data_handle_t w,
+                                     const starpu_data_handle_t *panels, int npanels, int64_t col,
+                                     int64_t first, int priority);
+/* The last panel a (RW, from column col) with LAPACK's dsytrd: tau (W);
+ * scratch: a vector of 2 t + t * 64 elements (t: the panel's rows from col). */
+int TYPED(hyla__insert_sytrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau,
+                                   starpu_data_handle_t scratch, int64_t col);
+
 /* Forming Q from Householder reflectors stored as dgeqrf leaves them
  * (algorithms/orgqr.c, with the public hyla_task_dlarft and _dlarfb):
  * overwrites the reflectors' panel (RW; c0 its first column and the row of

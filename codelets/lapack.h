@@ -11,5 +11,9 @@ void dgehd2_(const int *n, const int *ilo, const int *ihi, double *a, const int 
              double *work, int *info);
 void sgehd2_(const int *n, const int *ilo, const int *ihi, float *a, const int *lda, float *tau,
              float *work, int *info);
+void dlatrd_(const char *uplo, const int *n, const int *nb, double *a, const int *lda, double *e,
+             double *tau, double *w, const int *ldw);
+void slatrd_(const char *uplo, const int *n, const int *nb, float *a, const int *lda, float *e,
+             float *tau, float *w, const int *ldw);
 
 #endif

@@ -156,6 +156,19 @@ int hyla_sorgqr_ex(int64_t m, int64_t n, int64_t k, float *a, int64_t lda, const
                    int64_t nb);
 int64_t hyla_geqrf_default_nb(int64_t m, int64_t n);
 
+/* ---- Symmetric tridiagonal reduction --------------------------------------
+ * Q^T A Q = T for a symmetric n-by-n A, LAPACK dsytrd's contract: uplo 'L'
+ * or 'U' says which triangle of a holds A; on return d (n) and e (n-1) are
+ * T's diagonal and off-diagonal, the reflectors and tau (n-1) are where
+ * dsytrd leaves them, so LAPACK's dorgtr, dsteqr and dstedc take them.
+ * Lower: a task graph (LAPACK's DLATRD on each panel on a core, its trailing
+ * SYR2K update as Level-3 tasks where the models say); upper, and n at most
+ * the block size: LAPACK on the host for now. Returns 0, -i for a bad
+ * argument i, or HYLA_ERR_*. */
+int hyla_dsytrd(char uplo, int64_t n, double *a, int64_t lda, double *d, double *e, double *tau);
+int hyla_ssytrd(char uplo, int64_t n, float *a, int64_t lda, float *d, float *e, float *tau);
+int64_t hyla_sytrd_default_nb(int64_t n);
+
 /* ---- Hessenberg reduction ----------------------------------------------
  * Q^T A Q = H for an n-by-n A, LAPACK dgehrd's contract: on return H is on
  * and above the first subdiagonal of a, the reflectors below it, tau holds

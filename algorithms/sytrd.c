@@ -1,0 +1,108 @@
+/* Symmetric tridiagonal reduction Q^T A Q = T as a task graph (seed 002,
+ * section 3.5; LAPACK dsytrd's contract and output). Typed source: see
+ * runtime/precision.h.
+ *
+ * Lower: A is column panels of width nb, views of one handle (the trailing
+ * matrix one matrix wherever it is). For each panel k but the last:
+ *   panel(k)       LAPACK's DLATRD on its columns (CPU): reflectors, e, tau
+ *                  and W, one SYMV per column over the trailing matrix;
+ *   update(k, g)   A -= V W^T + W V^T on the lower part of the later panels:
+ *                  the next one alone and first, the others in groups;
+ * the last panel goes to LAPACK's dsytrd (CPU). At the end e goes back onto
+ * the subdiagonal and d is read off the diagonal, as dsytrd leaves them.
+ * Upper: LAPACK's dsytrd on the host for now. */
+#include <lapacke.h>
+#include <stdlib.h>
+#include "algorithms.h"
+#include "codelets.h"
+#include "runtime.h"
+
+static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc *Tau)
+{
+	int64_t n = A->n, nb = A->nb;
+	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
+	int ret = HYLA_SUCCESS;
+	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
+		int64_t c = k * nb;
+		starpu_data_handle_t w;
+		starpu_matrix_data_register(&w, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
+		ret = TYPED(hyla__insert_sytrd_panel)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), w,
+		                                      &A->tiles[k], (int)(A->nt - k), c);
+		for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
+			int64_t count = p == k + 1 ? 1 : (A->nt - p < group ? A->nt - p : group);
+			ret = TYPED(hyla__insert_sytrd_update)(A->tiles[k], w, &A->tiles[p], (int)count, c,
+			                                       p * nb, p == k + 1 ? STARPU_MAX_PRIO
+			                                                          : STARPU_DEFAULT_PRIO);
+			p += count;
+		}
+		starpu_data_unregister_submit(w);
+		hyla__progress_mark(A->tiles[k], k + 1, A->nt);
+	}
+	int64_t last = (A->nt - 1) * nb, t = n - last;
+	if (ret == HYLA_SUCCESS && t >= 2) {
+		starpu_data_handle_t scratch;
+		starpu_vector_data_register(&scratch, -1, 0, (uint32_t)(2 * t + 64 * t), sizeof(real_t));
+		ret = TYPED(hyla__insert_sytrd_tail)(A->tiles[A->nt - 1], hyla__tile(Tau, A->nt - 1, 0),
+		                                     scratch, last);
+		starpu_data_unregister_submit(scratch);
+	}
+	return ret;
+}
+
+/* LAPACK's dsytrd on the host (_work: no NaN scan, as LAPACK itself). */
+static int sytrd_host(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                      real_t *tau)
+{
+	lapack_int ln = (lapack_int)n, ld = (lapack_int)lda;
+	real_t size;
+	LAPACKE(sytrd_work)(LAPACK_COL_MAJOR, uplo, ln, a, ld, d, e, tau, &size, -1);
+	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	if (!work)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dsytrd's workspace");
+	int info = (int)LAPACKE(sytrd_work)(LAPACK_COL_MAJOR, uplo, ln, a, ld, d, e, tau, work,
+	                                    (lapack_int)size + 1);
+	free(work);
+	return info;
+}
+
+int PUBLIC(sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e, real_t *tau)
+{
+	int ret = hyla__check_sytrd_args(uplo, n, a, lda, d, e, tau);
+	if (ret != HYLA_SUCCESS || n == 0)
+		return ret;
+	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
+		return ret;
+	int64_t nb = hyla_sytrd_default_nb(n);
+	if (uplo == 'U' || uplo == 'u' || n <= nb)
+		return sytrd_host(uplo == 'u' ? 'U' : uplo == 'l' ? 'L' : uplo, n, a, lda, d, e, tau);
+	hyla_desc A, E, Tau;
+	if ((ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
+		return ret;
+	if ((ret = hyla__desc_register(&E, e, n - 1, 1, n - 1, nb, 1, sizeof(real_t))) != HYLA_SUCCESS) {
+		hyla__desc_unregister(&A);
+		return ret;
+	}
+	if ((ret = hyla__desc_register(&Tau, tau, n - 1, 1, n - 1, nb, 1, sizeof(real_t))) != HYLA_SUCCESS) {
+		hyla__desc_unregister(&E);
+		hyla__desc_unregister(&A);
+		return ret;
+	}
+	ret = submit_sytrd(&A, &E, &Tau);
+	hyla__desc_unregister(&Tau);
+	hyla__desc_unregister(&E);
+	hyla__desc_unregister(&A);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	/* As dsytrd leaves them: e on the subdiagonal (the panels' columns), d
+	 * and the last columns' e off the diagonals. */
+	int64_t last = ((n + nb - 1) / nb - 1) * nb;
+	for (int64_t j = 0; j + 1 < n; j++) {
+		if (j < last)
+			a[j + 1 + j * lda] = e[j];
+		else
+			e[j] = a[j + 1 + j * lda];
+	}
+	for (int64_t j = 0; j < n; j++)
+		d[j] = a[j + j * lda];
+	return HYLA_SUCCESS;
+}

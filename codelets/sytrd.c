@@ -1,0 +1,215 @@
+/* Codelets of the symmetric tridiagonal reduction (lower; seed 002 section
+ * 3.5, LAPACK's dsytrd): the panel (LAPACK's DLATRD on nb columns: the
+ * reflectors, e, tau and W, one SYMV per column over the trailing matrix),
+ * the trailing update A -= V W^T + W V^T (lower part) of a group of column
+ * panels, and the last columns (LAPACK's dsytrd on them).
+ * Typed source: see runtime/precision.h.
+ *
+ * Panel k starts at column c; its reflector j has its unit element at row
+ * c + j + 1 (DLATRD leaves the 1 there; the caller puts e back at the end).
+ * The panel reads the trailing panels after its own: they must be
+ * contiguous with one leading dimension (hyla__desc_register_views). */
+#include <cblas.h>
+#include <lapacke.h>
+#include <stdlib.h>
+#include "codelets.h"
+#include "lapack.h"
+#include "runtime.h"
+#ifdef HYLA_WITH_CUDA
+#include <starpu_cublas_v2.h>
+#endif
+
+#define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
+#define VEC(buf) ((real_t *)STARPU_VECTOR_GET_PTR(buf))
+#define LD(buf) ((int)STARPU_MATRIX_GET_LD(buf))
+#define ROWS(buf) ((int)STARPU_MATRIX_GET_NX(buf))
+#define COLS(buf) ((int)STARPU_MATRIX_GET_NY(buf))
+
+struct sytrd_args {
+	int64_t col;   /* the panel's first column */
+	int64_t first; /* update: the first column of the panels updated */
+};
+
+static struct sytrd_args args_of(void *cl_arg)
+{
+	struct sytrd_args arg;
+	starpu_codelet_unpack_args(cl_arg, &arg);
+	return arg;
+}
+
+/* Panel buffers: e, tau (W, nb-by-1), W (W, n-by-nb), own panel (RW), then
+ * the trailing panels (R). */
+enum { P_E, P_TAU, P_W, P_OWN };
+/* Update buffers: the panel (R: V), W (R), then the panels updated (RW). */
+enum { U_V, U_W, U_A };
+
+static void panel_cpu(void *buffers[], void *cl_arg)
+{
+	const struct sytrd_args arg = args_of(cl_arg);
+	if (!hyla__contiguous_cols(buffers, P_OWN, sizeof(real_t)))
+		STARPU_ABORT_MSG("sytrd panel: trailing panels are not contiguous in host memory");
+	int c = (int)arg.col, lda = LD(buffers[P_OWN]), ldw = LD(buffers[P_W]);
+	int n = ROWS(buffers[P_OWN]) - c, nb = COLS(buffers[P_OWN]);
+	LAPACK(latrd)("L", &n, &nb, MAT(buffers[P_OWN]) + c, &lda, MAT(buffers[P_E]),
+	              MAT(buffers[P_TAU]), MAT(buffers[P_W]) + c, &ldw);
+}
+
+/* The group's columns [f, f + cols), rows f..n-1 (lower part): the
+ * diagonal block by SYR2K, the rows below by two GEMMs; V and W from row f. */
+struct update_view {
+	real_t *add, *below;
+	const real_t *vd, *vb, *wd, *wb;
+	int rows, cols, nb, lda, ldv, ldw;
+};
+
+static int update_view_of(void *buffers[], void *cl_arg, struct update_view *u)
+{
+	const struct sytrd_args arg = args_of(cl_arg);
+	int cols = hyla__contiguous_cols(buffers, U_A, sizeof(real_t));
+	if (!cols)
+		return 0;
+	int f = (int)arg.first, lda = LD(buffers[U_A]), ldv = LD(buffers[U_V]), ldw = LD(buffers[U_W]);
+	const real_t *v = MAT(buffers[U_V]) + f, *w = MAT(buffers[U_W]) + f;
+	real_t *a = MAT(buffers[U_A]) + f;
+	*u = (struct update_view){.add = a, .below = a + cols, .vd = v, .vb = v + cols, .wd = w,
+	                          .wb = w + cols, .rows = ROWS(buffers[U_A]) - f - cols, .cols = cols,
+	                          .nb = COLS(buffers[U_V]), .lda = lda, .ldv = ldv, .ldw = ldw};
+	return 1;
+}
+
+static void update_cpu(void *buffers[], void *cl_arg)
+{
+	struct update_view u;
+	if (!update_view_of(buffers, cl_arg, &u))
+		STARPU_ABORT_MSG("sytrd update: panels are not contiguous in host memory");
+	BLAS(syr2k)(CblasColMajor, CblasLower, CblasNoTrans, u.cols, u.nb, -1, u.vd, u.ldv, u.wd, u.ldw,
+	            1, u.add, u.lda);
+	if (u.rows == 0)
+		return;
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, u.rows, u.cols, u.nb, -1, u.vb, u.ldv, u.wd,
+	           u.ldw, 1, u.below, u.lda);
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, u.rows, u.cols, u.nb, -1, u.wb, u.ldw, u.vd,
+	           u.ldv, 1, u.below, u.lda);
+}
+
+/* The last columns c..n-1 with LAPACK's dsytrd: d and e (in the scratch,
+ * the caller reads them off A), tau (W). */
+static void tail_cpu(void *buffers[], void *cl_arg)
+{
+	int c = (int)args_of(cl_arg).col, lda = LD(buffers[0]), t = ROWS(buffers[0]) - c;
+	real_t *work = VEC(buffers[2]);
+	int lwork = (int)STARPU_VECTOR_GET_NX(buffers[2]) - 2 * t;
+	LAPACKE(sytrd_work)(LAPACK_COL_MAJOR, 'L', t, MAT(buffers[0]) + c, lda,
+	                    work, work + t, MAT(buffers[1]), work + 2 * t, lwork);
+}
+
+#ifdef HYLA_WITH_CUDA
+static void update_cuda(void *buffers[], void *cl_arg)
+{
+	struct update_view u;
+	if (!update_view_of(buffers, cl_arg, &u))
+		STARPU_ABORT_MSG("sytrd update: panels are not contiguous on the GPU");
+	cublasHandle_t h = starpu_cublas_get_local_handle();
+	const real_t one = 1, minus_one = -1;
+	CUBLAS(syr2k)(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, u.cols, u.nb, &minus_one, u.vd, u.ldv,
+	              u.wd, u.ldw, &one, u.add, u.lda);
+	if (u.rows == 0)
+		return;
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_T, u.rows, u.cols, u.nb, &minus_one, u.vb, u.ldv, u.wd,
+	             u.ldw, &one, u.below, u.lda);
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_T, u.rows, u.cols, u.nb, &minus_one, u.wb, u.ldw, u.vd,
+	             u.ldv, &one, u.below, u.lda);
+}
+#endif
+
+/* The update's flops' size: rows from the group's first column on times its
+ * columns times the panel width. */
+static size_t update_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	const struct sytrd_args arg = args_of(task->cl_arg);
+	starpu_data_handle_t a = STARPU_TASK_GET_HANDLE(task, U_A);
+	return (starpu_matrix_get_nx(a) - (size_t)arg.first) * hyla__cols_from(task, U_A) *
+	       starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, U_V));
+}
+
+static struct starpu_perfmodel update_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_sytrd_update_" PREC_NAME "_v1",
+	.size_base = update_size,
+	.footprint = hyla__size_footprint,
+};
+
+static struct starpu_codelet panel_cl = {
+	.cpu_funcs = {panel_cpu},
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.name = "sytrd_panel_" PREC_NAME,
+};
+
+static struct starpu_codelet update_cl = {
+	.cpu_funcs = {update_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {update_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = hyla__on_views_node,
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.model = &update_model,
+	.name = "sytrd_update_" PREC_NAME,
+};
+
+static struct starpu_codelet tail_cl = {
+	.cpu_funcs = {tail_cpu},
+	.nbuffers = 3,
+	.modes = {STARPU_RW, STARPU_W, STARPU_SCRATCH},
+	.name = "sytrd_tail_" PREC_NAME,
+};
+
+/* Submits cl on fixed (count_fixed buffers), then the panels: the first
+ * with mode_first, the others with mode_rest. */
+static int insert(struct starpu_codelet *cl, struct starpu_data_descr *fixed, int count_fixed,
+                  const starpu_data_handle_t *panels, int npanels,
+                  enum starpu_data_access_mode mode_first, enum starpu_data_access_mode mode_rest,
+                  struct sytrd_args arg, int priority)
+{
+	int count = count_fixed + npanels;
+	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
+	if (!descr)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", cl->name);
+	for (int i = 0; i < count_fixed; i++)
+		descr[i] = fixed[i];
+	for (int p = 0; p < npanels; p++)
+		descr[count_fixed + p] = (struct starpu_data_descr){panels[p], p ? mode_rest : mode_first};
+	int ret = starpu_task_insert(cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr,
+	                             count, STARPU_VALUE, &arg, sizeof arg, STARPU_PRIORITY, priority, 0);
+	free(descr);
+	return hyla__submitted(ret, cl->name);
+}
+
+int TYPED(hyla__insert_sytrd_panel)(starpu_data_handle_t e, starpu_data_handle_t tau,
+                                    starpu_data_handle_t w, const starpu_data_handle_t *panels,
+                                    int npanels, int64_t col)
+{
+	struct starpu_data_descr fixed[] = {{e, STARPU_W}, {tau, STARPU_W}, {w, STARPU_W}};
+	return insert(&panel_cl, fixed, 3, panels, npanels, STARPU_RW, STARPU_R,
+	              (struct sytrd_args){col, 0}, STARPU_MAX_PRIO);
+}
+
+int TYPED(hyla__insert_sytrd_update)(starpu_data_handle_t v, starpu_data_handle_t w,
+                                     const starpu_data_handle_t *panels, int npanels, int64_t col,
+                                     int64_t first, int priority)
+{
+	struct starpu_data_descr fixed[] = {{v, STARPU_R}, {w, STARPU_R}};
+	return insert(&update_cl, fixed, 2, panels, npanels, STARPU_RW, STARPU_RW,
+	              (struct sytrd_args){col, first}, priority);
+}
+
+int TYPED(hyla__insert_sytrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau,
+                                   starpu_data_handle_t scratch, int64_t col)
+{
+	struct sytrd_args arg = {col, 0};
+	int ret = starpu_task_insert(&tail_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, a, STARPU_W,
+	                             tau, STARPU_SCRATCH, scratch, STARPU_VALUE, &arg, sizeof arg,
+	                             STARPU_PRIORITY, STARPU_MAX_PRIO, 0);
+	return hyla__submitted(ret, tail_cl.name);
+}
