@@ -262,39 +262,21 @@ void worker_stats_print(void)
 	        cpu_tasks, cpu_busy, cpu_max);
 }
 
-int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *h, int64_t ldh,
-                         const double *tau, const double *q_given, double *resid, double *orth)
+/* resid = ||A - Q B Q^T||_F / (n ||A||_F), orth = ||I - Q^T Q||_F / n for
+ * the n-by-n Q and B (leading dimension n). 0, or -1 out of memory. */
+static int similarity_residuals(int64_t n, const double *a, int64_t lda, const double *q,
+                                const double *b, double *resid, double *orth)
 {
 	size_t nn = (size_t)(n * n);
-	double *q = malloc(sizeof *q * nn), *hh = calloc(nn, sizeof *hh), *w = malloc(sizeof *w * nn);
-	if (!q || !hh || !w) {
-		free(q), free(hh), free(w);
+	double *qb = malloc(sizeof *qb * nn), *w = malloc(sizeof *w * nn);
+	if (!qb || !w) {
+		free(qb), free(w);
 		return -1;
 	}
-	for (int64_t j = 0; j < n; j++)
-		for (int64_t i = 0; i <= j + 1 && i < n; i++)
-			hh[i + j * n] = h[i + j * ldh];
-	int info = 0;
-	if (q_given) {
-		memcpy(q, q_given, sizeof *q * nn);
-	} else {
-		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)n, (lapack_int)n, h, (lapack_int)ldh, q,
-		               (lapack_int)n);
-		info = n > 1 ? LAPACKE_dorghr(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, q,
-		                              (lapack_int)n, tau) : 0;
-		if (n == 1)
-			q[0] = 1;
-	}
-	/* w = Q H Q^T - A */
-	double *qh = malloc(sizeof *qh * nn);
-	if (!qh || info) {
-		free(q), free(hh), free(w), free(qh);
-		return -1;
-	}
-	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, q, n, hh, n, 0, qh, n);
+	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, q, n, b, n, 0, qb, n);
 	LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)n, (lapack_int)n, a, (lapack_int)lda, w,
 	               (lapack_int)n);
-	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 1, qh, n, q, n, -1, w, n);
+	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 1, qb, n, q, n, -1, w, n);
 	double diff = 0, norm = 0;
 	for (int64_t j = 0; j < n; j++)
 		for (int64_t i = 0; i < n; i++) {
@@ -303,8 +285,84 @@ int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *
 		}
 	*resid = sqrt(diff / norm) / (double)n;
 	*orth = orthogonality(n, n, q, n) / (double)n;
-	free(q), free(hh), free(w), free(qh);
+	free(qb), free(w);
 	return 0;
+}
+
+int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *h, int64_t ldh,
+                         const double *tau, const double *q_given, double *resid, double *orth)
+{
+	size_t nn = (size_t)(n * n);
+	double *q = malloc(sizeof *q * nn), *hh = calloc(nn, sizeof *hh);
+	int ret = !q || !hh ? -1 : 0;
+	for (int64_t j = 0; j < n && !ret; j++)
+		for (int64_t i = 0; i <= j + 1 && i < n; i++)
+			hh[i + j * n] = h[i + j * ldh];
+	if (!ret && q_given) {
+		memcpy(q, q_given, sizeof *q * nn);
+	} else if (!ret) {
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)n, (lapack_int)n, h, (lapack_int)ldh, q,
+		               (lapack_int)n);
+		ret = n > 1 ? LAPACKE_dorghr(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, q,
+		                             (lapack_int)n, tau) : 0;
+		if (n == 1)
+			q[0] = 1;
+	}
+	ret = ret ? -1 : similarity_residuals(n, a, lda, q, hh, resid, orth);
+	free(q), free(hh);
+	return ret;
+}
+
+int tridiagonal_residuals(int64_t n, char uplo, const double *a, int64_t lda, const double *h,
+                          const double *d, const double *e, const double *tau, double *resid,
+                          double *orth)
+{
+	size_t nn = (size_t)(n * n);
+	double *q = malloc(sizeof *q * nn), *t = calloc(nn, sizeof *t);
+	int ret = !q || !t ? -1 : 0;
+	for (int64_t j = 0; j < n && !ret; j++) {
+		t[j + j * n] = d[j];
+		if (j + 1 < n)
+			t[j + 1 + j * n] = t[j + (j + 1) * n] = e[j];
+	}
+	if (!ret) {
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)n, (lapack_int)n, h, (lapack_int)n, q,
+		               (lapack_int)n);
+		ret = LAPACKE_dorgtr(LAPACK_COL_MAJOR, uplo, (lapack_int)n, q, (lapack_int)n, tau) ? -1 : 0;
+	}
+	ret = ret ? -1 : similarity_residuals(n, a, lda, q, t, resid, orth);
+	free(q), free(t);
+	return ret;
+}
+
+static int by_value(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+double tridiagonal_eig_error(int64_t n, const double *a, int64_t lda, const double *d,
+                             const double *e, double *scale)
+{
+	double *w = malloc(sizeof *w * (size_t)n), *ew = malloc(sizeof *ew * (size_t)n);
+	double *c = malloc(sizeof *c * (size_t)(n * n)), err = NAN;
+	if (w && ew && c) {
+		memcpy(w, d, sizeof *w * (size_t)n);
+		if (n > 1)
+			memcpy(ew, e, sizeof *ew * (size_t)(n - 1));
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)n, (lapack_int)n, a, (lapack_int)lda, c,
+		               (lapack_int)n);
+		if (!LAPACKE_dsterf((lapack_int)n, w, ew) &&
+		    !LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'N', 'L', (lapack_int)n, c, (lapack_int)n, ew)) {
+			qsort(w, (size_t)n, sizeof *w, by_value);
+			err = 0;
+			for (int64_t i = 0; i < n; i++)
+				err = fmax(err, fabs(w[i] - ew[i]));
+			*scale = fmax(fabs(ew[0]), fabs(ew[n - 1]));
+		}
+	}
+	free(w), free(ew), free(c);
+	return err;
 }
 
 /* Dies unless path can be written (so that no run is lost to it); leaves

@@ -142,6 +142,18 @@ double lapack_gehrd_seconds(int64_t n, const double *a, int64_t lda, char prec, 
 int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *h, int64_t ldh,
                          const double *tau, const double *q, double *resid, double *orth);
 
+/* For a dsytrd result of the symmetric a (h: the reflectors where uplo says,
+ * leading dimension n; d, e, tau): resid = ||A - Q T Q^T||_F / (n ||A||_F)
+ * and orth = ||I - Q^T Q||_F / n, Q by LAPACK's dorgtr. 0 or -1. */
+int tridiagonal_residuals(int64_t n, char uplo, const double *a, int64_t lda, const double *h,
+                          const double *d, const double *e, const double *tau, double *resid,
+                          double *orth);
+/* The largest distance between T's eigenvalues (LAPACK dsterf on d, e) and
+ * A's (dsyevd; a is symmetric, its lower triangle read); *scale: A's
+ * largest |eigenvalue|. NaN if LAPACK fails. */
+double tridiagonal_eig_error(int64_t n, const double *a, int64_t lda, const double *d,
+                             const double *e, double *scale);
+
 /* Per-worker task counts and busy times (StarPU profiling) between the two
  * calls, on one line starting with "# workers:". */
 void worker_stats_start(void);
