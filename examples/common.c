@@ -624,6 +624,27 @@ void driver_start(const char *prog, const struct driver_options *o)
 	printf("# %s\n", summary);
 }
 
+double lapack_sytrd_seconds(int64_t n, const double *a, int64_t lda, char prec, char uplo)
+{
+	void *w = working_copy(n, n, a, lda, prec), *v = malloc((size_t)(3 * n) * sizeof(double));
+	if (!w || !v) {
+		free(w), free(v);
+		return NAN;
+	}
+	host_blas_begin();
+	double t = now_seconds();
+	if (prec == 's')
+		LAPACKE_ssytrd(LAPACK_COL_MAJOR, uplo, (lapack_int)n, w, (lapack_int)n, v, (float *)v + n,
+		               (float *)v + 2 * n);
+	else
+		LAPACKE_dsytrd(LAPACK_COL_MAJOR, uplo, (lapack_int)n, w, (lapack_int)n, v, (double *)v + n,
+		               (double *)v + 2 * n);
+	t = now_seconds() - t;
+	host_blas_end();
+	free(w), free(v);
+	return t;
+}
+
 double lapack_gehrd_seconds(int64_t n, const double *a, int64_t lda, char prec, double *orghr)
 {
 	void *w = working_copy(n, n, a, lda, prec), *tau = malloc((size_t)n * sizeof(double));

@@ -131,6 +131,10 @@ double cusolver_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, c
 /* Time of LAPACK dgeqrf + dorgqr (or s) on a copy of a, all host cores. */
 double lapack_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec);
 
+/* Time of LAPACK dsytrd (or s, triangle uplo) on a copy of the n-by-n a,
+ * all host cores. */
+double lapack_sytrd_seconds(int64_t n, const double *a, int64_t lda, char prec, char uplo);
+
 /* Time of LAPACK dgehrd (or s) on a copy of the n-by-n a, all host cores;
  * with orghr, also the time of dorghr on its result there. */
 double lapack_gehrd_seconds(int64_t n, const double *a, int64_t lda, char prec, double *orghr);

@@ -87,6 +87,17 @@ qr_mgs | qr_cgs | qr_householder)
 	expect_usage_error 100 --cusolver
 	run_env=
 	;;
+tridiag_reduce)
+	printf '%s array real general\n2 2\n1\n2\n3\n4\n' "$mm" > "$dir/unsym.mtx"
+	expect_usage_error --input "$dir/unsym.mtx"
+	expect_usage_error --input "$dir/unsym.mtx" --triangle X
+	expect_usage_error 100 --triangle L
+	expect_usage_error 100 --uplo Q
+	expect_usage_error 100 50
+	run_env=STARPU_NCUDA=0
+	expect_usage_error 100 --require-gpu
+	run_env=
+	;;
 *)
 	expect_usage_error 100 50
 	expect_usage_error 2000000000

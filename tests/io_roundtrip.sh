@@ -22,6 +22,8 @@ a = rng.uniform(-1, 1, (150, 150))
 np.save(d + '/a.npy', a)
 np.save(d + '/af.npy', np.asfortranarray(a.astype(np.float32)))
 np.save(d + '/t.npy', rng.uniform(-1, 1, (200, 120)))
+s = rng.uniform(-1, 1, (160, 160))
+np.save(d + '/sym.npy', s + s.T)
 with open(d + '/a.mtx', 'w') as f:
     f.write('%%MatrixMarket matrix array real general\n% written by io_roundtrip.sh\n150 150\n')
     f.write('\n'.join('%.17g' % x for x in a.flatten(order='F')) + '\n')
@@ -33,6 +35,7 @@ PY
 "$bin/qr_mgs" --input "$dir/t.npy" --output "$dir/q.npy" --nb 32
 "$bin/qr_cgs" --input "$dir/t.npy" --output "$dir/c.npy" --nb 32
 "$bin/qr_cgs" --input "$dir/t.npy" --output "$dir/u.npy" --variant vector --umu --nb 32
+"$bin/tridiag_reduce" --input "$dir/sym.npy" --output "$dir/tri.npy"
 "$bin/hr_reduce" 200 --json --stats --trace "$dir/hr.svg" > "$dir/hr.json"
 "$bin/qr_mgs" 300 100 --json --lapack > "$dir/qr.json"
 
@@ -70,6 +73,10 @@ check('||A - U mu|| / ||A|| (qr_cgs --umu)', np.linalg.norm(t - u @ mu) / np.lin
 check('mu unit upper triangular', np.abs(mu - np.triu(mu)).max() + np.abs(np.diag(mu) - 1).max(), 0)
 g = u.T @ u
 check('U orthogonal columns', np.abs(g - np.diag(np.diag(g))).max() / np.diag(g).max(), 1e-10)
+sym, dd, ee = np.load(d + '/sym.npy'), np.load(d + '/tri.d.npy'), np.load(d + '/tri.e.npy')
+tri = np.diag(dd.ravel()) + np.diag(ee.ravel(), 1) + np.diag(ee.ravel(), -1)
+check('eig(T from d, e) = eig(A) (tridiag_reduce)',
+      np.abs(np.linalg.eigvalsh(tri) - np.linalg.eigvalsh(sym)).max() / np.abs(np.linalg.eigvalsh(sym)).max(), 1e-13)
 import json
 for name, keys in (('hr', ('driver', 'machine', 'n', 'time', 'gflops', 'resid', 'orth', 'check')),
                    ('qr', ('driver', 'machine', 'm', 'n', 'time', 'orth', 'check', 'speedup'))):

@@ -1,0 +1,197 @@
+/* tridiag_reduce: symmetric tridiagonal reduction Q^T A Q = T of a random
+ * symmetric n-by-n matrix, or a file's, with hyla (LAPACK dsytrd's output). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "hyla.h"
+#include "result.h"
+
+static const char *prog = "tridiag_reduce";
+enum { OPT_UPLO = 1000, OPT_TRIANGLE, OPT_EIG };
+static char uplo = 'L', triangle; /* triangle: the input's one to use (no check) */
+static int eig;
+
+static char triangle_of(const char *opt, const char *arg)
+{
+	if (strcmp(arg, "L") && strcmp(arg, "U"))
+		die_usage(prog, "%s must be L or U, not '%s'", opt, arg);
+	return arg[0];
+}
+
+static int on_option(int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_UPLO: uplo = triangle_of("--uplo", arg); return 1;
+	case OPT_TRIANGLE: triangle = triangle_of("--triangle", arg); return 1;
+	case OPT_EIG: eig = 1; return 1;
+	}
+	return 0;
+}
+
+static void usage(void)
+{
+	printf("usage: %s N [options]\n"
+	       "Symmetric tridiagonal reduction Q^T A Q = T of a random symmetric N-by-N matrix,\n"
+	       "or of --input's (checked for symmetry), as a StarPU task graph on the CPU cores\n"
+	       "and GPUs; LAPACK dsytrd's output (--output writes A with the reflectors to FILE,\n"
+	       "and d, e, tau to its .d, .e, .tau siblings). Checks ||A - Q T Q^T||_F / (n ||A||_F)\n"
+	       "and ||I - Q^T Q||_F / n, each at most 30 eps (Q from LAPACK's dorgtr).\n\n"
+	       "  --uplo L|U       the triangle the reduction works on (default L; U runs LAPACK\n"
+	       "                   on the host for now)\n"
+	       "  --triangle L|U   --input: use that triangle of the file's matrix and skip the\n"
+	       "                   symmetry check (default: the file must be symmetric)\n"
+	       "  --eig            also T's eigenvalues (LAPACK dsterf) against dsyevd's on A\n"
+	       DRIVER_OPTIONS_HELP,
+	       prog);
+}
+
+/* The input symmetric: mirrored from one triangle, or checked (dies with
+ * the worst pair when |a(i,j) - a(j,i)| > 100 n eps max|a|). */
+static void make_symmetric(const struct driver_options *o, int64_t n, double *a)
+{
+	char from = triangle ? triangle : o->input ? 0 : 'L';
+	double worst = 0, top = 0;
+	int64_t wi = 0, wj = 0;
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = j; i < n; i++) {
+			double *lo = &a[i + j * n], *up = &a[j + i * n];
+			top = fmax(top, fmax(fabs(*lo), fabs(*up)));
+			if (from == 'L')
+				*up = *lo;
+			else if (from == 'U')
+				*lo = *up;
+			else if (fabs(*lo - *up) > worst)
+				worst = fabs(*lo - *up), wi = i, wj = j;
+		}
+	double eps = o->prec == 's' ? 0x1p-24 : 0x1p-53;
+	if (!from && worst > 100 * n * eps * top)
+		die_usage(prog, "--input %s is not symmetric: |a(%lld,%lld) - a(%lld,%lld)| = %.3g "
+		          "(use --triangle L or U to take one triangle)", o->input, (long long)wi + 1,
+		          (long long)wj + 1, (long long)wj + 1, (long long)wi + 1, worst);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option extra[] = {{"uplo", required_argument, 0, OPT_UPLO},
+	                                      {"triangle", required_argument, 0, OPT_TRIANGLE},
+	                                      {"eig", no_argument, 0, OPT_EIG}, {0}};
+	struct driver_options o = parse_driver_options(argc, argv, prog, 1, extra, on_option, usage);
+	o.algorithms[0] = "sytrd";
+	if (o.models)
+		driver_start(prog, &o); /* reports and exits */
+	if (o.m != o.n)
+		die_usage(prog, "--input %s is %lld x %lld; the reduction needs a square matrix", o.input,
+		          (long long)o.m, (long long)o.n);
+	if (triangle && !o.input)
+		die_usage(prog, "--triangle applies to --input");
+	int64_t n = o.n;
+	size_t elsize = o.prec == 's' ? sizeof(float) : sizeof(double), nn = (size_t)(n * n);
+	/* Input in double, the reduced copy, the checks' four n-by-n in double. */
+	check_memory(prog, (double)nn * (5 * 8 + elsize));
+	double *a0 = malloc(sizeof *a0 * nn);
+	if (!a0) {
+		fprintf(stderr, "%s: error: out of memory\n", prog);
+		return 1;
+	}
+	driver_matrix(prog, &o, a0);
+	make_symmetric(&o, n, a0);
+	driver_start(prog, &o);
+
+	void *a = hyla_malloc(elsize * nn), *v = malloc(elsize * (size_t)(3 * n));
+	double *times = malloc(sizeof *times * (size_t)o.repeat);
+	if (!a || !v || !times) {
+		fprintf(stderr, "%s: error: out of memory\n", prog);
+		return 1;
+	}
+	char *d = v, *e = d + elsize * (size_t)n, *tau = e + elsize * (size_t)n;
+	int info = 0;
+	for (int64_t k = 0; k < o.repeat && info == 0; k++) {
+		if (o.prec == 's')
+			to_float(n, n, a0, n, a);
+		else
+			memcpy(a, a0, sizeof(double) * nn);
+		if (o.stats)
+			worker_stats_start();
+		driver_progress_begin(prog, &o);
+		driver_trace_begin(&o, k);
+		double t = now_seconds();
+		info = o.prec == 's' ? hyla_ssytrd(uplo, n, a, n, (float *)d, (float *)e, (float *)tau)
+		                     : hyla_dsytrd(uplo, n, a, n, (double *)d, (double *)e, (double *)tau);
+		times[k] = now_seconds() - t;
+		driver_progress_end();
+		driver_trace_end(prog, &o, k);
+	}
+	if (info != 0) {
+		fprintf(stderr, "%s: error: hyla_%csytrd returned %d (%s)\n", prog, o.prec, info,
+		        hyla_strerror(info));
+		return 1;
+	}
+	int64_t n1 = n > 1 ? n - 1 : 1;
+	driver_write(prog, &o, NULL, n, n, a, n);
+	driver_write(prog, &o, "d", n, 1, d, n);
+	driver_write(prog, &o, "e", n1, 1, e, n1);
+	driver_write(prog, &o, "tau", n1, 1, tau, n1);
+	if (o.stats)
+		worker_stats_print();
+	sort_times(times, o.repeat);
+	double best = times[0];
+	char prec[2] = {o.prec, 0}, up[2] = {uplo, 0};
+	result_begin(prog);
+	result_num("n", "%.0f", (double)n, NULL);
+	result_str("prec", prec);
+	result_str("uplo", up);
+	result_num("nb", "%.0f", (double)hyla_sytrd_default_nb(n), NULL);
+	result_num("time", "%.4f", best, " s");
+	if (o.repeat > 1)
+		result_num("median", "%.4f", times[o.repeat / 2], " s");
+	result_num("gflops", "%.1f", 4.0 / 3.0 * (double)n * n * n / best * 1e-9, NULL);
+
+	int failed = 0;
+	if (o.check || eig) {
+		host_blas_begin();
+		double *h = malloc(sizeof *h * nn), *dv = malloc(sizeof *dv * (size_t)(3 * n));
+		if (!h || !dv) {
+			fprintf(stderr, "%s: error: out of memory for the checks\n", prog);
+			return 1;
+		}
+		if (o.prec == 's') {
+			to_double(n, n, a, h, n);
+			to_double(3 * n, 1, v, dv, 3 * n);
+		} else {
+			memcpy(h, a, sizeof *h * nn);
+			memcpy(dv, v, sizeof *dv * (size_t)(3 * n));
+		}
+		double eps = o.prec == 's' ? 0x1p-24 : 0x1p-53;
+		if (o.check) {
+			double resid = NAN, orth = NAN;
+			int ok = tridiagonal_residuals(n, uplo, a0, n, h, dv, dv + n, dv + 2 * n, &resid,
+			                               &orth) == 0 && resid <= 30 * eps && orth <= 30 * eps;
+			failed |= !ok;
+			result_num("resid_eps", "%.2f", resid / eps, NULL);
+			result_num("orth_eps", "%.2f", orth / eps, NULL);
+			result_str("check", ok ? "pass" : "FAILED");
+		}
+		if (eig) {
+			double scale = 0, err = tridiagonal_eig_error(n, a0, n, dv, dv + n, &scale);
+			int ok = err <= 30 * n * eps * scale;
+			failed |= !ok;
+			result_num("eig_vs_dsyevd", "%.2e", err, NULL);
+			result_str("eig_check", ok ? "pass" : "FAILED");
+		}
+		free(h), free(dv);
+		host_blas_end();
+	}
+	if (o.lapack) {
+		double t = lapack_sytrd_seconds(n, a0, n, o.prec, uplo);
+		result_num("lapack_sytrd", "%.4f", t, " s");
+		result_num("speedup", "%.2f", t / best, "x");
+	}
+	result_end();
+	free(a0), free(times), free(v);
+	hyla_free(a, elsize * nn);
+	hyla_finalize();
+	return failed;
+}
