@@ -3,7 +3,8 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|trace|cgs|householder|bench|suite|profile|all]   (default all)
+#   sh scripts/device-run.sh [checks|trace|cgs|householder|tridiag|bench|suite|profile|all]
+#   (default all)
 # trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
 # the Gram-Schmidt QRs only. HYLA_CGS_NBS="128 512": also time qr_cgs at those nb.
 # profile: GPU time of each kernel in a window of hr_reduce 8000's column
@@ -40,7 +41,11 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 		for args in "d 3000 2000 128" "d 2048 2048 256" "d 1500 4000 128" "s 3000 1000 128" "d 777 333 64"; do
 			STARPU_SCHED=$sched $bin/tests/test_geqrf $args || echo "FAILED (exit $?): test_geqrf $args under $sched"
 		done
-		for cmd in "tests/test_async" "eigen_pipeline 2000 128" "reorth_loop 1000 16 60"; do
+		for args in "d 3000 L" "d 2049 L" "s 2000 L" "d 1000 U"; do
+			STARPU_SCHED=$sched $bin/tests/test_sytrd $args || echo "FAILED (exit $?): test_sytrd $args under $sched"
+		done
+		for cmd in "tests/test_async" "tests/test_codelets 3000 2000 128" "eigen_pipeline 2000 128" \
+			"reorth_loop 1000 16 60"; do
 			STARPU_SCHED=$sched $bin/$cmd || echo "FAILED (exit $?): $cmd under $sched"
 		done
 		[ "${HYLA_CHECKS:-all}" = gs ] && continue
@@ -98,6 +103,15 @@ if [ "$what" = householder ] || [ "$what" = all ]; then
 		done
 		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/qr_householder 4000 --repeat 2 --lapack
 	} 2>&1 | tee "$out/bench-householder$tag.txt"
+fi
+
+if [ "$what" = tridiag ] || [ "$what" = all ]; then
+	echo "== tridiag_reduce: calibration runs (dmda), then timings with LAPACK"
+	for i in 1 2 3; do STARPU_SCHED=dmda $bin/tridiag_reduce 8000 --no-check >/dev/null 2>&1; done
+	{
+		STARPU_SCHED=dmda $bin/tridiag_reduce 8000 --repeat 2 --lapack --eig --stats
+		for n in 4000 16000; do STARPU_SCHED=dmda $bin/tridiag_reduce $n --repeat 2 --no-check; done
+	} 2>&1 | tee "$out/bench-tridiag$tag.txt"
 fi
 
 if [ "$what" = suite ]; then
