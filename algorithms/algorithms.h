@@ -24,6 +24,10 @@ int hyla__check_orgqr_args(int64_t m, int64_t n, int64_t k, const void *a, int64
  * -7 tau); 0 when all are good. */
 int hyla__check_sytrd_args(char uplo, int64_t n, const void *a, int64_t lda, const void *d,
                            const void *e, const void *tau);
+/* LAPACK dgebrd's argument checks (-1 m, -2 n, -3 a, -4 lda, -5 d, -6 e,
+ * -7 tauq, -8 taup); 0 when all are good. */
+int hyla__check_gebrd_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *d,
+                           const void *e, const void *tauq, const void *taup);
 /* Zeroes the strictly lower triangle of the n-by-n r. */
 void hyla__clear_lower(int64_t n, void *r, int64_t ldr, size_t elsize);
 

@@ -109,3 +109,24 @@ int hyla__check_sytrd_args(char uplo, int64_t n, const void *a, int64_t lda, con
 		return HYLA_ERROR(-2, "n and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
 	return HYLA_SUCCESS;
 }
+
+int hyla__check_gebrd_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *d,
+                           const void *e, const void *tauq, const void *taup)
+{
+	int64_t k = m < n ? m : n;
+	if (m < 0)
+		return HYLA_ERROR(-1, "m = %lld must be >= 0", (long long)m);
+	if (n < 0)
+		return HYLA_ERROR(-2, "n = %lld must be >= 0", (long long)n);
+	if (!a && k > 0)
+		return HYLA_ERROR(-3, "a is NULL");
+	if (lda < (m > 1 ? m : 1))
+		return HYLA_ERROR(-4, "lda = %lld must be >= max(1, m)", (long long)lda);
+	if ((!d || !tauq || !taup) && k > 0)
+		return HYLA_ERROR(!d ? -5 : !tauq ? -7 : -8, "d, tauq and taup must not be NULL");
+	if (!e && k > 1)
+		return HYLA_ERROR(-6, "e is NULL");
+	if (m > INT32_MAX || n > INT32_MAX || lda > INT32_MAX)
+		return HYLA_ERROR(-1, "m, n and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
+	return HYLA_SUCCESS;
+}

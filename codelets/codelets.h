@@ -95,6 +95,24 @@ int TYPED(hyla__insert_sytrd_update)(starpu_data_handle_t v, starpu_data_handle_
 int TYPED(hyla__insert_sytrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau,
                                    starpu_data_handle_t scratch, int64_t col);
 
+/* Bidiagonal reduction, m >= n (algorithms/gebrd.c). The panel at column
+ * (and row) col: LAPACK's DLABRD; out: its d, e, tauq, taup tiles (W), X
+ * (W, m-by-nb) and Y (W, n-by-nb) from row col; panels[0] its own panel,
+ * then the trailing ones (all RW, contiguous). */
+int TYPED(hyla__insert_gebrd_panel)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                                    starpu_data_handle_t y, const starpu_data_handle_t *panels,
+                                    int npanels, int64_t col);
+/* A -= V Y^T + X U^T on rows col+nb.. of the npanels consecutive panels
+ * (RW, contiguous) from matrix column first on; v: panel col (R). */
+int TYPED(hyla__insert_gebrd_update)(starpu_data_handle_t v, starpu_data_handle_t x,
+                                     starpu_data_handle_t y, const starpu_data_handle_t *panels,
+                                     int npanels, int64_t col, int64_t first, int priority);
+/* The last panel a (RW, columns and rows from col) with LAPACK's dgebrd:
+ * tauq, taup (W); scratch: 2 t + 64 (rows + t) elements. */
+int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tauq,
+                                   starpu_data_handle_t taup, starpu_data_handle_t scratch,
+                                   int64_t col);
+
 /* Forming Q from Householder reflectors stored as dgeqrf leaves them
  * (algorithms/orgqr.c, with the public hyla_task_dlarft and _dlarfb):
  * overwrites the reflectors' panel (RW; c0 its first column and the row of

@@ -15,5 +15,11 @@ void dlatrd_(const char *uplo, const int *n, const int *nb, double *a, const int
              double *tau, double *w, const int *ldw);
 void slatrd_(const char *uplo, const int *n, const int *nb, float *a, const int *lda, float *e,
              float *tau, float *w, const int *ldw);
+void dlabrd_(const int *m, const int *n, const int *nb, double *a, const int *lda, double *d,
+             double *e, double *tauq, double *taup, double *x, const int *ldx, double *y,
+             const int *ldy);
+void slabrd_(const int *m, const int *n, const int *nb, float *a, const int *lda, float *d,
+             float *e, float *tauq, float *taup, float *x, const int *ldx, float *y,
+             const int *ldy);
 
 #endif

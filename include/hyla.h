@@ -169,6 +169,19 @@ int hyla_dsytrd(char uplo, int64_t n, double *a, int64_t lda, double *d, double 
 int hyla_ssytrd(char uplo, int64_t n, float *a, int64_t lda, float *d, float *e, float *tau);
 int64_t hyla_sytrd_default_nb(int64_t n);
 
+/* ---- Bidiagonal reduction -----------------------------------------------
+ * Q^T A P = B for an m-by-n A, LAPACK dgebrd's contract: d (min(m,n)), e
+ * (min(m,n)-1), the reflectors and tauq, taup (min(m,n)) where dgebrd
+ * leaves them (upper bidiagonal for m >= n), so LAPACK's dorgbr and dbdsqr
+ * take them. m >= n: a task graph (LAPACK's DLABRD on each panel on a core,
+ * its two GEMM updates as Level-3 tasks where the models say); m < n and
+ * n at most the block size: LAPACK on the host for now. Returns 0, -i for a
+ * bad argument i, or HYLA_ERR_*. */
+int hyla_dgebrd(int64_t m, int64_t n, double *a, int64_t lda, double *d, double *e, double *tauq,
+                double *taup);
+int hyla_sgebrd(int64_t m, int64_t n, float *a, int64_t lda, float *d, float *e, float *tauq,
+                float *taup);
+
 /* ---- Hessenberg reduction ----------------------------------------------
  * Q^T A Q = H for an n-by-n A, LAPACK dgehrd's contract: on return H is on
  * and above the first subdiagonal of a, the reflectors below it, tau holds

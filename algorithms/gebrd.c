@@ -1,0 +1,136 @@
+/* Bidiagonal reduction Q^T A P = B as a task graph (seed 002, section 3.5;
+ * LAPACK dgebrd's contract and output). Typed source: see
+ * runtime/precision.h.
+ *
+ * m >= n: column panels of width nb (views of one handle). For each panel k
+ * but the last:
+ *   panel(k)       LAPACK's DLABRD on its nb columns and rows (CPU): the
+ *                  column and row reflectors, d, e, tauq, taup, X and Y, two
+ *                  GEMVs per column over the trailing matrix (its rows of
+ *                  the trailing columns change too: it holds them RW);
+ *   update(k, g)   A -= V Y^T + X U^T below the panel's rows, on the later
+ *                  panels: the next one alone and first, then groups;
+ * the last panel goes to LAPACK's dgebrd. At the end d and e go back on the
+ * diagonal and superdiagonal, as dgebrd leaves them. m < n: LAPACK on the
+ * host for now. */
+#include <lapacke.h>
+#include <stdlib.h>
+#include "algorithms.h"
+#include "codelets.h"
+#include "runtime.h"
+
+/* d, e, tauq, taup as descriptors of nb-row tiles. */
+struct gebrd_out {
+	hyla_desc d, e, tauq, taup;
+};
+
+static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o)
+{
+	int64_t m = A->m, n = A->n, nb = A->nb;
+	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
+	int ret = HYLA_SUCCESS;
+	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
+		int64_t c = k * nb;
+		starpu_data_handle_t x, y;
+		starpu_matrix_data_register(&x, -1, 0, (uint32_t)m, (uint32_t)m, (uint32_t)nb, sizeof(real_t));
+		starpu_matrix_data_register(&y, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
+		const starpu_data_handle_t out[4] = {hyla__tile(&o->d, k, 0), hyla__tile(&o->e, k, 0),
+		                                     hyla__tile(&o->tauq, k, 0), hyla__tile(&o->taup, k, 0)};
+		ret = TYPED(hyla__insert_gebrd_panel)(out, x, y, &A->tiles[k], (int)(A->nt - k), c);
+		for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
+			int64_t count = p == k + 1 ? 1 : (A->nt - p < group ? A->nt - p : group);
+			ret = TYPED(hyla__insert_gebrd_update)(A->tiles[k], x, y, &A->tiles[p], (int)count, c,
+			                                       p * nb, p == k + 1 ? STARPU_MAX_PRIO
+			                                                          : STARPU_DEFAULT_PRIO);
+			p += count;
+		}
+		starpu_data_unregister_submit(x);
+		starpu_data_unregister_submit(y);
+		hyla__progress_mark(A->tiles[k], k + 1, A->nt);
+	}
+	int64_t last = (A->nt - 1) * nb, t = n - last;
+	if (ret == HYLA_SUCCESS) {
+		starpu_data_handle_t scratch;
+		starpu_vector_data_register(&scratch, -1, 0, (uint32_t)(2 * t + 64 * (m - last + t)),
+		                            sizeof(real_t));
+		ret = TYPED(hyla__insert_gebrd_tail)(A->tiles[A->nt - 1], hyla__tile(&o->tauq, A->nt - 1, 0),
+		                                     hyla__tile(&o->taup, A->nt - 1, 0), scratch, last);
+		starpu_data_unregister_submit(scratch);
+	}
+	return ret;
+}
+
+/* LAPACK's dgebrd on the host (_work: no NaN scan, as LAPACK itself). */
+static int gebrd_host(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                      real_t *tauq, real_t *taup)
+{
+	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, ld = (lapack_int)lda;
+	real_t size;
+	LAPACKE(gebrd_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, d, e, tauq, taup, &size, -1);
+	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	if (!work)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgebrd's workspace");
+	int info = (int)LAPACKE(gebrd_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, d, e, tauq, taup, work,
+	                                    (lapack_int)size + 1);
+	free(work);
+	return info;
+}
+
+static int register_out(struct gebrd_out *o, int64_t n, int64_t nb, real_t *d, real_t *e,
+                        real_t *tauq, real_t *taup)
+{
+	*o = (struct gebrd_out){0};
+	int ret = hyla__desc_register(&o->d, d, n, 1, n, nb, 1, sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__desc_register(&o->e, e, n - 1, 1, n - 1, nb, 1, sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__desc_register(&o->tauq, tauq, n, 1, n, nb, 1, sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__desc_register(&o->taup, taup, n, 1, n, nb, 1, sizeof(real_t));
+	return ret;
+}
+
+static void unregister_out(struct gebrd_out *o)
+{
+	hyla__desc_unregister(&o->d);
+	hyla__desc_unregister(&o->e);
+	hyla__desc_unregister(&o->tauq);
+	hyla__desc_unregister(&o->taup);
+}
+
+int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                  real_t *tauq, real_t *taup)
+{
+	int ret = hyla__check_gebrd_args(m, n, a, lda, d, e, tauq, taup);
+	if (ret != HYLA_SUCCESS || m == 0 || n == 0)
+		return ret;
+	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
+		return ret;
+	int64_t nb = hyla_sytrd_default_nb(n);
+	if (m < n || n <= nb)
+		return gebrd_host(m, n, a, lda, d, e, tauq, taup);
+	hyla_desc A;
+	struct gebrd_out o;
+	if ((ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
+		return ret;
+	if ((ret = register_out(&o, n, nb, d, e, tauq, taup)) == HYLA_SUCCESS)
+		ret = submit_gebrd(&A, &o);
+	unregister_out(&o);
+	hyla__desc_unregister(&A);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	/* As dgebrd leaves them: d and e on the diagonals (the panels'
+	 * columns), the last columns' off the diagonals. */
+	int64_t last = ((n + nb - 1) / nb - 1) * nb;
+	for (int64_t j = 0; j < n; j++) {
+		if (j < last) {
+			a[j + j * lda] = d[j];
+			a[j + (j + 1) * lda] = e[j];
+		} else {
+			d[j] = a[j + j * lda];
+			if (j + 1 < n)
+				e[j] = a[j + (j + 1) * lda];
+		}
+	}
+	return HYLA_SUCCESS;
+}

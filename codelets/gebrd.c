@@ -1,0 +1,213 @@
+/* Codelets of the bidiagonal reduction (m >= n; seed 002 section 3.5,
+ * LAPACK's dgebrd): the panel (LAPACK's DLABRD on nb rows and columns: the
+ * column and row reflectors, d, e, tauq, taup, X and Y, two GEMVs per
+ * column over the trailing matrix), the trailing update A -= V Y^T + X U^T
+ * of a group of column panels, and the last columns (LAPACK's dgebrd).
+ * Typed source: see runtime/precision.h.
+ *
+ * Panel k starts at column c (and row c). DLABRD writes the row reflectors
+ * into rows c..c+nb-1 of every trailing column, so the panel holds the
+ * trailing panels RW; it leaves 1s on the diagonal and superdiagonal of
+ * its block, where the caller puts d and e back at the end. */
+#include <cblas.h>
+#include <lapacke.h>
+#include <stdlib.h>
+#include "codelets.h"
+#include "lapack.h"
+#include "runtime.h"
+#ifdef HYLA_WITH_CUDA
+#include <starpu_cublas_v2.h>
+#endif
+
+#define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
+#define VEC(buf) ((real_t *)STARPU_VECTOR_GET_PTR(buf))
+#define LD(buf) ((int)STARPU_MATRIX_GET_LD(buf))
+#define ROWS(buf) ((int)STARPU_MATRIX_GET_NX(buf))
+#define COLS(buf) ((int)STARPU_MATRIX_GET_NY(buf))
+
+struct gebrd_args {
+	int64_t col;   /* the panel's first column (and row) */
+	int64_t first; /* update: the first column of the panels updated */
+};
+
+static struct gebrd_args args_of(void *cl_arg)
+{
+	struct gebrd_args arg;
+	starpu_codelet_unpack_args(cl_arg, &arg);
+	return arg;
+}
+
+/* Panel buffers: d, e, tauq, taup (W, nb-by-1), X (W, m-by-nb), Y (W,
+ * n-by-nb), own panel (RW), then the trailing panels (RW). */
+enum { P_D, P_E, P_TAUQ, P_TAUP, P_X, P_Y, P_OWN };
+/* Update buffers: the panel (R: V), X, Y (R), then the panels updated (RW). */
+enum { U_V, U_X, U_Y, U_A };
+
+static void panel_cpu(void *buffers[], void *cl_arg)
+{
+	const struct gebrd_args arg = args_of(cl_arg);
+	int cols = hyla__contiguous_cols(buffers, P_OWN, sizeof(real_t));
+	if (!cols)
+		STARPU_ABORT_MSG("gebrd panel: trailing panels are not contiguous in host memory");
+	int c = (int)arg.col, lda = LD(buffers[P_OWN]), m = ROWS(buffers[P_OWN]) - c;
+	int nb = COLS(buffers[P_OWN]), ldx = LD(buffers[P_X]), ldy = LD(buffers[P_Y]);
+	LAPACK(labrd)(&m, &cols, &nb, MAT(buffers[P_OWN]) + c, &lda, MAT(buffers[P_D]),
+	              MAT(buffers[P_E]), MAT(buffers[P_TAUQ]), MAT(buffers[P_TAUP]),
+	              MAT(buffers[P_X]) + c, &ldx, MAT(buffers[P_Y]) + c, &ldy);
+}
+
+/* The group's columns [f, f + cols), rows c + nb..m-1: A -= V Y^T + X U^T
+ * with V, X from row c + nb, Y's rows f.., U = rows c..c+nb-1 of the group. */
+struct update_view {
+	real_t *a;
+	const real_t *v, *x, *y, *u;
+	int rows, cols, nb, lda, ldv, ldx, ldy;
+};
+
+static int update_view_of(void *buffers[], void *cl_arg, struct update_view *u)
+{
+	const struct gebrd_args arg = args_of(cl_arg);
+	int cols = hyla__contiguous_cols(buffers, U_A, sizeof(real_t));
+	if (!cols)
+		return 0;
+	int nb = COLS(buffers[U_V]), r0 = (int)arg.col + nb, f = (int)arg.first;
+	real_t *a = MAT(buffers[U_A]);
+	*u = (struct update_view){.a = a + r0, .v = MAT(buffers[U_V]) + r0, .x = MAT(buffers[U_X]) + r0,
+	                          .y = MAT(buffers[U_Y]) + f, .u = a + arg.col,
+	                          .rows = ROWS(buffers[U_A]) - r0, .cols = cols, .nb = nb,
+	                          .lda = LD(buffers[U_A]), .ldv = LD(buffers[U_V]),
+	                          .ldx = LD(buffers[U_X]), .ldy = LD(buffers[U_Y])};
+	return 1;
+}
+
+static void update_cpu(void *buffers[], void *cl_arg)
+{
+	struct update_view u;
+	if (!update_view_of(buffers, cl_arg, &u))
+		STARPU_ABORT_MSG("gebrd update: panels are not contiguous in host memory");
+	if (u.rows <= 0)
+		return;
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, u.rows, u.cols, u.nb, -1, u.v, u.ldv, u.y,
+	           u.ldy, 1, u.a, u.lda);
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, u.rows, u.cols, u.nb, -1, u.x, u.ldx, u.u,
+	           u.lda, 1, u.a, u.lda);
+}
+
+/* The last columns c..n-1 (rows c..m-1) with LAPACK's dgebrd: tauq, taup
+ * (W); d and e go to the scratch (the caller reads them off A). */
+static void tail_cpu(void *buffers[], void *cl_arg)
+{
+	int c = (int)args_of(cl_arg).col, lda = LD(buffers[0]);
+	int m = ROWS(buffers[0]) - c, t = COLS(buffers[0]);
+	real_t *work = VEC(buffers[3]);
+	int lwork = (int)STARPU_VECTOR_GET_NX(buffers[3]) - 2 * t;
+	LAPACKE(gebrd_work)(LAPACK_COL_MAJOR, m, t, MAT(buffers[0]) + c, lda, work, work + t,
+	                    MAT(buffers[1]), MAT(buffers[2]), work + 2 * t, lwork);
+}
+
+#ifdef HYLA_WITH_CUDA
+static void update_cuda(void *buffers[], void *cl_arg)
+{
+	struct update_view u;
+	if (!update_view_of(buffers, cl_arg, &u))
+		STARPU_ABORT_MSG("gebrd update: panels are not contiguous on the GPU");
+	if (u.rows <= 0)
+		return;
+	cublasHandle_t h = starpu_cublas_get_local_handle();
+	const real_t one = 1, minus_one = -1;
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_T, u.rows, u.cols, u.nb, &minus_one, u.v, u.ldv, u.y,
+	             u.ldy, &one, u.a, u.lda);
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, u.rows, u.cols, u.nb, &minus_one, u.x, u.ldx, u.u,
+	             u.lda, &one, u.a, u.lda);
+}
+#endif
+
+/* The update's flops' size: rows below the panel times columns times nb. */
+static size_t update_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	const struct gebrd_args arg = args_of(task->cl_arg);
+	starpu_data_handle_t v = STARPU_TASK_GET_HANDLE(task, U_V);
+	size_t nb = starpu_matrix_get_ny(v);
+	return (starpu_matrix_get_nx(v) - (size_t)arg.col - nb) * hyla__cols_from(task, U_A) * nb;
+}
+
+static struct starpu_perfmodel update_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_gebrd_update_" PREC_NAME "_v1",
+	.size_base = update_size,
+	.footprint = hyla__size_footprint,
+};
+
+static struct starpu_codelet panel_cl = {
+	.cpu_funcs = {panel_cpu},
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.name = "gebrd_panel_" PREC_NAME,
+};
+
+static struct starpu_codelet update_cl = {
+	.cpu_funcs = {update_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {update_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = hyla__on_views_node,
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.model = &update_model,
+	.name = "gebrd_update_" PREC_NAME,
+};
+
+static struct starpu_codelet tail_cl = {
+	.cpu_funcs = {tail_cpu},
+	.nbuffers = 4,
+	.modes = {STARPU_RW, STARPU_W, STARPU_W, STARPU_SCRATCH},
+	.name = "gebrd_tail_" PREC_NAME,
+};
+
+static int insert(struct starpu_codelet *cl, const struct starpu_data_descr *fixed, int count_fixed,
+                  const starpu_data_handle_t *panels, int npanels, struct gebrd_args arg,
+                  int priority)
+{
+	int count = count_fixed + npanels;
+	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
+	if (!descr)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", cl->name);
+	for (int i = 0; i < count_fixed; i++)
+		descr[i] = fixed[i];
+	for (int p = 0; p < npanels; p++)
+		descr[count_fixed + p] = (struct starpu_data_descr){panels[p], STARPU_RW};
+	int ret = starpu_task_insert(cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr,
+	                             count, STARPU_VALUE, &arg, sizeof arg, STARPU_PRIORITY, priority, 0);
+	free(descr);
+	return hyla__submitted(ret, cl->name);
+}
+
+int TYPED(hyla__insert_gebrd_panel)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                                    starpu_data_handle_t y, const starpu_data_handle_t *panels,
+                                    int npanels, int64_t col)
+{
+	const struct starpu_data_descr fixed[] = {{out[0], STARPU_W}, {out[1], STARPU_W},
+	                                          {out[2], STARPU_W}, {out[3], STARPU_W},
+	                                          {x, STARPU_W}, {y, STARPU_W}};
+	return insert(&panel_cl, fixed, 6, panels, npanels, (struct gebrd_args){col, 0},
+	              STARPU_MAX_PRIO);
+}
+
+int TYPED(hyla__insert_gebrd_update)(starpu_data_handle_t v, starpu_data_handle_t x,
+                                     starpu_data_handle_t y, const starpu_data_handle_t *panels,
+                                     int npanels, int64_t col, int64_t first, int priority)
+{
+	const struct starpu_data_descr fixed[] = {{v, STARPU_R}, {x, STARPU_R}, {y, STARPU_R}};
+	return insert(&update_cl, fixed, 3, panels, npanels, (struct gebrd_args){col, first}, priority);
+}
+
+int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tauq,
+                                   starpu_data_handle_t taup, starpu_data_handle_t scratch,
+                                   int64_t col)
+{
+	struct gebrd_args arg = {col, 0};
+	int ret = starpu_task_insert(&tail_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, a, STARPU_W,
+	                             tauq, STARPU_W, taup, STARPU_SCRATCH, scratch, STARPU_VALUE, &arg,
+	                             sizeof arg, STARPU_PRIORITY, STARPU_MAX_PRIO, 0);
+	return hyla__submitted(ret, tail_cl.name);
+}
