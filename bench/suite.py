@@ -29,6 +29,7 @@ DRIVERS = {  # driver: (its arguments for size n, the peer's key in its JSON, ha
     'qr_householder': (lambda n: [str(n)], 'lapack_geqrf_orgqr', True),
     'hr_reduce': (lambda n: [str(n)], 'lapack_gehrd', False),
     'tridiag_reduce': (lambda n: [str(n)], 'lapack_sytrd', False),
+    'bidiag_reduce': (lambda n: [str(n)], 'lapack_gebrd', False),
 }
 
 

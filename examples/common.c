@@ -335,6 +335,69 @@ int tridiagonal_residuals(int64_t n, char uplo, const double *a, int64_t lda, co
 	return ret;
 }
 
+int bidiagonal_residuals(int64_t m, int64_t n, const double *a, int64_t lda, const double *h,
+                         const double *d, const double *e, const double *tauq, const double *taup,
+                         double *resid, double *orth)
+{
+	size_t mn = (size_t)(m * n), nn = (size_t)(n * n);
+	double *q = malloc(sizeof *q * mn), *pt = malloc(sizeof *pt * nn), *b = calloc(nn, sizeof *b);
+	double *qb = malloc(sizeof *qb * mn), *w = malloc(sizeof *w * mn);
+	int ret = !q || !pt || !b || !qb || !w ? -1 : 0;
+	if (!ret) {
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)m, (lapack_int)n, h, (lapack_int)m, q,
+		               (lapack_int)m);
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'U', (lapack_int)n, (lapack_int)n, h, (lapack_int)m, pt,
+		               (lapack_int)n);
+		ret = LAPACKE_dorgbr(LAPACK_COL_MAJOR, 'Q', (lapack_int)m, (lapack_int)n, (lapack_int)n, q,
+		                     (lapack_int)m, tauq) ||
+		      LAPACKE_dorgbr(LAPACK_COL_MAJOR, 'P', (lapack_int)n, (lapack_int)n, (lapack_int)m, pt,
+		                     (lapack_int)n, taup) ? -1 : 0;
+	}
+	if (!ret) {
+		for (int64_t j = 0; j < n; j++) {
+			b[j + j * n] = d[j];
+			if (j + 1 < n)
+				b[j + (j + 1) * n] = e[j];
+		}
+		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, n, 1, q, m, b, n, 0, qb, m);
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)m, (lapack_int)n, a, (lapack_int)lda, w,
+		               (lapack_int)m);
+		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, n, -1, qb, m, pt, n, 1, w, m);
+		double norm = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', (lapack_int)m, (lapack_int)n, a,
+		                             (lapack_int)lda);
+		*resid = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', (lapack_int)m, (lapack_int)n, w,
+		                        (lapack_int)m) / ((double)n * norm);
+		*orth = fmax(orthogonality(m, n, q, m), orthogonality(n, n, pt, n)) / (double)n;
+	}
+	free(q), free(pt), free(b), free(qb), free(w);
+	return ret;
+}
+
+double bidiagonal_sv_error(int64_t m, int64_t n, const double *a, int64_t lda, const double *d,
+                           const double *e, double *scale)
+{
+	double *s = malloc(sizeof *s * (size_t)(3 * n)), *sr = s ? s + n : NULL, *ee = s ? sr + n : NULL;
+	double *c = malloc(sizeof *c * (size_t)(m * n)), err = NAN;
+	if (s && c) {
+		memcpy(s, d, sizeof *s * (size_t)n);
+		if (n > 1)
+			memcpy(ee, e, sizeof *ee * (size_t)(n - 1));
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)m, (lapack_int)n, a, (lapack_int)lda, c,
+		               (lapack_int)m);
+		if (!LAPACKE_dbdsqr(LAPACK_COL_MAJOR, 'U', (lapack_int)n, 0, 0, 0, s, ee, NULL, 1, NULL, 1,
+		                    NULL, 1) &&
+		    !LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'N', (lapack_int)m, (lapack_int)n, c, (lapack_int)m, sr,
+		                    NULL, 1, NULL, 1)) {
+			err = 0;
+			for (int64_t i = 0; i < n; i++)
+				err = fmax(err, fabs(s[i] - sr[i]));
+			*scale = sr[0];
+		}
+	}
+	free(s), free(c);
+	return err;
+}
+
 static int by_value(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -622,6 +685,29 @@ void driver_start(const char *prog, const struct driver_options *o)
 	char summary[512];
 	hyla_machine_summary(summary, sizeof summary);
 	printf("# %s\n", summary);
+}
+
+double lapack_gebrd_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec)
+{
+	int64_t k = m < n ? m : n;
+	void *w = working_copy(m, n, a, lda, prec), *v = malloc((size_t)(4 * k) * sizeof(double));
+	if (!w || !v) {
+		free(w), free(v);
+		return NAN;
+	}
+	host_blas_begin();
+	double t = now_seconds();
+	lapack_int lm = (lapack_int)m, ln = (lapack_int)n;
+	if (prec == 's')
+		LAPACKE_sgebrd(LAPACK_COL_MAJOR, lm, ln, w, lm, v, (float *)v + k, (float *)v + 2 * k,
+		               (float *)v + 3 * k);
+	else
+		LAPACKE_dgebrd(LAPACK_COL_MAJOR, lm, ln, w, lm, v, (double *)v + k, (double *)v + 2 * k,
+		               (double *)v + 3 * k);
+	t = now_seconds() - t;
+	host_blas_end();
+	free(w), free(v);
+	return t;
 }
 
 double lapack_sytrd_seconds(int64_t n, const double *a, int64_t lda, char prec, char uplo)

@@ -131,6 +131,9 @@ double cusolver_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, c
 /* Time of LAPACK dgeqrf + dorgqr (or s) on a copy of a, all host cores. */
 double lapack_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec);
 
+/* Time of LAPACK dgebrd (or s) on a copy of the m-by-n a, all host cores. */
+double lapack_gebrd_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec);
+
 /* Time of LAPACK dsytrd (or s, triangle uplo) on a copy of the n-by-n a,
  * all host cores. */
 double lapack_sytrd_seconds(int64_t n, const double *a, int64_t lda, char prec, char uplo);
@@ -157,6 +160,18 @@ int tridiagonal_residuals(int64_t n, char uplo, const double *a, int64_t lda, co
  * largest |eigenvalue|. NaN if LAPACK fails. */
 double tridiagonal_eig_error(int64_t n, const double *a, int64_t lda, const double *d,
                              const double *e, double *scale);
+
+/* For a dgebrd result (m >= n) of a (h: the reflectors, leading dimension
+ * m; d, e, tauq, taup): resid = ||A - Q B P^T||_F / (n ||A||_F) and orth =
+ * the larger of ||I - Q^T Q||_F / n and ||I - P^T P||_F / n, Q and P^T by
+ * LAPACK's dorgbr. 0 or -1. */
+int bidiagonal_residuals(int64_t m, int64_t n, const double *a, int64_t lda, const double *h,
+                         const double *d, const double *e, const double *tauq, const double *taup,
+                         double *resid, double *orth);
+/* The largest distance between B's singular values (LAPACK dbdsqr on d, e)
+ * and A's (dgesdd); *scale: A's largest. NaN if LAPACK fails. */
+double bidiagonal_sv_error(int64_t m, int64_t n, const double *a, int64_t lda, const double *d,
+                           const double *e, double *scale);
 
 /* Per-worker task counts and busy times (StarPU profiling) between the two
  * calls, on one line starting with "# workers:". */

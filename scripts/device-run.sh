@@ -44,6 +44,9 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 		for args in "d 3000 L" "d 2049 L" "s 2000 L" "d 1000 U"; do
 			STARPU_SCHED=$sched $bin/tests/test_sytrd $args || echo "FAILED (exit $?): test_sytrd $args under $sched"
 		done
+		for args in "d 3000 2000" "d 2049 2049" "s 2000 1500"; do
+			STARPU_SCHED=$sched $bin/tests/test_gebrd $args || echo "FAILED (exit $?): test_gebrd $args under $sched"
+		done
 		for cmd in "tests/test_async" "tests/test_codelets 3000 2000 128" "eigen_pipeline 2000 128" \
 			"reorth_loop 1000 16 60"; do
 			STARPU_SCHED=$sched $bin/$cmd || echo "FAILED (exit $?): $cmd under $sched"
@@ -111,6 +114,8 @@ if [ "$what" = tridiag ] || [ "$what" = all ]; then
 	{
 		STARPU_SCHED=dmda $bin/tridiag_reduce 8000 --repeat 2 --lapack --eig --stats
 		for n in 4000 16000; do STARPU_SCHED=dmda $bin/tridiag_reduce $n --repeat 2 --no-check; done
+		for i in 1 2 3; do STARPU_SCHED=dmda $bin/bidiag_reduce 8000 --no-check >/dev/null 2>&1; done
+		STARPU_SCHED=dmda $bin/bidiag_reduce 8000 --repeat 2 --lapack --svd --stats
 	} 2>&1 | tee "$out/bench-tridiag$tag.txt"
 fi
 

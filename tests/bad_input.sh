@@ -76,6 +76,13 @@ expect_usage_error 100 --output /proc/version
 expect_usage_error 100 --trace "$dir/no/such/dir/t.svg"
 
 case $(basename "$drv") in
+bidiag_reduce)
+	expect_usage_error 100 200
+	expect_usage_error 2000000000 2000000000
+	run_env=STARPU_NCUDA=0
+	expect_usage_error 100 --require-gpu
+	run_env=
+	;;
 qr_mgs | qr_cgs | qr_householder)
 	expect_usage_error 100 200
 	expect_usage_error 2000000000 2000000000
