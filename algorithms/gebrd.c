@@ -11,8 +11,9 @@
  *   update(k, g)   A -= V Y^T + X U^T below the panel's rows, on the later
  *                  panels: the next one alone and first, then groups;
  * the last panel goes to LAPACK's dgebrd. At the end d and e go back on the
- * diagonal and superdiagonal, as dgebrd leaves them. m < n: LAPACK on the
- * host for now. */
+ * diagonal and superdiagonal, as dgebrd leaves them. m < n: the same on
+ * A^T (LAPACK's lower-bidiagonal reduction of A is the upper one of A^T,
+ * mirrored: Q and P, tauq and taup trade places), through a transposed copy. */
 #include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
@@ -98,20 +99,14 @@ static void unregister_out(struct gebrd_out *o)
 	hyla__desc_unregister(&o->taup);
 }
 
-int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
-                  real_t *tauq, real_t *taup)
+/* The graph on the m-by-n a, m >= n > nb. */
+static int reduce_tall(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                       real_t *tauq, real_t *taup, int64_t nb)
 {
-	int ret = hyla__check_gebrd_args(m, n, a, lda, d, e, tauq, taup);
-	if (ret != HYLA_SUCCESS || m == 0 || n == 0)
-		return ret;
-	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
-		return ret;
-	int64_t nb = hyla_sytrd_default_nb(n);
-	if (m < n || n <= nb)
-		return gebrd_host(m, n, a, lda, d, e, tauq, taup);
 	hyla_desc A;
 	struct gebrd_out o;
-	if ((ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
+	int ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t));
+	if (ret != HYLA_SUCCESS)
 		return ret;
 	if ((ret = register_out(&o, n, nb, d, e, tauq, taup)) == HYLA_SUCCESS)
 		ret = submit_gebrd(&A, &o);
@@ -133,4 +128,37 @@ int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_
 		}
 	}
 	return HYLA_SUCCESS;
+}
+
+/* b (n-by-m, leading dimension n) = a^T (a m-by-n, leading dimension lda). */
+static void transpose(int64_t m, int64_t n, const real_t *a, int64_t lda, real_t *b, int64_t ldb)
+{
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = 0; i < m; i++)
+			b[j + i * ldb] = a[i + j * lda];
+}
+
+int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                  real_t *tauq, real_t *taup)
+{
+	int ret = hyla__check_gebrd_args(m, n, a, lda, d, e, tauq, taup);
+	if (ret != HYLA_SUCCESS || m == 0 || n == 0)
+		return ret;
+	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
+		return ret;
+	int64_t k = m < n ? m : n, nb = hyla_sytrd_default_nb(k);
+	if (k <= nb)
+		return gebrd_host(m, n, a, lda, d, e, tauq, taup);
+	if (m >= n)
+		return reduce_tall(m, n, a, lda, d, e, tauq, taup, nb);
+	real_t *t = hyla_malloc(sizeof *t * (size_t)(m * n));
+	if (!t)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for the %lld-by-%lld transpose",
+		                  (long long)n, (long long)m);
+	transpose(m, n, a, lda, t, n);
+	ret = reduce_tall(n, m, t, n, d, e, taup, tauq, nb);
+	if (ret == HYLA_SUCCESS)
+		transpose(n, m, t, n, a, lda);
+	hyla_free(t, sizeof *t * (size_t)(m * n));
+	return ret;
 }

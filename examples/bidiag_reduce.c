@@ -25,12 +25,13 @@ static int on_option(int opt, const char *arg)
 static void usage(void)
 {
 	printf("usage: %s M [N] [options]\n"
-	       "Bidiagonal reduction Q^T A P = B of a random M-by-N matrix (N = M by default,\n"
-	       "M >= N), or of --input's, as a StarPU task graph on the CPU cores and GPUs;\n"
+	       "Bidiagonal reduction Q^T A P = B of a random M-by-N matrix (N = M by default;\n"
+	       "B upper for M >= N, lower else), or of --input's, as a StarPU task graph on the\n"
+	       "CPU cores and GPUs;\n"
 	       "LAPACK dgebrd's output (--output writes A with the reflectors to FILE, and d, e,\n"
 	       "tauq, taup to its .d, .e, .tauq, .taup siblings). Checks ||A - Q B P^T||_F /\n"
-	       "(n ||A||_F) and the orthogonality of Q and P (LAPACK's dorgbr), each at most\n"
-	       "30 eps.\n\n"
+	       "(min(m,n) ||A||_F) and the orthogonality of Q and P (LAPACK's dorgbr), each at\n"
+	       "most 30 eps.\n\n"
 	       "  --svd            also B's singular values (LAPACK dbdsqr) against dgesdd's on A\n"
 	       DRIVER_OPTIONS_HELP,
 	       prog);
@@ -43,10 +44,7 @@ int main(int argc, char **argv)
 	o.algorithms[0] = "gebrd";
 	if (o.models)
 		driver_start(prog, &o); /* reports and exits */
-	if (o.n > o.m)
-		die_usage(prog, "N = %lld exceeds M = %lld (this driver takes m >= n)", (long long)o.n,
-		          (long long)o.m);
-	int64_t m = o.m, n = o.n;
+	int64_t m = o.m, n = o.n, k = m < n ? m : n;
 	size_t elsize = o.prec == 's' ? sizeof(float) : sizeof(double), mn = (size_t)(m * n);
 	/* Input in double, the reduced copy, the checks' five m-by-n in double. */
 	check_memory(prog, (double)mn * (6 * 8 + elsize));
@@ -58,13 +56,13 @@ int main(int argc, char **argv)
 	driver_matrix(prog, &o, a0);
 	driver_start(prog, &o);
 
-	void *a = hyla_malloc(elsize * mn), *v = malloc(elsize * (size_t)(4 * n));
+	void *a = hyla_malloc(elsize * mn), *v = malloc(elsize * (size_t)(4 * k));
 	double *times = malloc(sizeof *times * (size_t)o.repeat);
 	if (!a || !v || !times) {
 		fprintf(stderr, "%s: error: out of memory\n", prog);
 		return 1;
 	}
-	char *d = v, *e = d + elsize * (size_t)n, *tq = e + elsize * (size_t)n, *tp = tq + elsize * (size_t)n;
+	char *d = v, *e = d + elsize * (size_t)k, *tq = e + elsize * (size_t)k, *tp = tq + elsize * (size_t)k;
 	int info = 0;
 	for (int64_t k = 0; k < o.repeat && info == 0; k++) {
 		if (o.prec == 's')
@@ -88,47 +86,48 @@ int main(int argc, char **argv)
 		        hyla_strerror(info));
 		return 1;
 	}
-	int64_t n1 = n > 1 ? n - 1 : 1;
+	int64_t k1 = k > 1 ? k - 1 : 1;
 	driver_write(prog, &o, NULL, m, n, a, m);
-	driver_write(prog, &o, "d", n, 1, d, n);
-	driver_write(prog, &o, "e", n1, 1, e, n1);
-	driver_write(prog, &o, "tauq", n, 1, tq, n);
-	driver_write(prog, &o, "taup", n, 1, tp, n);
+	driver_write(prog, &o, "d", k, 1, d, k);
+	driver_write(prog, &o, "e", k1, 1, e, k1);
+	driver_write(prog, &o, "tauq", k, 1, tq, k);
+	driver_write(prog, &o, "taup", k, 1, tp, k);
 	if (o.stats)
 		worker_stats_print();
 	sort_times(times, o.repeat);
-	double best = times[0], dm = (double)m, dn = (double)n;
+	double best = times[0], big = (double)(m > n ? m : n), small = (double)k;
 	char prec[2] = {o.prec, 0};
 	result_begin(prog);
-	result_num("m", "%.0f", dm, NULL);
-	result_num("n", "%.0f", dn, NULL);
+	result_num("m", "%.0f", (double)m, NULL);
+	result_num("n", "%.0f", (double)n, NULL);
 	result_str("prec", prec);
-	result_num("nb", "%.0f", (double)hyla_sytrd_default_nb(n), NULL);
+	result_num("nb", "%.0f", (double)hyla_sytrd_default_nb(k), NULL);
 	result_num("time", "%.4f", best, " s");
 	if (o.repeat > 1)
 		result_num("median", "%.4f", times[o.repeat / 2], " s");
-	/* LAPACK's count for dgebrd, m >= n: 4 m n^2 - 4 n^3 / 3. */
-	result_num("gflops", "%.1f", (4 * dm * dn * dn - 4 * dn * dn * dn / 3) / best * 1e-9, NULL);
+	/* LAPACK's count for dgebrd: 4 max(m,n) min(m,n)^2 - 4 min(m,n)^3 / 3. */
+	result_num("gflops", "%.1f", (4 * big * small * small - 4 * small * small * small / 3) / best * 1e-9,
+	           NULL);
 
 	int failed = 0;
 	if (o.check || svd) {
 		host_blas_begin();
-		double *h = malloc(sizeof *h * mn), *dv = malloc(sizeof *dv * (size_t)(4 * n));
+		double *h = malloc(sizeof *h * mn), *dv = malloc(sizeof *dv * (size_t)(4 * k));
 		if (!h || !dv) {
 			fprintf(stderr, "%s: error: out of memory for the checks\n", prog);
 			return 1;
 		}
 		if (o.prec == 's') {
 			to_double(m, n, a, h, m);
-			to_double(4 * n, 1, v, dv, 4 * n);
+			to_double(4 * k, 1, v, dv, 4 * k);
 		} else {
 			memcpy(h, a, sizeof *h * mn);
-			memcpy(dv, v, sizeof *dv * (size_t)(4 * n));
+			memcpy(dv, v, sizeof *dv * (size_t)(4 * k));
 		}
 		double eps = o.prec == 's' ? 0x1p-24 : 0x1p-53;
 		if (o.check) {
 			double resid = NAN, orth = NAN;
-			int ok = bidiagonal_residuals(m, n, a0, m, h, dv, dv + n, dv + 2 * n, dv + 3 * n,
+			int ok = bidiagonal_residuals(m, n, a0, m, h, dv, dv + k, dv + 2 * k, dv + 3 * k,
 			                              &resid, &orth) == 0 && resid <= 30 * eps && orth <= 30 * eps;
 			failed |= !ok;
 			result_num("resid_eps", "%.2f", resid / eps, NULL);
@@ -136,8 +135,8 @@ int main(int argc, char **argv)
 			result_str("check", ok ? "pass" : "FAILED");
 		}
 		if (svd) {
-			double scale = 0, err = bidiagonal_sv_error(m, n, a0, m, dv, dv + n, &scale);
-			int ok = err <= 30 * dn * eps * scale;
+			double scale = 0, err = bidiagonal_sv_error(m, n, a0, m, dv, dv + k, &scale);
+			int ok = err <= 30 * small * eps * scale;
 			failed |= !ok;
 			result_num("sv_vs_dgesdd", "%.2e", err, NULL);
 			result_str("sv_check", ok ? "pass" : "FAILED");

@@ -339,57 +339,60 @@ int bidiagonal_residuals(int64_t m, int64_t n, const double *a, int64_t lda, con
                          const double *d, const double *e, const double *tauq, const double *taup,
                          double *resid, double *orth)
 {
-	size_t mn = (size_t)(m * n), nn = (size_t)(n * n);
-	double *q = malloc(sizeof *q * mn), *pt = malloc(sizeof *pt * nn), *b = calloc(nn, sizeof *b);
-	double *qb = malloc(sizeof *qb * mn), *w = malloc(sizeof *w * mn);
-	int ret = !q || !pt || !b || !qb || !w ? -1 : 0;
+	/* Q: m-by-k, P^T: k-by-n, B: k-by-k, upper for m >= n, lower else. */
+	int64_t k = m < n ? m : n;
+	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lk = (lapack_int)k;
+	double *q = malloc(sizeof *q * (size_t)(m * (m > n ? n : m)));
+	double *pt = malloc(sizeof *pt * (size_t)(n * (m > n ? n : m))), *b = calloc((size_t)(k * k), sizeof *b);
+	double *qb = malloc(sizeof *qb * (size_t)(m * k)), *w = malloc(sizeof *w * (size_t)(m * n));
+	double *p = malloc(sizeof *p * (size_t)(n * k));
+	int ret = !q || !pt || !b || !qb || !w || !p ? -1 : 0;
 	if (!ret) {
-		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)m, (lapack_int)n, h, (lapack_int)m, q,
-		               (lapack_int)m);
-		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'U', (lapack_int)n, (lapack_int)n, h, (lapack_int)m, pt,
-		               (lapack_int)n);
-		ret = LAPACKE_dorgbr(LAPACK_COL_MAJOR, 'Q', (lapack_int)m, (lapack_int)n, (lapack_int)n, q,
-		                     (lapack_int)m, tauq) ||
-		      LAPACKE_dorgbr(LAPACK_COL_MAJOR, 'P', (lapack_int)n, (lapack_int)n, (lapack_int)m, pt,
-		                     (lapack_int)n, taup) ? -1 : 0;
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', lm, lk, h, lm, q, lm);
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', lk, ln, h, lm, pt, lk);
+		ret = LAPACKE_dorgbr(LAPACK_COL_MAJOR, 'Q', lm, lk, ln, q, lm, tauq) ||
+		      LAPACKE_dorgbr(LAPACK_COL_MAJOR, 'P', lk, ln, lm, pt, lk, taup) ? -1 : 0;
 	}
 	if (!ret) {
-		for (int64_t j = 0; j < n; j++) {
-			b[j + j * n] = d[j];
-			if (j + 1 < n)
-				b[j + (j + 1) * n] = e[j];
+		for (int64_t j = 0; j < k; j++) {
+			b[j + j * k] = d[j];
+			if (j + 1 < k && m >= n)
+				b[j + (j + 1) * k] = e[j];
+			else if (j + 1 < k)
+				b[j + 1 + j * k] = e[j];
 		}
-		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, n, 1, q, m, b, n, 0, qb, m);
-		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)m, (lapack_int)n, a, (lapack_int)lda, w,
-		               (lapack_int)m);
-		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, n, -1, qb, m, pt, n, 1, w, m);
-		double norm = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', (lapack_int)m, (lapack_int)n, a,
-		                             (lapack_int)lda);
-		*resid = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', (lapack_int)m, (lapack_int)n, w,
-		                        (lapack_int)m) / ((double)n * norm);
-		*orth = fmax(orthogonality(m, n, q, m), orthogonality(n, n, pt, n)) / (double)n;
+		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, k, k, 1, q, m, b, k, 0, qb, m);
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', lm, ln, a, (lapack_int)lda, w, lm);
+		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, -1, qb, m, pt, k, 1, w, m);
+		double norm = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', lm, ln, a, (lapack_int)lda);
+		*resid = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', lm, ln, w, lm) / ((double)k * norm);
+		for (int64_t j = 0; j < n; j++) /* P = (P^T)^T: orthonormal columns */
+			for (int64_t i = 0; i < k; i++)
+				p[j + i * n] = pt[i + j * k];
+		*orth = fmax(orthogonality(m, k, q, m), orthogonality(n, k, p, n)) / (double)k;
 	}
-	free(q), free(pt), free(b), free(qb), free(w);
+	free(q), free(pt), free(b), free(qb), free(w), free(p);
 	return ret;
 }
 
 double bidiagonal_sv_error(int64_t m, int64_t n, const double *a, int64_t lda, const double *d,
                            const double *e, double *scale)
 {
-	double *s = malloc(sizeof *s * (size_t)(3 * n)), *sr = s ? s + n : NULL, *ee = s ? sr + n : NULL;
+	int64_t k = m < n ? m : n;
+	double *s = malloc(sizeof *s * (size_t)(3 * k)), *sr = s ? s + k : NULL, *ee = s ? sr + k : NULL;
 	double *c = malloc(sizeof *c * (size_t)(m * n)), err = NAN;
 	if (s && c) {
-		memcpy(s, d, sizeof *s * (size_t)n);
-		if (n > 1)
-			memcpy(ee, e, sizeof *ee * (size_t)(n - 1));
+		memcpy(s, d, sizeof *s * (size_t)k);
+		if (k > 1)
+			memcpy(ee, e, sizeof *ee * (size_t)(k - 1));
 		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)m, (lapack_int)n, a, (lapack_int)lda, c,
 		               (lapack_int)m);
-		if (!LAPACKE_dbdsqr(LAPACK_COL_MAJOR, 'U', (lapack_int)n, 0, 0, 0, s, ee, NULL, 1, NULL, 1,
-		                    NULL, 1) &&
+		if (!LAPACKE_dbdsqr(LAPACK_COL_MAJOR, m >= n ? 'U' : 'L', (lapack_int)k, 0, 0, 0, s, ee,
+		                    NULL, 1, NULL, 1, NULL, 1) &&
 		    !LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'N', (lapack_int)m, (lapack_int)n, c, (lapack_int)m, sr,
 		                    NULL, 1, NULL, 1)) {
 			err = 0;
-			for (int64_t i = 0; i < n; i++)
+			for (int64_t i = 0; i < k; i++)
 				err = fmax(err, fabs(s[i] - sr[i]));
 			*scale = sr[0];
 		}

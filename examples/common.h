@@ -161,10 +161,10 @@ int tridiagonal_residuals(int64_t n, char uplo, const double *a, int64_t lda, co
 double tridiagonal_eig_error(int64_t n, const double *a, int64_t lda, const double *d,
                              const double *e, double *scale);
 
-/* For a dgebrd result (m >= n) of a (h: the reflectors, leading dimension
- * m; d, e, tauq, taup): resid = ||A - Q B P^T||_F / (n ||A||_F) and orth =
- * the larger of ||I - Q^T Q||_F / n and ||I - P^T P||_F / n, Q and P^T by
- * LAPACK's dorgbr. 0 or -1. */
+/* For a dgebrd result of the m-by-n a (h: the reflectors, leading dimension
+ * m; d, e, tauq, taup; k = min(m, n)): resid = ||A - Q B P^T||_F /
+ * (k ||A||_F) and orth = the larger of Q's and P's ||I - X^T X||_F / k, Q
+ * and P^T by LAPACK's dorgbr. 0 or -1. */
 int bidiagonal_residuals(int64_t m, int64_t n, const double *a, int64_t lda, const double *h,
                          const double *d, const double *e, const double *tauq, const double *taup,
                          double *resid, double *orth);

@@ -173,9 +173,10 @@ int64_t hyla_sytrd_default_nb(int64_t n);
  * Q^T A P = B for an m-by-n A, LAPACK dgebrd's contract: d (min(m,n)), e
  * (min(m,n)-1), the reflectors and tauq, taup (min(m,n)) where dgebrd
  * leaves them (upper bidiagonal for m >= n), so LAPACK's dorgbr and dbdsqr
- * take them. m >= n: a task graph (LAPACK's DLABRD on each panel on a core,
- * its two GEMM updates as Level-3 tasks where the models say); m < n and
- * n at most the block size: LAPACK on the host for now. Returns 0, -i for a
+ * take them (lower bidiagonal for m < n). A task graph (LAPACK's DLABRD on
+ * each panel on a core, its two GEMM updates as Level-3 tasks where the
+ * models say); m < n runs it on a transposed copy (m n more elements);
+ * min(m, n) at most the block size: LAPACK on the host. Returns 0, -i for a
  * bad argument i, or HYLA_ERR_*. */
 int hyla_dgebrd(int64_t m, int64_t n, double *a, int64_t lda, double *d, double *e, double *tauq,
                 double *taup);

@@ -77,7 +77,6 @@ expect_usage_error 100 --trace "$dir/no/such/dir/t.svg"
 
 case $(basename "$drv") in
 bidiag_reduce)
-	expect_usage_error 100 200
 	expect_usage_error 2000000000 2000000000
 	run_env=STARPU_NCUDA=0
 	expect_usage_error 100 --require-gpu

@@ -1,4 +1,4 @@
-/* Tester for the bidiagonal reduction: test_gebrd PREC M N
+/* Tester for the bidiagonal reduction: test_gebrd PREC M N (any shape)
  * hyla_dgebrd on a random m-by-n A; checks, against LAPACK's dgebrd (or
  * sgebrd) on the same input: d, e, tauq, taup and the reflectors, relative
  * differences within 1e3 sqrt(n) eps (1e5 in single: LAPACK blocks the
@@ -28,31 +28,34 @@ static double rel_diff(int64_t len, const double *x, const double *y)
 	return s > 0 ? sqrt(d / s) : sqrt(d);
 }
 
-/* LAPACK's gebrd in prec on the double a (m-by-n), results in double. */
+/* LAPACK's gebrd in prec on the double a (m-by-n), results in double: d,
+ * e, tauq, taup at v, v + k, v + 2k, v + 3k (k = min(m, n)). */
 static void lapack_gebrd(char prec, int m, int n, double *a, double *v)
 {
-	double *d = v, *e = v + n, *tq = v + 2 * n, *tp = v + 3 * n;
+	int k = m < n ? m : n;
+	double *d = v, *e = v + k, *tq = v + 2 * k, *tp = v + 3 * k;
 	if (prec == 'd') {
 		LAPACKE_dgebrd(LAPACK_COL_MAJOR, m, n, a, m, d, e, tq, tp);
 		return;
 	}
-	float *f = malloc(sizeof *f * (size_t)m * n), *fv = malloc(sizeof *fv * (size_t)(4 * n));
+	float *f = malloc(sizeof *f * (size_t)m * n), *fv = malloc(sizeof *fv * (size_t)(4 * k));
 	to_float(m, n, a, m, f);
-	LAPACKE_sgebrd(LAPACK_COL_MAJOR, m, n, f, m, fv, fv + n, fv + 2 * n, fv + 3 * n);
+	LAPACKE_sgebrd(LAPACK_COL_MAJOR, m, n, f, m, fv, fv + k, fv + 2 * k, fv + 3 * k);
 	to_double(m, n, f, a, m);
-	to_double(4 * n, 1, fv, v, 4 * n);
+	to_double(4 * k, 1, fv, v, 4 * k);
 	free(f), free(fv);
 }
 
 static int hyla_gebrd(char prec, int64_t m, int64_t n, double *a, double *v)
 {
+	int64_t k = m < n ? m : n;
 	if (prec == 'd')
-		return hyla_dgebrd(m, n, a, m, v, v + n, v + 2 * n, v + 3 * n);
-	float *f = malloc(sizeof *f * (size_t)(m * n)), *fv = malloc(sizeof *fv * (size_t)(4 * n));
+		return hyla_dgebrd(m, n, a, m, v, v + k, v + 2 * k, v + 3 * k);
+	float *f = malloc(sizeof *f * (size_t)(m * n)), *fv = malloc(sizeof *fv * (size_t)(4 * k));
 	to_float(m, n, a, m, f);
-	int info = hyla_sgebrd(m, n, f, m, fv, fv + n, fv + 2 * n, fv + 3 * n);
+	int info = hyla_sgebrd(m, n, f, m, fv, fv + k, fv + 2 * k, fv + 3 * k);
 	to_double(m, n, f, a, m);
-	to_double(4 * n, 1, fv, v, 4 * n);
+	to_double(4 * k, 1, fv, v, 4 * k);
 	free(f), free(fv);
 	return info;
 }
@@ -60,14 +63,13 @@ static int hyla_gebrd(char prec, int64_t m, int64_t n, double *a, double *v)
 int main(int argc, char **argv)
 {
 	if (argc != 4 || (strcmp(argv[1], "d") && strcmp(argv[1], "s")))
-		die_usage(prog, "usage: test_gebrd d|s M N (M >= N)");
+		die_usage(prog, "usage: test_gebrd d|s M N");
 	char prec = argv[1][0];
 	int64_t m = parse_size(prog, "M", argv[2]), n = parse_size(prog, "N", argv[3]);
-	if (m < n)
-		die_usage(prog, "M = %lld must be >= N = %lld", (long long)m, (long long)n);
+	int64_t k = m < n ? m : n;
 	size_t mn = (size_t)(m * n);
 	double *a0 = malloc(sizeof *a0 * mn), *a = malloc(sizeof *a * mn), *ref = malloc(sizeof *ref * mn);
-	double *v = calloc((size_t)(8 * n), sizeof *v), *vr = v + 4 * n;
+	double *v = calloc((size_t)(8 * k), sizeof *v), *vr = v + 4 * k;
 	if (!a0 || !a || !ref || !v)
 		return 1;
 	random_matrix(m, n, a0, m, 8);
@@ -78,25 +80,25 @@ int main(int argc, char **argv)
 	memcpy(ref, a0, sizeof *ref * mn);
 	lapack_gebrd(prec, (int)m, (int)n, ref, vr);
 
-	/* The reflectors: below the diagonal (Q's) and right of the superdiagonal (P's). */
+	/* The reflectors: off the bidiagonal (upper for m >= n, lower else). */
 	double rd = 0, rs = 0;
 	for (int64_t j = 0; j < n; j++)
 		for (int64_t i = 0; i < m; i++)
-			if (i > j || j > i + 1) {
+			if (m >= n ? i > j || j > i + 1 : j > i || i > j + 1) {
 				rd += (a[i + j * m] - ref[i + j * m]) * (a[i + j * m] - ref[i + j * m]);
 				rs += ref[i + j * m] * ref[i + j * m];
 			}
-	double vdiff = sqrt(rd / rs), ddiff = rel_diff(n, v, vr), ediff = rel_diff(n - 1, v + n, vr + n);
-	double tqdiff = rel_diff(n, v + 2 * n, vr + 2 * n), tpdiff = rel_diff(n, v + 3 * n, vr + 3 * n);
+	double vdiff = sqrt(rd / rs), ddiff = rel_diff(k, v, vr), ediff = rel_diff(k - 1, v + k, vr + k);
+	double tqdiff = rel_diff(k, v + 2 * k, vr + 2 * k), tpdiff = rel_diff(k, v + 3 * k, vr + 3 * k);
 
 	double resid = NAN, orth = NAN, scale = 0;
-	int checked = bidiagonal_residuals(m, n, a0, m, a, v, v + n, v + 2 * n, v + 3 * n, &resid, &orth);
-	double sv = bidiagonal_sv_error(m, n, a0, m, v, v + n, &scale);
+	int checked = bidiagonal_residuals(m, n, a0, m, a, v, v + k, v + 2 * k, v + 3 * k, &resid, &orth);
+	double sv = bidiagonal_sv_error(m, n, a0, m, v, v + k, &scale);
 
 	double eps = prec == 's' ? 0x1p-24 : 0x1p-53;
-	double tol = (prec == 's' ? 1e5 : 1e3) * sqrt((double)n) * eps;
+	double tol = (prec == 's' ? 1e5 : 1e3) * sqrt((double)k) * eps;
 	int ok = info == 0 && checked == 0 && resid <= 30 * eps && orth <= 30 * eps &&
-	         sv <= 30 * n * eps * scale && ddiff <= tol && ediff <= tol && tqdiff <= tol &&
+	         sv <= 30 * k * eps * scale && ddiff <= tol && ediff <= tol && tqdiff <= tol &&
 	         tpdiff <= tol && vdiff <= tol;
 	printf("gebrd prec=%c m=%lld n=%lld info=%d resid=%.1f eps orth=%.1f eps sv=%.2e "
 	       "vs LAPACK: d=%.1e e=%.1e tauq=%.1e taup=%.1e v=%.1e (tol %.1e) %s\n",
