@@ -10,7 +10,8 @@
  *                  the next one alone and first, the others in groups;
  * the last panel goes to LAPACK's dsytrd (CPU). At the end e goes back onto
  * the subdiagonal and d is read off the diagonal, as dsytrd leaves them.
- * Upper: LAPACK's dsytrd on the host for now. */
+ * Upper: the same on J A J (J the reversal), LAPACK's upper reduction being
+ * the lower one mirrored, through a reversed copy. */
 #include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
@@ -65,18 +66,13 @@ static int sytrd_host(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, r
 	return info;
 }
 
-int PUBLIC(sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e, real_t *tau)
+/* The lower reduction of the n-by-n a (n > nb) with the graph. */
+static int reduce_lower(int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e, real_t *tau,
+                        int64_t nb)
 {
-	int ret = hyla__check_sytrd_args(uplo, n, a, lda, d, e, tau);
-	if (ret != HYLA_SUCCESS || n == 0)
-		return ret;
-	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
-		return ret;
-	int64_t nb = hyla_sytrd_default_nb(n);
-	if (uplo == 'U' || uplo == 'u' || n <= nb)
-		return sytrd_host(uplo == 'u' ? 'U' : uplo == 'l' ? 'L' : uplo, n, a, lda, d, e, tau);
 	hyla_desc A, E, Tau;
-	if ((ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
+	int ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t));
+	if (ret != HYLA_SUCCESS)
 		return ret;
 	if ((ret = hyla__desc_register(&E, e, n - 1, 1, n - 1, nb, 1, sizeof(real_t))) != HYLA_SUCCESS) {
 		hyla__desc_unregister(&A);
@@ -105,4 +101,55 @@ int PUBLIC(sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_
 	for (int64_t j = 0; j < n; j++)
 		d[j] = a[j + j * lda];
 	return HYLA_SUCCESS;
+}
+
+/* b = J a J with J the reversal (b(i, j) = a(n-1-i, n-1-j)): the upper
+ * triangle of a becomes the lower one of b. */
+static void reverse(int64_t n, const real_t *a, int64_t lda, real_t *b, int64_t ldb)
+{
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = 0; i < n; i++)
+			b[i + j * ldb] = a[(n - 1 - i) + (n - 1 - j) * lda];
+}
+
+/* dsytrd's upper reduction of a is its lower one of J a J, mirrored
+ * (columns from the last on): d, e and tau come reversed. */
+static int reduce_upper(int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e, real_t *tau,
+                        int64_t nb)
+{
+	real_t *b = hyla_malloc(sizeof *b * (size_t)(n * n));
+	if (!b)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for the %lld-by-%lld mirror", (long long)n,
+		                  (long long)n);
+	reverse(n, a, lda, b, n);
+	int ret = reduce_lower(n, b, n, d, e, tau, nb);
+	if (ret == HYLA_SUCCESS) {
+		reverse(n, b, n, a, lda);
+		for (int64_t i = 0, j = n - 1; i < j; i++, j--) {
+			real_t t = d[i];
+			d[i] = d[j], d[j] = t;
+		}
+		for (int64_t i = 0, j = n - 2; i < j; i++, j--) {
+			real_t t = e[i];
+			e[i] = e[j], e[j] = t;
+			t = tau[i];
+			tau[i] = tau[j], tau[j] = t;
+		}
+	}
+	hyla_free(b, sizeof *b * (size_t)(n * n));
+	return ret;
+}
+
+int PUBLIC(sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e, real_t *tau)
+{
+	int ret = hyla__check_sytrd_args(uplo, n, a, lda, d, e, tau);
+	if (ret != HYLA_SUCCESS || n == 0)
+		return ret;
+	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
+		return ret;
+	int64_t nb = hyla_sytrd_default_nb(n);
+	int upper = uplo == 'U' || uplo == 'u';
+	if (n <= nb)
+		return sytrd_host(upper ? 'U' : 'L', n, a, lda, d, e, tau);
+	return upper ? reduce_upper(n, a, lda, d, e, tau, nb) : reduce_lower(n, a, lda, d, e, tau, nb);
 }
