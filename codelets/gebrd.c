@@ -11,7 +11,6 @@
  * its block, where the caller puts d and e back at the end. */
 #include <cblas.h>
 #include <lapacke.h>
-#include <stdlib.h>
 #include "codelets.h"
 #include "lapack.h"
 #include "runtime.h"
@@ -164,24 +163,6 @@ static struct starpu_codelet tail_cl = {
 	.name = "gebrd_tail_" PREC_NAME,
 };
 
-static int insert(struct starpu_codelet *cl, const struct starpu_data_descr *fixed, int count_fixed,
-                  const starpu_data_handle_t *panels, int npanels, struct gebrd_args arg,
-                  int priority)
-{
-	int count = count_fixed + npanels;
-	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
-	if (!descr)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", cl->name);
-	for (int i = 0; i < count_fixed; i++)
-		descr[i] = fixed[i];
-	for (int p = 0; p < npanels; p++)
-		descr[count_fixed + p] = (struct starpu_data_descr){panels[p], STARPU_RW};
-	int ret = starpu_task_insert(cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr,
-	                             count, STARPU_VALUE, &arg, sizeof arg, STARPU_PRIORITY, priority, 0);
-	free(descr);
-	return hyla__submitted(ret, cl->name);
-}
-
 int TYPED(hyla__insert_gebrd_panel)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
                                     starpu_data_handle_t y, const starpu_data_handle_t *panels,
                                     int npanels, int64_t col)
@@ -189,8 +170,9 @@ int TYPED(hyla__insert_gebrd_panel)(const starpu_data_handle_t out[4], starpu_da
 	const struct starpu_data_descr fixed[] = {{out[0], STARPU_W}, {out[1], STARPU_W},
 	                                          {out[2], STARPU_W}, {out[3], STARPU_W},
 	                                          {x, STARPU_W}, {y, STARPU_W}};
-	return insert(&panel_cl, fixed, 6, panels, npanels, (struct gebrd_args){col, 0},
-	              STARPU_MAX_PRIO);
+	struct gebrd_args arg = {col, 0};
+	return hyla__insert_on_panels(&panel_cl, fixed, 6, panels, npanels, STARPU_RW, STARPU_RW, &arg,
+	                              sizeof arg, STARPU_MAX_PRIO);
 }
 
 int TYPED(hyla__insert_gebrd_update)(starpu_data_handle_t v, starpu_data_handle_t x,
@@ -198,7 +180,9 @@ int TYPED(hyla__insert_gebrd_update)(starpu_data_handle_t v, starpu_data_handle_
                                      int npanels, int64_t col, int64_t first, int priority)
 {
 	const struct starpu_data_descr fixed[] = {{v, STARPU_R}, {x, STARPU_R}, {y, STARPU_R}};
-	return insert(&update_cl, fixed, 3, panels, npanels, (struct gebrd_args){col, first}, priority);
+	struct gebrd_args arg = {col, first};
+	return hyla__insert_on_panels(&update_cl, fixed, 3, panels, npanels, STARPU_RW, STARPU_RW, &arg,
+	                              sizeof arg, priority);
 }
 
 int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tauq,

@@ -11,7 +11,6 @@
  * contiguous with one leading dimension (hyla__desc_register_views). */
 #include <cblas.h>
 #include <lapacke.h>
-#include <stdlib.h>
 #include "codelets.h"
 #include "lapack.h"
 #include "runtime.h"
@@ -165,43 +164,24 @@ static struct starpu_codelet tail_cl = {
 	.name = "sytrd_tail_" PREC_NAME,
 };
 
-/* Submits cl on fixed (count_fixed buffers), then the panels: the first
- * with mode_first, the others with mode_rest. */
-static int insert(struct starpu_codelet *cl, struct starpu_data_descr *fixed, int count_fixed,
-                  const starpu_data_handle_t *panels, int npanels,
-                  enum starpu_data_access_mode mode_first, enum starpu_data_access_mode mode_rest,
-                  struct sytrd_args arg, int priority)
-{
-	int count = count_fixed + npanels;
-	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
-	if (!descr)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", cl->name);
-	for (int i = 0; i < count_fixed; i++)
-		descr[i] = fixed[i];
-	for (int p = 0; p < npanels; p++)
-		descr[count_fixed + p] = (struct starpu_data_descr){panels[p], p ? mode_rest : mode_first};
-	int ret = starpu_task_insert(cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr,
-	                             count, STARPU_VALUE, &arg, sizeof arg, STARPU_PRIORITY, priority, 0);
-	free(descr);
-	return hyla__submitted(ret, cl->name);
-}
-
 int TYPED(hyla__insert_sytrd_panel)(starpu_data_handle_t e, starpu_data_handle_t tau,
                                     starpu_data_handle_t w, const starpu_data_handle_t *panels,
                                     int npanels, int64_t col)
 {
-	struct starpu_data_descr fixed[] = {{e, STARPU_W}, {tau, STARPU_W}, {w, STARPU_W}};
-	return insert(&panel_cl, fixed, 3, panels, npanels, STARPU_RW, STARPU_R,
-	              (struct sytrd_args){col, 0}, STARPU_MAX_PRIO);
+	const struct starpu_data_descr fixed[] = {{e, STARPU_W}, {tau, STARPU_W}, {w, STARPU_W}};
+	struct sytrd_args arg = {col, 0};
+	return hyla__insert_on_panels(&panel_cl, fixed, 3, panels, npanels, STARPU_RW, STARPU_R, &arg,
+	                              sizeof arg, STARPU_MAX_PRIO);
 }
 
 int TYPED(hyla__insert_sytrd_update)(starpu_data_handle_t v, starpu_data_handle_t w,
                                      const starpu_data_handle_t *panels, int npanels, int64_t col,
                                      int64_t first, int priority)
 {
-	struct starpu_data_descr fixed[] = {{v, STARPU_R}, {w, STARPU_R}};
-	return insert(&update_cl, fixed, 2, panels, npanels, STARPU_RW, STARPU_RW,
-	              (struct sytrd_args){col, first}, priority);
+	const struct starpu_data_descr fixed[] = {{v, STARPU_R}, {w, STARPU_R}};
+	struct sytrd_args arg = {col, first};
+	return hyla__insert_on_panels(&update_cl, fixed, 2, panels, npanels, STARPU_RW, STARPU_RW, &arg,
+	                              sizeof arg, priority);
 }
 
 int TYPED(hyla__insert_sytrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau,

@@ -51,6 +51,15 @@ int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl
 size_t hyla__cols_from(struct starpu_task *task, unsigned first);
 uint32_t hyla__size_footprint(struct starpu_task *task);
 
+/* Submits one task of cl on the nfixed buffers fixed, then the npanels
+ * panels (the first with mode_first, the others with mode_rest), with arg
+ * packed as one STARPU_VALUE, hyla's callback and the priority. */
+int hyla__insert_on_panels(struct starpu_codelet *cl, const struct starpu_data_descr *fixed,
+                           int nfixed, const starpu_data_handle_t *panels, int npanels,
+                           enum starpu_data_access_mode mode_first,
+                           enum starpu_data_access_mode mode_rest, const void *arg,
+                           size_t arg_size, int priority);
+
 /* Unregister every tile once its tasks are done (data goes back home). */
 void hyla__desc_unregister(hyla_desc *d);
 /* The same, but returns at once: StarPU unregisters when the tasks end
