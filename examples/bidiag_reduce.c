@@ -41,6 +41,8 @@ int main(int argc, char **argv)
 {
 	static const struct option extra[] = {{"svd", no_argument, 0, OPT_SVD}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 2, extra, on_option, usage);
+	if (o.nb)
+		die_usage(prog, "--nb is not taken here: the block size comes from %s", "hyla_sytrd_default_nb");
 	o.algorithms[0] = "gebrd";
 	if (o.models)
 		driver_start(prog, &o); /* reports and exits */

@@ -78,6 +78,8 @@ int main(int argc, char **argv)
 	                                      {"triangle", required_argument, 0, OPT_TRIANGLE},
 	                                      {"eig", no_argument, 0, OPT_EIG}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 1, extra, on_option, usage);
+	if (o.nb)
+		die_usage(prog, "--nb is not taken here: the block size comes from %s", "hyla_sytrd_default_nb");
 	o.algorithms[0] = "sytrd";
 	if (o.models)
 		driver_start(prog, &o); /* reports and exits */

@@ -78,6 +78,7 @@ expect_usage_error 100 --trace "$dir/no/such/dir/t.svg"
 case $(basename "$drv") in
 bidiag_reduce)
 	expect_usage_error 2000000000 2000000000
+	expect_usage_error 100 --nb 64
 	run_env=STARPU_NCUDA=0
 	expect_usage_error 100 --require-gpu
 	run_env=
@@ -99,6 +100,7 @@ tridiag_reduce)
 	expect_usage_error --input "$dir/unsym.mtx" --triangle X
 	expect_usage_error 100 --triangle L
 	expect_usage_error 100 --uplo Q
+	expect_usage_error 100 --nb 64
 	expect_usage_error 100 50
 	run_env=STARPU_NCUDA=0
 	expect_usage_error 100 --require-gpu
