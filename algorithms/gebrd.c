@@ -146,7 +146,7 @@ int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_
 		return ret;
 	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
-	int64_t k = m < n ? m : n, nb = hyla_sytrd_default_nb(k);
+	int64_t k = m < n ? m : n, nb = hyla_gebrd_default_nb(m, n);
 	if (k <= nb)
 		return gebrd_host(m, n, a, lda, d, e, tauq, taup);
 	if (m >= n)

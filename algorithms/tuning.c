@@ -34,6 +34,12 @@ int64_t hyla_sytrd_default_nb(int64_t n)
 	return hyla_ncuda() > 0 ? 64 : 32;
 }
 
+int64_t hyla_gebrd_default_nb(int64_t m, int64_t n)
+{
+	/* DLABRD's panel on a core, two GEMVs per column: as the tridiagonal's. */
+	return hyla_sytrd_default_nb(m < n ? m : n);
+}
+
 int64_t hyla_gehrd_default_nb(int64_t n)
 {
 	(void)n;

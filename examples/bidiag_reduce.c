@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 	static const struct option extra[] = {{"svd", no_argument, 0, OPT_SVD}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 2, extra, on_option, usage);
 	if (o.nb)
-		die_usage(prog, "--nb is not taken here: the block size comes from %s", "hyla_sytrd_default_nb");
+		die_usage(prog, "--nb is not taken here: the block size comes from %s", "hyla_gebrd_default_nb");
 	o.algorithms[0] = "gebrd";
 	if (o.models)
 		driver_start(prog, &o); /* reports and exits */
@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 	result_num("m", "%.0f", (double)m, NULL);
 	result_num("n", "%.0f", (double)n, NULL);
 	result_str("prec", prec);
-	result_num("nb", "%.0f", (double)hyla_sytrd_default_nb(k), NULL);
+	result_num("nb", "%.0f", (double)hyla_gebrd_default_nb(m, n), NULL);
 	result_num("time", "%.4f", best, " s");
 	if (o.repeat > 1)
 		result_num("median", "%.4f", times[o.repeat / 2], " s");

@@ -183,6 +183,7 @@ int hyla_dgebrd(int64_t m, int64_t n, double *a, int64_t lda, double *d, double 
                 double *taup);
 int hyla_sgebrd(int64_t m, int64_t n, float *a, int64_t lda, float *d, float *e, float *tauq,
                 float *taup);
+int64_t hyla_gebrd_default_nb(int64_t m, int64_t n);
 
 /* ---- Hessenberg reduction ----------------------------------------------
  * Q^T A Q = H for an n-by-n A, LAPACK dgehrd's contract: on return H is on
