@@ -659,9 +659,24 @@ static int models_ready(const struct driver_options *o, FILE *report)
 	return ready;
 }
 
+/* The project's calibrated models (perfmodels/calibrate.sh) when they are
+ * there for this machine and the caller chose no directory. */
+static void default_models_dir(void)
+{
+	char host[256], dir[4096];
+	struct stat st;
+	if (getenv("STARPU_PERF_MODEL_DIR") || gethostname(host, sizeof host))
+		return;
+	host[sizeof host - 1] = 0;
+	snprintf(dir, sizeof dir, "%s/models-%s", HYLA_MODELS_HOME, host);
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		setenv("STARPU_PERF_MODEL_DIR", dir, 0);
+}
+
 void driver_start(const char *prog, const struct driver_options *o)
 {
 	setenv("STARPU_SILENT", "1", 0);
+	default_models_dir();
 	if (hyla_init() != HYLA_SUCCESS) {
 		fprintf(stderr, "%s: error: could not start StarPU\n", prog);
 		exit(1);
