@@ -42,6 +42,6 @@ int PUBLIC(orghr)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, c
 	shift_reflectors(n, ilo, ihi, a, lda);
 	int64_t nh = ihi - ilo;
 	real_t *q = a + ilo + ilo * lda;
-	return nh > 0 ? TYPED(hyla__orgqr)(nh, nh, q, lda, tau + ilo - 1, hyla_gehrd_default_nb(nh))
+	return nh > 0 ? TYPED(hyla__orgqr)(nh, nh, nh, q, lda, tau + ilo - 1, hyla_gehrd_default_nb(nh))
 	              : HYLA_SUCCESS;
 }

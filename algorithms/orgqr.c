@@ -1,20 +1,40 @@
 /* Q from Householder reflectors as LAPACK's dgeqrf leaves them (dorgqr's
  * contract), as a task graph. Typed source: see runtime/precision.h.
  *
- * Panel by panel from the last:
+ * The k reflector columns are column panels (views of one handle); with
+ * k < n the columns after them, which start as the identity's (LAPACK's
+ * way), are a second set of panels. Reflector panel by panel from the last:
  *   t(i)         the panel's T (CPU, LAPACK's dlarft);
- *   apply(i, c)  (I - V T V^T) on the later panels c, in groups (GPU where
- *                the models say so);
+ *   apply(i, c)  (I - V T V^T) on the later panels c of both sets, in groups
+ *                (GPU where the models say so);
  *   form(i)      the panel's own columns of Q. */
 #include <lapacke.h>
 #include <stdlib.h>
+#include <string.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
 #include "typed.h"
 
-static int submit_orgqr(const hyla_desc *A, const hyla_desc *tau, starpu_data_handle_t w_apply,
-                        starpu_data_handle_t w_form, int64_t group)
+/* apply(panel, ...) on the panels [first, d->nt) of d in groups, the first
+ * alone when it is next in line. */
+static int submit_applies(starpu_data_handle_t panel, starpu_data_handle_t t, starpu_data_handle_t w,
+                          int64_t c0, const hyla_desc *d, int64_t first, int next_alone,
+                          int64_t group)
+{
+	int ret = HYLA_SUCCESS;
+	for (int64_t c = first; c < d->nt && ret == HYLA_SUCCESS;) {
+		int alone = next_alone && c == first;
+		int64_t count = alone ? 1 : (d->nt - c < group ? d->nt - c : group);
+		ret = TASK(larfb)(panel, t, w, &d->tiles[c], (int)count, c0, 0,
+		                  alone ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
+		c += count;
+	}
+	return ret;
+}
+
+static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc *tau,
+                        starpu_data_handle_t w_apply, starpu_data_handle_t w_form, int64_t group)
 {
 	int ret = HYLA_SUCCESS;
 	for (int64_t i = A->nt - 1; i >= 0 && ret == HYLA_SUCCESS; i--) {
@@ -24,12 +44,10 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *tau, starpu_data_ha
 		starpu_data_handle_t panel = A->tiles[i];
 		ret = TASK(larft)(panel, hyla__tile(tau, i, 0), t, c0, STARPU_MAX_PRIO);
 		/* The panel next to this one first: the next step's apply waits on it. */
-		for (int64_t c = i + 1; c < A->nt && ret == HYLA_SUCCESS;) {
-			int64_t count = c == i + 1 ? 1 : (A->nt - c < group ? A->nt - c : group);
-			ret = TASK(larfb)(panel, t, w_apply, &A->tiles[c], (int)count, c0,
-			                                      0, c == i + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
-			c += count;
-		}
+		if (ret == HYLA_SUCCESS)
+			ret = submit_applies(panel, t, w_apply, c0, A, i + 1, 1, group);
+		if (ret == HYLA_SUCCESS && B)
+			ret = submit_applies(panel, t, w_apply, c0, B, 0, 0, group);
 		if (ret == HYLA_SUCCESS)
 			ret = TYPED(hyla__insert_orgqr_form)(panel, t, w_form, c0, STARPU_MAX_PRIO);
 		starpu_data_unregister_submit(t);
@@ -53,9 +71,10 @@ static int orgqr_host(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, c
 	return info;
 }
 
-/* Submits Q of the reflectors in A (m >= n, k = n) with tau (registered
- * here; the request owns it) and the request's fence. */
-static int submit_call(const hyla_desc *A, const real_t *tau, hyla_request *req)
+/* Submits Q of the reflectors in A (the first k columns) and the columns
+ * after them in B (or NULL), with tau (registered here; the request owns
+ * it) and the request's fence. */
+static int submit_call(const hyla_desc *A, const hyla_desc *B, const real_t *tau, hyla_request *req)
 {
 	int64_t n = A->n, nb = A->nb;
 	hyla_desc T;
@@ -69,24 +88,47 @@ static int submit_call(const hyla_desc *A, const real_t *tau, hyla_request *req)
 		starpu_data_handle_t w_apply, w_form;
 		starpu_vector_data_register(&w_apply, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
 		starpu_vector_data_register(&w_form, -1, 0, (uint32_t)(2 * nb * nb), sizeof(real_t));
-		ret = submit_orgqr(A, &T, w_apply, w_form, group);
+		ret = submit_orgqr(A, B, &T, w_apply, w_form, group);
 		starpu_data_unregister_submit(w_apply);
 		starpu_data_unregister_submit(w_form);
 	}
-	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_fence(req, A->tiles, (int)A->nt);
+	int64_t count = A->nt + (B ? B->nt : 0);
+	starpu_data_handle_t *handles = malloc(sizeof *handles * (size_t)count);
+	if (!handles && ret == HYLA_SUCCESS)
+		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)count);
+	if (ret == HYLA_SUCCESS) {
+		memcpy(handles, A->tiles, sizeof *handles * (size_t)A->nt);
+		if (B)
+			memcpy(handles + A->nt, B->tiles, sizeof *handles * (size_t)B->nt);
+		ret = hyla__request_fence(req, handles, (int)count);
+	}
+	free(handles);
 	free(T.tiles); /* the handles are the request's */
 	return ret;
 }
 
-int TYPED(hyla__orgqr)(int64_t m, int64_t n, real_t *a, int64_t lda, const real_t *tau,
+int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau,
                        int64_t nb)
 {
-	hyla_desc A;
-	if (n <= nb || hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t)) != HYLA_SUCCESS)
-		return orgqr_host(m, n, n, a, lda, tau);
+	if (k <= nb)
+		return orgqr_host(m, n, k, a, lda, tau);
+	/* Columns past the k reflectors start as the identity's. */
+	for (int64_t j = k; j < n; j++)
+		for (int64_t i = 0; i < m; i++)
+			a[i + j * lda] = i == j;
+	hyla_desc A, B = {0};
+	if (hyla__desc_register_views(&A, a, m, k, lda, nb, sizeof(real_t)) != HYLA_SUCCESS)
+		return orgqr_host(m, n, k, a, lda, tau);
+	int ret = n > k ? hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t))
+	                : HYLA_SUCCESS;
+	if (ret != HYLA_SUCCESS) {
+		hyla__desc_unregister(&A);
+		return ret;
+	}
 	struct hyla_request req = {0};
-	return hyla__finish_sync(&req, &A, submit_call(&A, tau, &req));
+	ret = hyla__finish_sync(&req, &A, submit_call(&A, n > k ? &B : NULL, tau, &req));
+	hyla__desc_unregister(&B);
+	return ret;
 }
 
 int PUBLIC(orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau)
@@ -104,10 +146,7 @@ int PUBLIC(orgqr_ex)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, co
 		return ret;
 	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
-	/* Columns past the k reflectors start as the identity's: LAPACK's way. */
-	if (k < n)
-		return orgqr_host(m, n, k, a, lda, tau);
-	return TYPED(hyla__orgqr)(m, n, a, lda, tau, nb ? nb : hyla_geqrf_default_nb(m, n));
+	return TYPED(hyla__orgqr)(m, n, k, a, lda, tau, nb ? nb : hyla_geqrf_default_nb(m, n));
 }
 
 int PUBLIC(orgqr_async)(hyla_matrix *a, const real_t *tau, hyla_request *req)
@@ -122,5 +161,5 @@ int PUBLIC(orgqr_async)(hyla_matrix *a, const real_t *tau, hyla_request *req)
 		return HYLA_ERROR(-2, "tau is NULL");
 	if (!req)
 		return HYLA_ERROR(-3, "req is NULL");
-	return submit_call(A, tau, req);
+	return submit_call(A, NULL, tau, req);
 }

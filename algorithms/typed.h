@@ -5,11 +5,11 @@
 #include <stdint.h>
 #include "precision.h"
 
-/* Q (m-by-n, m >= n) from the n reflectors in a as dgeqrf leaves them, with
- * tau: the task graph over panels of width nb, or LAPACK's dorgqr on the
- * host when n <= nb or the matrix cannot be registered. LAPACK's info, or
- * HYLA_ERR_*. */
-int TYPED(hyla__orgqr)(int64_t m, int64_t n, real_t *a, int64_t lda, const real_t *tau,
+/* Q (m-by-n, m >= n >= k) from the k reflectors in a as dgeqrf leaves
+ * them, with tau: the task graph over panels of width nb, or LAPACK's
+ * dorgqr on the host when k <= nb or the matrix cannot be registered.
+ * LAPACK's info, or HYLA_ERR_*. */
+int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau,
                        int64_t nb);
 
 #endif

@@ -37,8 +37,8 @@ static void take_r(char prec, int64_t m, int64_t n, const void *a, void *r)
 	}
 }
 
-/* The m-by-m Q of the n reflectors in a (LAPACK's way: k = n < m) into
- * full, its first n columns back into a. */
+/* The m-by-m Q of the n reflectors in a (dorgqr with k = n < m) into full,
+ * its first n columns back into a. */
 static int form_full_q(char prec, int64_t m, int64_t n, void *a, const void *tau, int64_t nb)
 {
 	size_t el = prec == 's' ? sizeof(float) : sizeof(double);

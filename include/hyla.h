@@ -141,9 +141,10 @@ int hyla_sqr_to_umu(int64_t m, int64_t n, float *q, int64_t ldq, float *r, int64
 int hyla_dgeqrf(int64_t m, int64_t n, double *a, int64_t lda, double *tau);
 int hyla_sgeqrf(int64_t m, int64_t n, float *a, int64_t lda, float *tau);
 /* LAPACK dorgqr's contract: the m-by-n Q (m >= n >= k) of the first k
- * reflectors in a (as dgeqrf leaves them) with tau. k = n: the task graph
- * (T on the CPU, the block reflectors' applications as Level-3 tasks); k < n
- * (e.g. the full m-by-m Q of a tall A): LAPACK on the host for now. */
+ * reflectors in a (as dgeqrf leaves them) with tau, e.g. the full m-by-m Q
+ * of a tall A with n = m: a task graph (T on the CPU, the block reflectors'
+ * applications as Level-3 tasks); k at most the block size: LAPACK on the
+ * host. */
 int hyla_dorgqr(int64_t m, int64_t n, int64_t k, double *a, int64_t lda, const double *tau);
 int hyla_sorgqr(int64_t m, int64_t n, int64_t k, float *a, int64_t lda, const float *tau);
 /* The same with the panel width nb (0: hyla_geqrf_default_nb; the last
