@@ -60,7 +60,8 @@ static struct cgs_args args_of(void *cl_arg)
  *            that are already nearly orthonormal (BCGS2's second pass: there
  *            Cholesky QR is as accurate as CGS, which it equals in exact
  *            arithmetic, and it is Level 3);
- *   combine  r (w-by-w, upper) = t r. */
+ *   combine  r (w-by-w, upper) = t r, reading only the two upper triangles
+ *            (NaN from a vanished column must not reach earlier columns). */
 struct backend {
 	void (*project)(int m, int w, int c, const real_t *q, int ldq, real_t *a, int lda, real_t *r,
 	                int ldr, const real_t *t, int ldt, int pass, real_t *s);
@@ -198,8 +199,9 @@ static void cholqr_host(int m, int w, real_t *a, int lda, real_t *t, int ldt)
 
 static void combine_host(int w, const real_t *t, int ldt, real_t *r, int ldr)
 {
-	BLAS(trmm)(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, w, w, 1, t, ldt,
-	           r, ldr);
+	for (int k = 0; k < w; k++)
+		BLAS(trmv)(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, k + 1, t, ldt,
+		           r + (int64_t)k * ldr, 1);
 }
 
 static const struct backend host = {project_host, columns_host, cholqr_host, combine_host};
@@ -292,9 +294,7 @@ static void cholqr_gpu(int m, int w, real_t *a, int lda, real_t *t, int ldt)
 
 static void combine_gpu(int w, const real_t *t, int ldt, real_t *r, int ldr)
 {
-	const real_t one = 1;
-	CUBLAS(trmm)(starpu_cublas_get_local_handle(), CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
-	             CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, w, w, &one, t, ldt, r, ldr, r, ldr);
+	TYPED(hyla__cuda_upper_product)(w, t, ldt, r, ldr, starpu_cuda_get_local_stream());
 }
 
 static const struct backend gpu = {project_gpu, columns_gpu, cholqr_gpu, combine_gpu};

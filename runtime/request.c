@@ -96,9 +96,14 @@ int hyla_request_wait(hyla_request *req)
 	for (int i = 0; i < req->nowned; i++)
 		starpu_data_unregister(req->owned[i]);
 	req->nowned = 0;
-	if (req->pivots && req->info == 0)
-		req->info = (int)hyla__first_zero_pivot(req->pivots_n, req->pivots, req->pivots_ld,
-		                                        req->pivots_elsize);
+	/* A GPU task does not report a vanished column (it would need a host
+	 * sync): the diagonal tells, and the earliest column wins. */
+	int64_t zero = req->pivots && req->info >= 0
+	                   ? hyla__first_zero_pivot(req->pivots_n, req->pivots, req->pivots_ld,
+	                                            req->pivots_elsize)
+	                   : 0;
+	if (zero > 0 && (req->info == 0 || zero < req->info))
+		req->info = (int)zero;
 	req->pivots = NULL;
 	return req->info;
 }

@@ -48,7 +48,7 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 			STARPU_SCHED=$sched $bin/tests/test_gebrd $args || echo "FAILED (exit $?): test_gebrd $args under $sched"
 		done
 		for cmd in "tests/test_async" "tests/test_codelets 3000 2000 128" "eigen_pipeline 2000 128" \
-			"reorth_loop 1000 16 60"; do
+			"reorth_loop 1000 16 80"; do
 			STARPU_SCHED=$sched $bin/$cmd || echo "FAILED (exit $?): $cmd under $sched"
 		done
 		[ "${HYLA_CHECKS:-all}" = gs ] && continue

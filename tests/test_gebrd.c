@@ -1,8 +1,11 @@
 /* Tester for the bidiagonal reduction: test_gebrd PREC M N (any shape)
  * hyla_dgebrd on a random m-by-n A; checks, against LAPACK's dgebrd (or
- * sgebrd) on the same input: d, e, tauq, taup and the reflectors, relative
- * differences within 1e3 sqrt(n) eps (1e5 in single: LAPACK blocks the
- * same work otherwise, and the reflectors' rounding differs); the
+ * sgebrd) on the same input: d, e, tauq, taup and the reflectors of the
+ * first LEAD steps, relative differences within 1e3 sqrt(n) eps (1e5 in
+ * single: LAPACK blocks the same work otherwise, and the reflectors'
+ * rounding differs). Later steps are not compared entry by entry: B's
+ * entries amplify rounding (the GPU's GEMMs sum in another order), so the
+ * identities and the singular values judge them. The
  * identities with Q and P^T from LAPACK's dorgbr on hyla's output:
  * ||A - Q B P^T||_F / (n ||A||_F), ||I - Q^T Q||_F / n, ||I - P^T P||_F / n at
  * most 30 eps; B's singular values (dbdsqr) against dgesdd's within
@@ -17,6 +20,9 @@
 #include "hyla.h"
 
 static const char *prog = "test_gebrd";
+
+/* Steps compared entry by entry with LAPACK's (the first ones reduced). */
+#define LEAD 8
 
 static double rel_diff(int64_t len, const double *x, const double *y)
 {
@@ -80,16 +86,20 @@ int main(int argc, char **argv)
 	memcpy(ref, a0, sizeof *ref * mn);
 	lapack_gebrd(prec, (int)m, (int)n, ref, vr);
 
-	/* The reflectors: off the bidiagonal (upper for m >= n, lower else). */
+	/* The first LEAD steps; their reflectors: off the bidiagonal (upper for
+	 * m >= n, lower else), step min(i, j) for entry (i, j). */
+	int64_t lead = k < LEAD ? k : LEAD;
 	double rd = 0, rs = 0;
 	for (int64_t j = 0; j < n; j++)
 		for (int64_t i = 0; i < m; i++)
-			if (m >= n ? i > j || j > i + 1 : j > i || i > j + 1) {
+			if ((m >= n ? i > j || j > i + 1 : j > i || i > j + 1) && (i < lead || j < lead)) {
 				rd += (a[i + j * m] - ref[i + j * m]) * (a[i + j * m] - ref[i + j * m]);
 				rs += ref[i + j * m] * ref[i + j * m];
 			}
-	double vdiff = sqrt(rd / rs), ddiff = rel_diff(k, v, vr), ediff = rel_diff(k - 1, v + k, vr + k);
-	double tqdiff = rel_diff(k, v + 2 * k, vr + 2 * k), tpdiff = rel_diff(k, v + 3 * k, vr + 3 * k);
+	int64_t elead = lead < k - 1 ? lead : k - 1;
+	double vdiff = rs > 0 ? sqrt(rd / rs) : sqrt(rd), ddiff = rel_diff(lead, v, vr);
+	double ediff = rel_diff(elead, v + k, vr + k), tqdiff = rel_diff(lead, v + 2 * k, vr + 2 * k);
+	double tpdiff = rel_diff(lead, v + 3 * k, vr + 3 * k);
 
 	double resid = NAN, orth = NAN, scale = 0;
 	int checked = bidiagonal_residuals(m, n, a0, m, a, v, v + k, v + 2 * k, v + 3 * k, &resid, &orth);
@@ -101,7 +111,7 @@ int main(int argc, char **argv)
 	         sv <= 30 * k * eps * scale && ddiff <= tol && ediff <= tol && tqdiff <= tol &&
 	         tpdiff <= tol && vdiff <= tol;
 	printf("gebrd prec=%c m=%lld n=%lld info=%d resid=%.1f eps orth=%.1f eps sv=%.2e "
-	       "vs LAPACK: d=%.1e e=%.1e tauq=%.1e taup=%.1e v=%.1e (tol %.1e) %s\n",
+	       "first steps vs LAPACK: d=%.1e e=%.1e tauq=%.1e taup=%.1e v=%.1e (tol %.1e) %s\n",
 	       prec, (long long)m, (long long)n, info, resid / eps, orth / eps, sv, ddiff,
 	       ediff, tqdiff, tpdiff, vdiff, tol, ok ? "pass" : "FAILED");
 	free(a0), free(a), free(ref), free(v);

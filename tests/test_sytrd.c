@@ -1,9 +1,12 @@
 /* Tester for the symmetric tridiagonal reduction: test_sytrd PREC N UPLO
  * hyla_dsytrd on a random symmetric A; checks, against LAPACK's dsytrd (or
- * ssytrd) on the same input: d, e, tau and the reflectors, relative
- * differences within 100 sqrt(n) cond eps (1e5 for upper: hyla reduces the
- * mirrored matrix, other rounding, and T's entries can amplify rounding by
- * 1e5 on some inputs: seen at n = 90); the identities with Q from
+ * ssytrd) on the same input: d, e, tau and the reflectors of the first LEAD
+ * steps, relative differences within 100 sqrt(n) cond eps (1e5 for upper:
+ * hyla reduces the mirrored matrix, other rounding). Later steps are not
+ * compared entry by entry: T's entries can amplify rounding by 1e5 and more
+ * (seen at n = 90, and with the GPU's GEMMs on most inputs), so a different
+ * summation order is not an error; the identities below and the
+ * eigenvalues judge them. The identities with Q from
  * LAPACK's dorgtr on hyla's output: ||A - Q T Q^T||_F / (n ||A||_F) and
  * ||I - Q^T Q||_F / n at most 30 eps; T's eigenvalues (dsterf) against
  * dsyevd's within 30 n eps ||A||_2.
@@ -17,6 +20,9 @@
 #include "hyla.h"
 
 static const char *prog = "test_sytrd";
+
+/* Steps compared entry by entry with LAPACK's (the first ones reduced). */
+#define LEAD 8
 
 static double rel_diff(int64_t len, const double *x, const double *y)
 {
@@ -74,18 +80,22 @@ int main(int argc, char **argv)
 		LAPACKE_dsytrd(LAPACK_COL_MAJOR, uplo, (int)n, ref, (int)n, dr, er, tr);
 	}
 
-	/* The reflectors: the triangle dsytrd stores them in, past the subdiagonal. */
+	/* The first LEAD steps: columns 0.. for lower, n-1 down for upper (the
+	 * reflectors: the triangle dsytrd stores them in, past the subdiagonal). */
+	int64_t lead = n - 1 < LEAD ? n - 1 : LEAD, first = uplo == 'L' ? 0 : n - 1 - lead;
 	double rd = 0, rs = 0;
 	for (int64_t j = 0; j < n; j++)
 		for (int64_t i = 0; i < n; i++) {
-			int stored = uplo == 'L' ? i > j + 1 : j > i + 1;
+			int stored = uplo == 'L' ? i > j + 1 && j < lead : j > i + 1 && j > first;
 			if (stored) {
 				rd += (a[i + j * n] - ref[i + j * n]) * (a[i + j * n] - ref[i + j * n]);
 				rs += ref[i + j * n] * ref[i + j * n];
 			}
 		}
 	double vdiff = rs > 0 ? sqrt(rd / rs) : sqrt(rd);
-	double ddiff = rel_diff(n, d, dr), ediff = rel_diff(n - 1, e, er), tdiff = rel_diff(n - 1, tau, tr);
+	int64_t d0 = uplo == 'L' ? 0 : first + 1;
+	double ddiff = rel_diff(lead, d + d0, dr + d0), ediff = rel_diff(lead, e + first, er + first);
+	double tdiff = rel_diff(lead, tau + first, tr + first);
 
 	double resid, orth, spread;
 	int checked = tridiagonal_residuals(n, uplo, a0, n, a, d, e, tau, &resid, &orth);
@@ -97,7 +107,7 @@ int main(int argc, char **argv)
 	int ok = info == 0 && checked == 0 && resid <= 30 * eps && orth <= 30 * eps && eig <= 30 * n * eps * spread &&
 	         ddiff <= tol * kappa && ediff <= tol * kappa && tdiff <= tol * kappa && vdiff <= tol * kappa;
 	printf("sytrd prec=%c n=%lld uplo=%c info=%d resid=%.1f eps orth=%.1f eps eig=%.2e "
-	       "vs LAPACK: d=%.1e e=%.1e tau=%.1e v=%.1e (tol %.1e) %s\n",
+	       "first steps vs LAPACK: d=%.1e e=%.1e tau=%.1e v=%.1e (tol %.1e) %s\n",
 	       prec, (long long)n, uplo, info, resid / eps, orth / eps, eig, ddiff, ediff, tdiff, vdiff,
 	       tol * kappa, ok ? "pass" : "FAILED");
 	free(a0), free(a), free(ref), free(d);

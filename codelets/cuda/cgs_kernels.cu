@@ -271,6 +271,26 @@ __global__ void cholesky_upper(int w, T *t, int64_t ldt)
 		t[i + j * ldt] = g[i][j];
 }
 
+// Column k of r = t r (both upper triangular): block k keeps r(0:k, k) in
+// shared memory, thread i forms sum over i <= l <= k of t(i, l) r(l, k).
+template <typename T>
+__global__ void upper_product(const T *t, int64_t ldt, T *r, int64_t ldr)
+{
+	extern __shared__ unsigned char shared[];
+	T *col = reinterpret_cast<T *>(shared);
+	const int k = blockIdx.x;
+	T *rk = r + (int64_t)k * ldr;
+	for (int i = threadIdx.x; i <= k; i += blockDim.x)
+		col[i] = rk[i];
+	__syncthreads();
+	for (int i = threadIdx.x; i <= k; i += blockDim.x) {
+		T sum = 0;
+		for (int l = i; l <= k; l++)
+			sum += t[i + l * ldt] * col[l];
+		rk[i] = sum;
+	}
+}
+
 template <typename T>
 struct gs_scratch {
 	T *partial; // two buffers of HYLA_CGS_MAX_BLOCKS * SLOTS
@@ -349,6 +369,12 @@ static void rank1_update(int m, int ncols, T *x, int64_t ldx, const T *q, const 
 	{                                                                                              \
 		cholesky_upper<T><<<1, HYLA_CHOLESKY_MAX * HYLA_CHOLESKY_MAX, 0, stream>>>(w, t, ldt);     \
 		hyla_check_launch("cholesky_upper");                                                       \
+	}                                                                                              \
+	extern "C" void hyla__cuda_upper_product_##S(int w, const T *t, int64_t ldt, T *r,             \
+	                                             int64_t ldr, cudaStream_t stream)                 \
+	{                                                                                              \
+		upper_product<T><<<w, 128, w * sizeof(T), stream>>>(t, ldt, r, ldr);                       \
+		hyla_check_launch("upper_product");                                                        \
 	}                                                                                              \
 	extern "C" void hyla__cuda_cgs_panel_##S(int m, int w, int passes, T *a, int64_t lda,          \
 	                                         T *t, int64_t ldt, T *scratch, cudaStream_t stream)   \

@@ -86,6 +86,12 @@ void hyla__cuda_cgs_rank1_s(int m, int ncols, float *x, int64_t ldx, const float
 #define HYLA_CHOLESKY_MAX 32
 void hyla__cuda_cholesky_upper_d(int w, double *t, int64_t ldt, cudaStream_t stream);
 void hyla__cuda_cholesky_upper_s(int w, float *t, int64_t ldt, cudaStream_t stream);
+/* r = t r for upper triangular w-by-w t and r, in place; reads only their
+ * upper triangles (what is below r's diagonal is neither read nor written). */
+void hyla__cuda_upper_product_d(int w, const double *t, int64_t ldt, double *r, int64_t ldr,
+                                cudaStream_t stream);
+void hyla__cuda_upper_product_s(int w, const float *t, int64_t ldt, float *r, int64_t ldr,
+                                cudaStream_t stream);
 
 /* top (w-by-w, leading dimension lda) = I - x (leading dimension ldx). */
 void hyla__cuda_identity_minus_d(int w, const double *x, int ldx, double *top, int lda,
