@@ -3,8 +3,9 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|trace|cgs|householder|tridiag|bench|suite|profile|all]
+#   sh scripts/device-run.sh [checks|hr|trace|cgs|householder|tridiag|bench|suite|profile|all]
 #   (default all)
+# hr: the Hessenberg panel's GPU checks and hr_reduce timings (a quick loop).
 # trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
 # the Gram-Schmidt QRs only. HYLA_CGS_NBS="128 512": also time qr_cgs at those nb.
 # profile: GPU time of each kernel in a window of hr_reduce 8000's column
@@ -59,6 +60,20 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 		done
 	done 2>&1 | tee "$out/checks.txt"
 	grep -c FAILED "$out/checks.txt" | sed 's/^/failed checks: /'
+fi
+
+if [ "$what" = hr ]; then
+	# Quick loop for the Hessenberg panel: its GPU checks, then hr_reduce 8000 timed.
+	for sched in dmda eager; do
+		for args in "d 1500 64 gpu" "d 1025 64" "s 600 32 auto 1e25" "d 600 32 auto 1e-150" \
+			"d 1000 128" "s 900 100" "s 1200 64"; do
+			STARPU_SCHED=$sched $bin/tests/test_gehrd $args || echo "FAILED (exit $?): test_gehrd $args under $sched"
+		done
+	done 2>&1 | tee "$out/checks-hr$tag.txt" | grep -v pass
+	for i in 1 2 3; do STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check >/dev/null 2>&1; done
+	for n in 8000 4000; do
+		STARPU_SCHED=dmda $bin/hr_reduce $n --repeat 2 --stats ${HYLA_HR_LAPACK:+--lapack}
+	done 2>&1 | tee "$out/bench-hr$tag.txt"
 fi
 
 if [ "$what" = trace ] || [ "$what" = all ]; then

@@ -1,21 +1,26 @@
 // CUDA column loop of the Hessenberg panel (LAPACK's DLAHR2 on the GPU).
 //
-// Per column j, four launches on the worker's stream and no host sync:
-//   rows(j)     finishes y_{j-1} (y -= Y s, y *= tau) and brings column j up
-//               to date from the right (c -= Y u); partial sums of V^T c;
-//               the last block forms w = T^T V^T c;
-//   reflect(j)  c -= V w (the update from the left), then the norm of the
-//               part below the diagonal; the last block forms the reflector
-//               (LAPACK's dlarfg: beta, tau, scale);
-//   dots(j)     scales the reflector v_j, partial sums of s = V^T v_j; the
-//               last block forms T(0:j, j) = -tau T s;
-//   cuBLAS gemv y_j = A v_j over the resident trailing matrix.
-// "The last block" is the last to finish (an atomic counter); it adds the
-// blocks' sums in block order, so results do not vary from run to run.
+// Per column j, two launches on the worker's stream and no host sync: one
+// cooperative kernel whose blocks meet at grid-wide barriers,
+//   rows     finish y_{j-1} (y -= Y s, y *= tau) and bring column j up to
+//            date from the right (c -= Y u); partial sums of V^T c;
+//   | barrier: every block adds the sums and forms w = T^T V^T c;
+//   reflect  c -= V w (the update from the left), the norm of the part
+//            below the diagonal;
+//   | barrier: every block forms the reflector (LAPACK's dlarfg: beta, tau,
+//            scale);
+//   dots     scale v_j, partial sums of s = V^T v_j; the last block to
+//            finish forms T(0:j, j) = -tau T s;
+// then the cuBLAS gemv y_j = A v_j over the resident trailing matrix.
+// Sums over blocks are added in block order, so results do not vary from
+// run to run (every block adds them alike, so all hold the same values).
+#include <cooperative_groups.h>
 #include <cublas_v2.h>
 #include <limits>
 #include "kernels.h"
 #include "launch.h"
+
+namespace cg = cooperative_groups;
 
 // A block works on a tile of TILE rows; SLICES threads share each row, each
 // taking every SLICES-th column of the row's dot products (so many loads are
@@ -27,18 +32,14 @@
 #define MAX_NB HYLA_GEHRD_MAX_NB
 #define MAX_BLOCKS HYLA_GEHRD_MAX_BLOCKS
 
-// Scratch layout (elements): beta of the last reflector, its scale, three
-// counters, w, s, the blocks' partial sums (column k of block b at
-// k * MAX_BLOCKS + b).
-enum { S_EI, S_SCALE, S_COUNT, S_W = S_COUNT + 3, S_S = S_W + MAX_NB, S_PART = S_S + MAX_NB };
-enum { C_ROWS, C_REFLECT, C_DOTS };
-static_assert(S_PART + MAX_BLOCKS * MAX_NB <= HYLA_GEHRD_SCRATCH_ELEMS, "scratch too small");
-
-template <typename T>
-__device__ unsigned *counter(T *scratch, int which)
-{
-	return reinterpret_cast<unsigned *>(scratch + S_COUNT + which);
-}
+// Scratch layout (elements): beta of the last reflector, its scale, the
+// updated c[r0 + j] (alpha), a counter, s, then the blocks' partial sums:
+// column dots (k of block b at k * MAX_BLOCKS + b), the norm's sum of
+// squares and largest entry, the rescaled sum of squares.
+enum { S_EI, S_SCALE, S_ALPHA, S_COUNT, S_S, S_DOTS = S_S + MAX_NB,
+       S_NORM = S_DOTS + MAX_BLOCKS * MAX_NB, S_RESCALED = S_NORM + 2 * MAX_BLOCKS,
+       S_END = S_RESCALED + MAX_BLOCKS };
+static_assert(S_END <= HYLA_GEHRD_SCRATCH_ELEMS, "scratch too small");
 
 // Entry (r, k) of the panel's V: zero above row r0 + k, one there, the
 // stored reflector below.
@@ -93,21 +94,6 @@ __device__ T slice_total(T v)
 	return s;
 }
 
-// True in the block that finishes last; it resets the counter.
-__device__ bool last_block(unsigned *count)
-{
-	__shared__ bool last;
-	__threadfence();
-	__syncthreads();
-	if (threadIdx.x == 0) {
-		last = atomicAdd(count, 1u) == gridDim.x - 1;
-		if (last)
-			*count = 0;
-	}
-	__syncthreads();
-	return last;
-}
-
 // acc[k] += sum over the tile's rows base.. of V(r, k) x[r - base], k < j.
 template <typename T>
 __device__ void tile_dots(const T *a, int64_t lda, int r0, int n, int64_t base, int j,
@@ -127,17 +113,21 @@ __device__ void tile_dots(const T *a, int64_t lda, int r0, int n, int64_t base, 
 	}
 }
 
-// Writes the block's acc[0:j] to the partial sums; in the last block,
-// returns true with the totals in acc (8 threads per column, fixed order).
+// The block's acc[0:j] to the partial sums.
 template <typename T>
-__device__ bool total_dots(T *scratch, int which, int j, T *acc)
+__device__ void store_dots(T *scratch, int j, const T *acc)
 {
 	__syncthreads();
-	T *part = scratch + S_PART;
-	if (threadIdx.x < j)
-		part[threadIdx.x * MAX_BLOCKS + blockIdx.x] = acc[threadIdx.x];
-	if (!last_block(counter(scratch, which)))
-		return false;
+	for (int k = threadIdx.x; k < j; k += THREADS)
+		scratch[S_DOTS + k * MAX_BLOCKS + blockIdx.x] = acc[k];
+}
+
+// acc[0:j] = the blocks' partial sums added in block order (8 threads per
+// column).
+template <typename T>
+__device__ void add_dots(const T *scratch, int j, T *acc)
+{
+	const T *part = scratch + S_DOTS;
 	const int g = threadIdx.x % 8;
 	for (int k0 = 0; k0 < j; k0 += THREADS / 8) {
 		const int k = k0 + threadIdx.x / 8;
@@ -152,97 +142,131 @@ __device__ bool total_dots(T *scratch, int which, int j, T *acc)
 			acc[k] = sum;
 	}
 	__syncthreads();
-	return true;
 }
 
-// Rows r0..n-1: finishes y_{j-1} = tau_{j-1} (y_{j-1} - Y(:, 0:j-1) s); if
-// j < nb, updates column j from the right, c -= Y(:, 0:j) u with u row
-// r0+j-1 of V, and forms w = T(0:j,0:j)^T V^T c.
+// The sum (or max) of the blocks' values at part[0:gridDim.x], block order.
+template <typename T, bool MAX>
+__device__ T add_blocks(const T *part)
+{
+	__shared__ T total;
+	if (threadIdx.x < 32) {
+		T s = 0;
+		for (int b = threadIdx.x; b < gridDim.x; b += 32) {
+			T x = __ldcg(&part[b]);
+			s = MAX ? fmax(s, x) : s + x;
+		}
+		for (int off = 16; off > 0; off /= 2) {
+			T o = __shfl_down_sync(0xffffffffu, s, off);
+			s = MAX ? fmax(s, o) : s + o;
+		}
+		if (threadIdx.x == 0)
+			total = s;
+	}
+	__syncthreads();
+	T r = total;
+	__syncthreads();
+	return r;
+}
+
+// True in the block that finishes last; it resets the counter.
+__device__ bool last_block(unsigned *count)
+{
+	__shared__ bool last;
+	__threadfence();
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		last = atomicAdd(count, 1u) == gridDim.x - 1;
+		if (last)
+			*count = 0;
+	}
+	__syncthreads();
+	return last;
+}
+
+// Row tiles of the block: r0 + (blockIdx.x + i gridDim.x) TILE, i = 0, 1, ...
+#define FOR_TILES(base, from)                                                                     \
+	for (int64_t base = (from) + (int64_t)blockIdx.x * TILE; base < n;                            \
+	     base += (int64_t)gridDim.x * TILE)
+
+// Column j of the panel (j = nb: only y_{nb-1}'s finish). One cooperative
+// launch; tiny: the smallest normal number over eps (dlarfg rescales the
+// norm of columns below it, or not finite).
 template <typename T>
 __global__ void __launch_bounds__(THREADS)
-gehrd_rows(int n, int nb, int r0, int j, T *a, int64_t lda, T *y, int64_t ldy, const T *t,
-           int64_t ldt, const T *tau, T *scratch)
+gehrd_column(int n, int nb, int r0, int j, T *a, int64_t lda, T *y, int64_t ldy, T *t,
+             int64_t ldt, T *tau, T *scratch, T tiny)
 {
-	__shared__ T u[MAX_NB], s[MAX_NB], acc[MAX_NB], c_tile[TILE];
-	const int jp = j - 1, rx = threadIdx.x % TILE, ks = threadIdx.x / TILE;
+	__shared__ T u[MAX_NB], s[MAX_NB], acc[MAX_NB], w[MAX_NB], x_tile[TILE];
+	__shared__ T tau_sh, scale_sh;
+	cg::grid_group grid = cg::this_grid();
+	const int rx = threadIdx.x % TILE, ks = threadIdx.x / TILE, jp = j - 1;
 	const bool update = j < nb;
-	for (int k = threadIdx.x; k < jp; k += THREADS)
-		s[k] = scratch[S_S + k];
-	for (int k = threadIdx.x; update && k < j; k += THREADS) {
-		u[k] = v_at(a, lda, r0, (int64_t)r0 + jp, k);
-		acc[k] = 0;
-	}
-	__syncthreads();
-	const T taup = tau[jp];
-	T *yp = y + jp * ldy, *c = a + j * lda;
-	for (int64_t base = r0 + (int64_t)blockIdx.x * TILE; base < n;
-	     base += (int64_t)gridDim.x * TILE) {
-		const int64_t r = base + rx;
-		T ys = 0, yu = 0;
-		if (r < n)
-#pragma unroll 4
-			for (int k = ks; k < jp; k += SLICES) {
-				T yk = y[r + k * ldy];
-				ys += yk * s[k];
-				yu += yk * u[k];
-			}
-		ys = slice_total(ys);
-		if (update)
-			yu = slice_total(yu);
-		if (ks == 0) {
-			T cr = 0;
-			if (r < n) {
-				T yr = taup * (yp[r] - ys);
-				yp[r] = yr;
-				if (update) {
-					cr = c[r] - yu - yr * u[jp];
-					c[r] = cr;
-				}
-			}
-			c_tile[rx] = cr;
-		}
-		if (update) {
-			__syncthreads();
-			tile_dots(a, lda, r0, n, base, j, c_tile, acc);
-			__syncthreads();
-		}
-	}
-	if (!update || !total_dots(scratch, C_ROWS, j, acc))
-		return;
-	/* w[k] = sum_{l <= k} T(l, k) acc[l]: a warp per k. */
-	const int lane = threadIdx.x % 32;
-#pragma unroll 2
-	for (int k = threadIdx.x / 32; k < j; k += WARPS) {
-		T w = 0;
-		for (int l = lane; l <= k; l += 32)
-			w += t[l + k * ldt] * acc[l];
-		w = warp_sum(w);
-		if (lane == 0)
-			scratch[S_W + k] = w;
-	}
-}
-
-// Column j: c -= V w on rows r0.. (if j > 0), then LAPACK's dlarfg on
-// (c[r0+j], c[r0+j+1:n]) without the scaling (dots applies it): c[r0+j] = 1,
-// tau[j] = T(j,j) = tau, beta kept for the diagonal. The previous column's
-// beta goes back to its place. Huge or tiny columns get their norm scaled by
-// the largest entry, so it neither overflows nor vanishes below tiny.
-template <typename T>
-__global__ void __launch_bounds__(THREADS)
-gehrd_reflect(int n, int r0, int j, T *a, int64_t lda, T *tau, T *t, int64_t ldt, T *scratch,
-              T tiny)
-{
-	__shared__ T w[MAX_NB];
-	__shared__ T norm_scale, sumsq;
-	const int rx = threadIdx.x % TILE, ks = threadIdx.x / TILE;
-	for (int k = threadIdx.x; k < j; k += THREADS)
-		w[k] = scratch[S_W + k];
-	__syncthreads();
 	T *c = a + j * lda;
+
+	/* rows: y_{j-1} finished; column j updated from the right. */
+	if (j > 0) {
+		for (int k = threadIdx.x; k < jp; k += THREADS)
+			s[k] = scratch[S_S + k];
+		for (int k = threadIdx.x; update && k < j; k += THREADS) {
+			u[k] = v_at(a, lda, r0, (int64_t)r0 + jp, k);
+			acc[k] = 0;
+		}
+		__syncthreads();
+		const T taup = tau[jp];
+		T *yp = y + jp * ldy;
+		FOR_TILES(base, r0) {
+			const int64_t r = base + rx;
+			T ys = 0, yu = 0;
+			if (r < n)
+#pragma unroll 4
+				for (int k = ks; k < jp; k += SLICES) {
+					T yk = y[r + k * ldy];
+					ys += yk * s[k];
+					yu += yk * u[k];
+				}
+			ys = slice_total(ys);
+			if (update)
+				yu = slice_total(yu);
+			if (ks == 0) {
+				T cr = 0;
+				if (r < n) {
+					T yr = taup * (yp[r] - ys);
+					yp[r] = yr;
+					if (update) {
+						cr = c[r] - yu - yr * u[jp];
+						c[r] = cr;
+					}
+				}
+				x_tile[rx] = cr;
+			}
+			if (update) {
+				__syncthreads();
+				tile_dots(a, lda, r0, n, base, j, x_tile, acc);
+				__syncthreads();
+			}
+		}
+		if (!update)
+			return;
+		store_dots(scratch, j, acc);
+		grid.sync();
+		add_dots(scratch, j, acc);
+		/* w[k] = sum_{l <= k} T(l, k) acc[l]: a warp per k. */
+		const int lane = threadIdx.x % 32;
+		for (int k = threadIdx.x / 32; k < j; k += WARPS) {
+			T wk = 0;
+			for (int l = lane; l <= k; l += 32)
+				wk += t[l + k * ldt] * acc[l];
+			wk = warp_sum(wk);
+			if (lane == 0)
+				w[k] = wk;
+		}
+		__syncthreads();
+	}
+
+	/* reflect: c -= V w, then the norm below the diagonal. */
 	const int64_t x0 = (int64_t)r0 + j + 1;
 	T sq = 0, amax = 0;
-	for (int64_t base = r0 + (int64_t)blockIdx.x * TILE; base < n;
-	     base += (int64_t)gridDim.x * TILE) {
+	FOR_TILES(base, r0) {
 		const int64_t r = base + rx;
 		T vw = 0;
 		if (r < n)
@@ -260,99 +284,95 @@ gehrd_reflect(int n, int r0, int j, T *a, int64_t lda, T *tau, T *t, int64_t ldt
 			if (r >= x0) {
 				sq += cr * cr;
 				amax = fmax(amax, fabs(cr));
+			} else if (r == x0 - 1) {
+				scratch[S_ALPHA] = cr;
 			}
 		}
 	}
 	sq = block_reduce<T, false>(sq);
 	amax = block_reduce<T, true>(amax);
-	T *part = scratch + S_PART;
 	if (threadIdx.x == 0) {
-		part[blockIdx.x] = sq;
-		part[MAX_BLOCKS + blockIdx.x] = amax;
+		scratch[S_NORM + blockIdx.x] = sq;
+		scratch[S_NORM + MAX_BLOCKS + blockIdx.x] = amax;
 	}
-	if (!last_block(counter(scratch, C_REFLECT)))
-		return;
-	if (threadIdx.x < 32) {
-		T s = 0, m = 0;
-		for (int b = threadIdx.x; b < gridDim.x; b += 32) {
-			s += __ldcg(&part[b]);
-			m = fmax(m, __ldcg(&part[MAX_BLOCKS + b]));
+	grid.sync();
+	sq = add_blocks<T, false>(scratch + S_NORM);
+	amax = add_blocks<T, true>(scratch + S_NORM + MAX_BLOCKS);
+	/* Huge or tiny columns: the norm of c / amax (all blocks agree). */
+	T scale_norm = 1;
+	if (amax > 0 && (!isfinite(sq) || sq < tiny)) {
+		scale_norm = amax;
+		T part = 0;
+		FOR_TILES(base, r0) {
+			const int64_t r = base + threadIdx.x;
+			if (threadIdx.x < TILE && r >= x0 && r < n) {
+				T x = __ldcg(&c[r]) / scale_norm;
+				part += x * x;
+			}
 		}
-		s = warp_sum(s);
-		for (int off = 16; off > 0; off /= 2)
-			m = fmax(m, __shfl_down_sync(0xffffffffu, m, off));
-		if (threadIdx.x == 0) {
-			sumsq = s;
-			norm_scale = m;
-		}
-	}
-	__syncthreads();
-	T scale_norm = 1, s = sumsq;
-	if (norm_scale > 0 && (!isfinite(s) || s < tiny)) {
-		scale_norm = norm_scale;
-		T part_sum = 0;
-		for (int64_t r = x0 + threadIdx.x; r < n; r += THREADS) {
-			T x = __ldcg(&c[r]) / scale_norm;
-			part_sum += x * x;
-		}
-		s = block_reduce<T, false>(part_sum);
+		part = block_reduce<T, false>(part);
+		if (threadIdx.x == 0)
+			scratch[S_RESCALED + blockIdx.x] = part;
+		grid.sync();
+		sq = add_blocks<T, false>(scratch + S_RESCALED);
 	}
 	if (threadIdx.x == 0) {
-		T alpha = __ldcg(&c[r0 + j]), tj = 0, beta = alpha, scale = 1;
-		if (norm_scale > 0) {
-			beta = -copysign(hypot(alpha, scale_norm * sqrt(s)), alpha);
+		T alpha = __ldcg(&scratch[S_ALPHA]), tj = 0, beta = alpha, scale = 1;
+		if (amax > 0) {
+			beta = -copysign(hypot(alpha, scale_norm * sqrt(sq)), alpha);
 			tj = (beta - alpha) / beta;
 			scale = 1 / (alpha - beta);
 		}
-		if (j > 0)
-			a[r0 + j - 1 + (j - 1) * lda] = scratch[S_EI];
-		scratch[S_EI] = beta;
-		scratch[S_SCALE] = scale;
-		c[r0 + j] = 1;
-		tau[j] = tj;
-		t[j + j * ldt] = tj;
+		tau_sh = tj;
+		scale_sh = scale;
+		if (blockIdx.x == 0) {
+			if (j > 0)
+				a[r0 + j - 1 + (j - 1) * lda] = scratch[S_EI];
+			scratch[S_EI] = beta;
+			scratch[S_SCALE] = scale;
+			tau[j] = tj;
+			t[j + j * ldt] = tj;
+		}
 	}
-}
+	__syncthreads();
 
-// Scales v_j = c[r0+j:n] (below its unit element) and forms s = V^T v_j (the
-// rows of V from r0+j), then T(0:j, j) = -tau_j T(0:j, 0:j) s.
-template <typename T>
-__global__ void __launch_bounds__(THREADS)
-gehrd_dots(int n, int r0, int j, T *a, int64_t lda, const T *tau, T *t, int64_t ldt, T *scratch)
-{
-	__shared__ T acc[MAX_NB], v_tile[TILE];
+	/* dots: v_j scaled (its unit element set), s = V^T v_j. */
+	const T scale = scale_sh;
 	for (int k = threadIdx.x; k < j; k += THREADS)
 		acc[k] = 0;
-	const T scale = scratch[S_SCALE];
-	T *c = a + j * lda;
-	for (int64_t base = r0 + j + (int64_t)blockIdx.x * TILE; base < n;
-	     base += (int64_t)gridDim.x * TILE) {
+	FOR_TILES(base, r0) {
 		const int64_t r = base + threadIdx.x;
 		if (threadIdx.x < TILE) {
 			T vr = 0;
-			if (r < n) {
+			if (r == x0 - 1) {
+				vr = 1;
+				c[r] = vr;
+			} else if (r >= x0 && r < n) {
 				vr = c[r];
-				if (r > r0 + j && scale != T(1)) {
+				if (scale != T(1)) {
 					vr *= scale;
 					c[r] = vr;
 				}
 			}
-			v_tile[threadIdx.x] = vr;
+			x_tile[threadIdx.x] = vr;
 		}
 		if (j > 0) {
 			__syncthreads();
-			tile_dots(a, lda, r0, n, base, j, v_tile, acc);
+			tile_dots(a, lda, r0, n, base, j, x_tile, acc);
 			__syncthreads();
 		}
 	}
-	if (j == 0 || !total_dots(scratch, C_DOTS, j, acc))
+	if (j == 0)
 		return;
-	if (threadIdx.x < j)
-		scratch[S_S + threadIdx.x] = acc[threadIdx.x];
+	store_dots(scratch, j, acc);
+	if (!last_block(reinterpret_cast<unsigned *>(scratch + S_COUNT)))
+		return;
+	add_dots(scratch, j, acc);
+	for (int k = threadIdx.x; k < j; k += THREADS)
+		scratch[S_S + k] = acc[k];
 	/* T(l, j) = -tau sum_{m >= l} T(l, m) acc[m]: a warp per l. */
-	const T mtau = -tau[j];
+	const T mtau = -tau_sh;
 	const int lane = threadIdx.x % 32;
-#pragma unroll 2
 	for (int l = threadIdx.x / 32; l < j; l += WARPS) {
 		T sum = 0;
 		for (int m = l + lane; m < j; m += 32)
@@ -361,12 +381,6 @@ gehrd_dots(int n, int r0, int j, T *a, int64_t lda, const T *tau, T *t, int64_t 
 		if (lane == 0)
 			t[l + j * ldt] = mtau * sum;
 	}
-}
-
-static int blocks_for(int64_t rows)
-{
-	int64_t b = (rows + TILE - 1) / TILE;
-	return b < 1 ? 1 : b > MAX_BLOCKS ? MAX_BLOCKS : (int)b;
 }
 
 static cublasStatus_t gemv(cublasHandle_t h, int m, int n, const double *a, int lda,
@@ -387,26 +401,30 @@ template <typename T>
 static void panel_columns(int n, int nb, int r0, T *a, int lda, T *tau, T *t, int ldt, T *y,
                           int ldy, T *scratch, cublasHandle_t h, cudaStream_t stream)
 {
-	const T tiny = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
+	T tiny = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
 	const int rows = n - r0;
-	cudaMemsetAsync(scratch + S_COUNT, 0, 3 * sizeof *scratch, stream);
-	for (int j = 0; j < nb; j++) {
-		if (j > 0)
-			gehrd_rows<T><<<blocks_for(rows), THREADS, 0, stream>>>(n, nb, r0, j, a, lda, y, ldy, t,
-			                                                       ldt, tau, scratch);
-		gehrd_reflect<T><<<blocks_for(rows), THREADS, 0, stream>>>(n, r0, j, a, lda, tau, t, ldt,
-		                                                          scratch, tiny);
-		gehrd_dots<T><<<blocks_for(rows - j), THREADS, 0, stream>>>(n, r0, j, a, lda, tau, t, ldt,
-		                                                           scratch);
-		hyla_check_launch("gehrd panel column");
+	int device, sms, per_sm;
+	cudaGetDevice(&device);
+	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gehrd_column<T>, THREADS, 0);
+	int64_t tiles = (rows + TILE - 1) / TILE;
+	int blocks = (int)(tiles < MAX_BLOCKS ? tiles : MAX_BLOCKS);
+	if (blocks > sms * per_sm)
+		blocks = sms * per_sm;
+	int64_t lda64 = lda, ldy64 = ldy, ldt64 = ldt;
+	cudaMemsetAsync(scratch + S_COUNT, 0, sizeof *scratch, stream);
+	for (int j = 0; j <= nb; j++) {
+		void *args[] = {&n, &nb, &r0, &j, &a, &lda64, &y, &ldy64, &t, &ldt64, &tau, &scratch, &tiny};
+		if (cudaLaunchCooperativeKernel((const void *)gehrd_column<T>, blocks, THREADS, args, 0,
+		                                stream))
+			hyla_fail("the cooperative launch of gehrd_column");
+		if (j == nb)
+			break;
 		T *vj = a + r0 + j + (int64_t)j * lda;
 		if (gemv(h, rows, rows - j, a + r0 + (int64_t)(j + 1) * lda, lda, vj, y + r0 + (int64_t)j * ldy)
 		    != CUBLAS_STATUS_SUCCESS)
 			hyla_fail("cuBLAS gemv of the Hessenberg panel");
 	}
-	gehrd_rows<T><<<blocks_for(rows), THREADS, 0, stream>>>(n, nb, r0, nb, a, lda, y, ldy, t, ldt,
-	                                                       tau, scratch);
-	hyla_check_launch("gehrd_rows");
 	cudaMemcpyAsync(a + r0 + nb - 1 + (int64_t)(nb - 1) * lda, scratch + S_EI, sizeof *scratch,
 	                cudaMemcpyDeviceToDevice, stream);
 }
