@@ -11,9 +11,10 @@
  *   update(k, g)   A -= V Y^T + X U^T below the panel's rows, on the later
  *                  panels: the next one alone and first, then groups;
  * the last panel goes to LAPACK's dgebrd. At the end d and e go back on the
- * diagonal and superdiagonal, as dgebrd leaves them. m < n: the same on
- * A^T (LAPACK's lower-bidiagonal reduction of A is the upper one of A^T,
- * mirrored: Q and P, tauq and taup trade places), through a transposed copy. */
+ * diagonal and superdiagonal, as dgebrd leaves them (a last task). m < n:
+ * the same on A^T (LAPACK's lower-bidiagonal reduction of A is the upper
+ * one of A^T, mirrored: Q and P, tauq and taup trade places), through a
+ * transposed copy (the synchronous call only). */
 #include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
@@ -77,26 +78,30 @@ static int gebrd_host(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, r
 	return info;
 }
 
-static int register_out(struct gebrd_out *o, int64_t n, int64_t nb, real_t *d, real_t *e,
-                        real_t *tauq, real_t *taup)
+/* Submits the reduction of A (column-panel views, m >= n) into d, e, tauq
+ * and taup (registered here, in the caller's memory once the request is
+ * waited for), its end (d and e where dgebrd leaves them) and the
+ * request's fence. */
+static int submit_call(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq, real_t *taup,
+                       hyla_request *req)
 {
-	*o = (struct gebrd_out){0};
-	int ret = hyla__desc_register(&o->d, d, n, 1, n, nb, 1, sizeof(real_t));
+	int64_t n = A->n, nb = A->nb;
+	struct gebrd_out o = {0};
+	int ret = hyla__request_vector(req, &o.d, d, n, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__desc_register(&o->e, e, n - 1, 1, n - 1, nb, 1, sizeof(real_t));
+		ret = hyla__request_vector(req, &o.e, e, n - 1, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__desc_register(&o->tauq, tauq, n, 1, n, nb, 1, sizeof(real_t));
+		ret = hyla__request_vector(req, &o.tauq, tauq, n, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__desc_register(&o->taup, taup, n, 1, n, nb, 1, sizeof(real_t));
+		ret = hyla__request_vector(req, &o.taup, taup, n, nb, sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = submit_gebrd(A, &o);
+	if (ret == HYLA_SUCCESS)
+		ret = TYPED(hyla__insert_band_finish)(&o.d, &o.e, A, 0);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__request_fence(req, A->tiles, (int)A->nt);
+	free(o.d.tiles), free(o.e.tiles), free(o.tauq.tiles), free(o.taup.tiles); /* the request's */
 	return ret;
-}
-
-static void unregister_out(struct gebrd_out *o)
-{
-	hyla__desc_unregister(&o->d);
-	hyla__desc_unregister(&o->e);
-	hyla__desc_unregister(&o->tauq);
-	hyla__desc_unregister(&o->taup);
 }
 
 /* The graph on the m-by-n a, m >= n > nb. */
@@ -104,30 +109,11 @@ static int reduce_tall(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, 
                        real_t *tauq, real_t *taup, int64_t nb)
 {
 	hyla_desc A;
-	struct gebrd_out o;
 	int ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	if ((ret = register_out(&o, n, nb, d, e, tauq, taup)) == HYLA_SUCCESS)
-		ret = submit_gebrd(&A, &o);
-	unregister_out(&o);
-	hyla__desc_unregister(&A);
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	/* As dgebrd leaves them: d and e on the diagonals (the panels'
-	 * columns), the last columns' off the diagonals. */
-	int64_t last = ((n + nb - 1) / nb - 1) * nb;
-	for (int64_t j = 0; j < n; j++) {
-		if (j < last) {
-			a[j + j * lda] = d[j];
-			a[j + (j + 1) * lda] = e[j];
-		} else {
-			d[j] = a[j + j * lda];
-			if (j + 1 < n)
-				e[j] = a[j + (j + 1) * lda];
-		}
-	}
-	return HYLA_SUCCESS;
+	struct hyla_request req = {0};
+	return hyla__finish_sync(&req, &A, submit_call(&A, d, e, tauq, taup, &req));
 }
 
 /* b (n-by-m, leading dimension n) = a^T (a m-by-n, leading dimension lda). */
@@ -161,4 +147,26 @@ int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_
 		transpose(n, m, t, n, a, lda);
 	hyla_free(t, sizeof *t * (size_t)(m * n));
 	return ret;
+}
+
+int PUBLIC(gebrd_async)(hyla_matrix *a, real_t *d, real_t *e, real_t *tauq, real_t *taup,
+                        hyla_request *req)
+{
+	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
+	if (!A)
+		return -1;
+	if (A->m < A->n)
+		return HYLA_ERROR(-1, "a is %lld-by-%lld: the asynchronous reduction takes m >= n",
+		                  (long long)A->m, (long long)A->n);
+	if (!d)
+		return HYLA_ERROR(-2, "d is NULL");
+	if (A->n > 1 && !e)
+		return HYLA_ERROR(-3, "e is NULL");
+	if (!tauq)
+		return HYLA_ERROR(-4, "tauq is NULL");
+	if (!taup)
+		return HYLA_ERROR(-5, "taup is NULL");
+	if (!req)
+		return HYLA_ERROR(-6, "req is NULL");
+	return submit_call(A, d, e, tauq, taup, req);
 }

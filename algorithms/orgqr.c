@@ -71,27 +71,17 @@ static int orgqr_host(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, c
 	return info;
 }
 
-/* Submits Q of the reflectors in A (the first k columns) and the columns
- * after them in B (or NULL), with tau (registered here; the request owns
- * it) and the request's fence. */
-static int submit_call(const hyla_desc *A, const hyla_desc *B, const real_t *tau, hyla_request *req)
+int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla_desc *tau,
+                              hyla_request *req)
 {
 	int64_t n = A->n, nb = A->nb;
-	hyla_desc T;
-	int ret = hyla__desc_register(&T, (real_t *)tau, n, 1, n, nb, 1, sizeof(real_t));
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	for (int64_t t = 0; t < T.mt && ret == HYLA_SUCCESS; t++)
-		ret = hyla__request_own(req, T.tiles[t]);
-	if (ret == HYLA_SUCCESS) {
-		int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
-		starpu_data_handle_t w_apply, w_form;
-		starpu_vector_data_register(&w_apply, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
-		starpu_vector_data_register(&w_form, -1, 0, (uint32_t)(2 * nb * nb), sizeof(real_t));
-		ret = submit_orgqr(A, B, &T, w_apply, w_form, group);
-		starpu_data_unregister_submit(w_apply);
-		starpu_data_unregister_submit(w_form);
-	}
+	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
+	starpu_data_handle_t w_apply, w_form;
+	starpu_vector_data_register(&w_apply, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
+	starpu_vector_data_register(&w_form, -1, 0, (uint32_t)(2 * nb * nb), sizeof(real_t));
+	int ret = submit_orgqr(A, B, tau, w_apply, w_form, group);
+	starpu_data_unregister_submit(w_apply);
+	starpu_data_unregister_submit(w_form);
 	int64_t count = A->nt + (B ? B->nt : 0);
 	starpu_data_handle_t *handles = malloc(sizeof *handles * (size_t)count);
 	if (!handles && ret == HYLA_SUCCESS)
@@ -103,6 +93,16 @@ static int submit_call(const hyla_desc *A, const hyla_desc *B, const real_t *tau
 		ret = hyla__request_fence(req, handles, (int)count);
 	}
 	free(handles);
+	return ret;
+}
+
+/* hyla__orgqr_submit with tau registered here (the request owns it). */
+static int submit_call(const hyla_desc *A, const hyla_desc *B, const real_t *tau, hyla_request *req)
+{
+	hyla_desc T;
+	int ret = hyla__request_vector(req, &T, (real_t *)tau, A->n, A->nb, sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = TYPED(hyla__orgqr_submit)(A, B, &T, req);
 	free(T.tiles); /* the handles are the request's */
 	return ret;
 }

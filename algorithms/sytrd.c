@@ -9,9 +9,10 @@
  *   update(k, g)   A -= V W^T + W V^T on the lower part of the later panels:
  *                  the next one alone and first, the others in groups;
  * the last panel goes to LAPACK's dsytrd (CPU). At the end e goes back onto
- * the subdiagonal and d is read off the diagonal, as dsytrd leaves them.
- * Upper: the same on J A J (J the reversal), LAPACK's upper reduction being
- * the lower one mirrored, through a reversed copy. */
+ * the subdiagonal and d is read off the diagonal, as dsytrd leaves them
+ * (a last task). Upper: the same on J A J (J the reversal), LAPACK's upper
+ * reduction being the lower one mirrored, through a reversed copy (the
+ * synchronous call only). */
 #include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
@@ -66,41 +67,38 @@ static int sytrd_host(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, r
 	return info;
 }
 
+/* Submits the lower reduction of A (column-panel views) into d, e and tau
+ * (registered here, in the caller's memory once the request is waited
+ * for), its end (d and e where dsytrd leaves them) and the request's fence. */
+static int submit_call(const hyla_desc *A, real_t *d, real_t *e, real_t *tau, hyla_request *req)
+{
+	int64_t n = A->n, nb = A->nb;
+	hyla_desc D = {0}, E = {0}, Tau = {0};
+	int ret = hyla__request_vector(req, &D, d, n, nb, sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__request_vector(req, &E, e, n - 1, nb, sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__request_vector(req, &Tau, tau, n - 1, nb, sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = submit_sytrd(A, &E, &Tau);
+	if (ret == HYLA_SUCCESS)
+		ret = TYPED(hyla__insert_band_finish)(&D, &E, A, 1);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__request_fence(req, A->tiles, (int)A->nt);
+	free(D.tiles), free(E.tiles), free(Tau.tiles); /* the handles are the request's */
+	return ret;
+}
+
 /* The lower reduction of the n-by-n a (n > nb) with the graph. */
 static int reduce_lower(int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e, real_t *tau,
                         int64_t nb)
 {
-	hyla_desc A, E, Tau;
+	hyla_desc A;
 	int ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	if ((ret = hyla__desc_register(&E, e, n - 1, 1, n - 1, nb, 1, sizeof(real_t))) != HYLA_SUCCESS) {
-		hyla__desc_unregister(&A);
-		return ret;
-	}
-	if ((ret = hyla__desc_register(&Tau, tau, n - 1, 1, n - 1, nb, 1, sizeof(real_t))) != HYLA_SUCCESS) {
-		hyla__desc_unregister(&E);
-		hyla__desc_unregister(&A);
-		return ret;
-	}
-	ret = submit_sytrd(&A, &E, &Tau);
-	hyla__desc_unregister(&Tau);
-	hyla__desc_unregister(&E);
-	hyla__desc_unregister(&A);
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	/* As dsytrd leaves them: e on the subdiagonal (the panels' columns), d
-	 * and the last columns' e off the diagonals. */
-	int64_t last = ((n + nb - 1) / nb - 1) * nb;
-	for (int64_t j = 0; j + 1 < n; j++) {
-		if (j < last)
-			a[j + 1 + j * lda] = e[j];
-		else
-			e[j] = a[j + 1 + j * lda];
-	}
-	for (int64_t j = 0; j < n; j++)
-		d[j] = a[j + j * lda];
-	return HYLA_SUCCESS;
+	struct hyla_request req = {0};
+	return hyla__finish_sync(&req, &A, submit_call(&A, d, e, tau, &req));
 }
 
 /* b = J a J with J the reversal (b(i, j) = a(n-1-i, n-1-j)): the upper
@@ -152,4 +150,25 @@ int PUBLIC(sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_
 	if (n <= nb)
 		return sytrd_host(upper ? 'U' : 'L', n, a, lda, d, e, tau);
 	return upper ? reduce_upper(n, a, lda, d, e, tau, nb) : reduce_lower(n, a, lda, d, e, tau, nb);
+}
+
+int PUBLIC(sytrd_async)(char uplo, hyla_matrix *a, real_t *d, real_t *e, real_t *tau,
+                        hyla_request *req)
+{
+	if (uplo != 'L' && uplo != 'l')
+		return HYLA_ERROR(-1, "uplo = '%c': the asynchronous reduction takes 'L' only", uplo);
+	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
+	if (!A)
+		return -2;
+	if (A->m != A->n)
+		return HYLA_ERROR(-2, "a is %lld-by-%lld, not square", (long long)A->m, (long long)A->n);
+	if (!d)
+		return HYLA_ERROR(-3, "d is NULL");
+	if (A->n > 1 && !e)
+		return HYLA_ERROR(-4, "e is NULL");
+	if (A->n > 1 && !tau)
+		return HYLA_ERROR(-5, "tau is NULL");
+	if (!req)
+		return HYLA_ERROR(-6, "req is NULL");
+	return submit_call(A, d, e, tau, req);
 }

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include "precision.h"
+#include "runtime.h"
 
 /* Q (m-by-n, m >= n >= k) from the k reflectors in a as dgeqrf leaves
  * them, with tau: the task graph over panels of width nb, or LAPACK's
@@ -11,5 +12,11 @@
  * LAPACK's info, or HYLA_ERR_*. */
 int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau,
                        int64_t nb);
+
+/* Submits Q of the reflectors in A (column-panel views, k = A->n) and the
+ * columns after them in B (or NULL), with tau's tiles (A->nb scalars each,
+ * R), and the request's fence. */
+int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla_desc *tau,
+                              hyla_request *req);
 
 #endif

@@ -8,6 +8,7 @@
 #include "hyla_async.h"
 #include "hyla_codelets.h"
 #include "precision.h"
+#include "runtime.h"
 
 /* Classical Gram-Schmidt's vector form (algorithms/cgs.c; the blocked
  * codelets are public: include/hyla_codelets.h). */
@@ -113,6 +114,15 @@ int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
                                    starpu_data_handle_t taup, starpu_data_handle_t scratch,
                                    int64_t col);
 
+/* The last step of both reductions (codelets/bands.c), a CPU task on the
+ * tiles of d and e (nb each) and the panels of a (all RW): d and e where
+ * LAPACK leaves them. For the panels' columns e (and d, bidiagonal) goes
+ * from the vector onto the matrix, where DLATRD / DLABRD left 1s; for the
+ * last panel's columns, and the tridiagonal d everywhere, it is read off
+ * the matrix. tridiagonal: e on the subdiagonal, else the superdiagonal. */
+int TYPED(hyla__insert_band_finish)(const hyla_desc *d, const hyla_desc *e, const hyla_desc *a,
+                                    int tridiagonal);
+
 /* Forming Q from Householder reflectors stored as dgeqrf leaves them
  * (algorithms/orgqr.c, with the public hyla_task_dlarft and _dlarfb):
  * overwrites the reflectors' panel (RW; c0 its first column and the row of
@@ -121,5 +131,16 @@ int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
  * elements. */
 int TYPED(hyla__insert_orgqr_form)(starpu_data_handle_t panel, starpu_data_handle_t t,
                                    starpu_data_handle_t w, int64_t c0, int priority);
+
+/* Q of the Hessenberg reduction (algorithms/orghr.c). LAPACK dorghr's
+ * first step on the n-by-n a (0-based columns): columns [ilo, ihi) get the
+ * reflectors of the columns before them, zero outside rows (j, ihi); the
+ * other columns become the identity's. */
+void TYPED(hyla__orghr_shift)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda);
+/* The same with ilo = 1, ihi = n as a CPU task on the npanels panels (RW,
+ * contiguous), which also writes (0, tau) into the nshifted tiles (W) of
+ * the shifted tau; tau: a vector of n-1 (R), NULL for n = 1. */
+int TYPED(hyla__insert_orghr_shift)(starpu_data_handle_t tau, const starpu_data_handle_t *shifted,
+                                    int nshifted, const starpu_data_handle_t *panels, int npanels);
 
 #endif

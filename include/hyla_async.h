@@ -38,7 +38,9 @@ starpu_data_handle_t hyla_matrix_panel(const hyla_matrix *a, int64_t k);
 typedef struct hyla_request hyla_request;
 hyla_request *hyla_request_create(void);
 /* Waits for the call's tasks (only those), then for the data hyla
- * registered for it (R, tau: in your memory on return), and returns info. */
+ * registered for it (R, tau, d, e: in your memory on return), and returns
+ * info. That data is in your memory already for tasks that write the
+ * matrix after the call (a CPU task of the call brings it home first). */
 int hyla_request_wait(hyla_request *req);
 /* Frees a request that was waited for (or never used). */
 void hyla_request_destroy(hyla_request *req);
@@ -85,6 +87,36 @@ int hyla_sorgqr_async(hyla_matrix *a, const float *tau, hyla_request *req);
  * HYLA_ERR_*. */
 int hyla_dgehrd_async(hyla_matrix *a, double *tau, hyla_gehrd_panel panel, hyla_request *req);
 int hyla_sgehrd_async(hyla_matrix *a, float *tau, hyla_gehrd_panel panel, hyla_request *req);
+
+/* Q of that reduction, explicitly, over a (LAPACK dorghr's contract with
+ * ilo = 1, ihi = n), from tau (n-1 scalars, read until hyla_request_wait):
+ * as hyla_dorghr with the matrix's panel width as nb. May follow
+ * hyla_dgehrd_async on the same matrix and tau at once (its first task, on
+ * the CPU, moves the reflectors one column right and waits for the
+ * reduction's tau to be in your memory). Returns 0 once the tasks are
+ * submitted, or -i for a bad argument i, or HYLA_ERR_*. */
+int hyla_dorghr_async(hyla_matrix *a, const double *tau, hyla_request *req);
+int hyla_sorghr_async(hyla_matrix *a, const float *tau, hyla_request *req);
+
+/* Symmetric tridiagonal reduction of the n-by-n matrix a, its lower
+ * triangle (uplo 'L'; for 'U' use hyla_dsytrd: -1 here), d (n), e (n-1)
+ * and tau (n-1) in your memory on hyla_request_wait: as hyla_dsytrd with
+ * the matrix's panel width as nb. Returns 0 once the tasks are submitted,
+ * or -i for a bad argument i, or HYLA_ERR_*. */
+int hyla_dsytrd_async(char uplo, hyla_matrix *a, double *d, double *e, double *tau,
+                      hyla_request *req);
+int hyla_ssytrd_async(char uplo, hyla_matrix *a, float *d, float *e, float *tau,
+                      hyla_request *req);
+
+/* Bidiagonal reduction of the m-by-n matrix a, m >= n (for m < n use
+ * hyla_dgebrd: -1 here), upper bidiagonal; d (n), e (n-1), tauq and taup
+ * (n) in your memory on hyla_request_wait: as hyla_dgebrd with the
+ * matrix's panel width as nb. Returns 0 once the tasks are submitted, or
+ * -i for a bad argument i, or HYLA_ERR_*. */
+int hyla_dgebrd_async(hyla_matrix *a, double *d, double *e, double *tauq, double *taup,
+                      hyla_request *req);
+int hyla_sgebrd_async(hyla_matrix *a, float *d, float *e, float *tauq, float *taup,
+                      hyla_request *req);
 
 #ifdef __cplusplus
 }

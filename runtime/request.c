@@ -33,6 +33,24 @@ int hyla__request_own(hyla_request *req, starpu_data_handle_t handle)
 	return HYLA_SUCCESS;
 }
 
+int hyla__request_vector(hyla_request *req, hyla_desc *d, void *x, int64_t len, int64_t nb,
+                         size_t elsize)
+{
+	*d = (hyla_desc){0};
+	if (len == 0)
+		return HYLA_SUCCESS;
+	int ret = hyla__desc_register(d, x, len, 1, len, nb, 1, elsize);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	for (int64_t t = 0; t < d->mt; t++) {
+		if (ret == HYLA_SUCCESS)
+			ret = hyla__request_own(req, d->tiles[t]);
+		else
+			starpu_data_unregister_submit(d->tiles[t]);
+	}
+	return ret;
+}
+
 /* A task that runs nowhere: it only waits for earlier accesses. */
 static struct starpu_codelet fence_cl = {
 	.where = STARPU_NOWHERE,
@@ -40,24 +58,65 @@ static struct starpu_codelet fence_cl = {
 	.name = "hyla_fence",
 };
 
+/* A CPU task that does nothing: StarPU first brings its handles home. */
+static void home_cpu(void *buffers[], void *arg)
+{
+	(void)buffers, (void)arg;
+}
+
+static struct starpu_codelet home_cl = {
+	.cpu_funcs = {home_cpu},
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.name = "hyla_home",
+};
+
+/* The request's handles (R) home, into the caller's memory; then token (W). */
+static int submit_home(const hyla_request *req, starpu_data_handle_t token)
+{
+	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)(req->nowned + 1));
+	if (!descr)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a request's home task");
+	for (int i = 0; i < req->nowned; i++)
+		descr[i] = (struct starpu_data_descr){req->owned[i], STARPU_R};
+	descr[req->nowned] = (struct starpu_data_descr){token, STARPU_W};
+	int ret = starpu_task_insert(&home_cl, STARPU_DATA_MODE_ARRAY, descr, req->nowned + 1, 0);
+	free(descr);
+	return hyla__submitted(ret, home_cl.name);
+}
+
 int hyla__request_fence(hyla_request *req, const starpu_data_handle_t *handles, int count)
 {
-	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
+	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)(count + 1));
 	if (!descr)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a request's fence");
 	for (int i = 0; i < count; i++)
 		descr[i] = (struct starpu_data_descr){handles[i], STARPU_R};
-	struct starpu_task *task = starpu_task_build(&fence_cl, STARPU_DATA_MODE_ARRAY, descr, count, 0);
-	free(descr);
-	if (!task)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a request's fence");
-	task->detach = 0;
-	if (starpu_task_submit(task) != 0) {
-		starpu_task_destroy(task);
-		return HYLA_ERROR(HYLA_ERR_SUBMIT, "StarPU refused a request's fence");
+	/* The request's handles home first: a later writer of the matrix (after
+	 * the fence) finds them in the caller's memory. */
+	starpu_data_handle_t token = NULL;
+	int ret = HYLA_SUCCESS;
+	if (req->nowned > 0) {
+		starpu_void_data_register(&token);
+		descr[count++] = (struct starpu_data_descr){token, STARPU_R};
+		ret = submit_home(req, token);
 	}
-	req->fence = task;
-	return HYLA_SUCCESS;
+	struct starpu_task *task = NULL;
+	if (ret == HYLA_SUCCESS &&
+	    !(task = starpu_task_build(&fence_cl, STARPU_DATA_MODE_ARRAY, descr, count, 0)))
+		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a request's fence");
+	free(descr);
+	if (task) {
+		task->detach = 0;
+		if (starpu_task_submit(task) == 0) {
+			req->fence = task;
+		} else {
+			starpu_task_destroy(task);
+			ret = HYLA_ERROR(HYLA_ERR_SUBMIT, "StarPU refused a request's fence");
+		}
+	}
+	if (token)
+		starpu_data_unregister_submit(token);
+	return ret;
 }
 
 void hyla__request_fail(hyla_request *req, int info)

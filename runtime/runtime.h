@@ -106,7 +106,13 @@ struct hyla_request {
 };
 /* The request unregisters handle when waited for (on failure: at once). */
 int hyla__request_own(hyla_request *req, starpu_data_handle_t handle);
-/* Submits the task the wait waits for, after every access to handles. */
+/* Registers the vector x (len elements of elsize bytes) as d, tiles of nb
+ * that the request owns (none for len = 0); the caller frees d->tiles. */
+int hyla__request_vector(hyla_request *req, hyla_desc *d, void *x, int64_t len, int64_t nb,
+                         size_t elsize);
+/* Submits the task the wait waits for, after every access to handles and
+ * after a CPU task that brings the request's own handles home (so a task
+ * that writes handles after the fence finds them in the caller's memory). */
 int hyla__request_fence(hyla_request *req, const starpu_data_handle_t *handles, int count);
 /* The end of a synchronous call on the stack request req: waits for it,
  * then unregisters a; submitted (the submission's code) if it failed, else

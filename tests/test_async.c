@@ -41,7 +41,8 @@ static struct starpu_codelet gate_cl = {
  * in host memory, so panel 0's pointer and leading dimension give it all. */
 struct reader {
 	int64_t m, n;
-	int orth; /* ||I - Q^T Q||, else the sum of |a_ij| */
+	int orth;     /* ||I - Q^T Q||, else the sum of |a_ij| */
+	double *copy; /* when set, the matrix is copied there (leading dimension m) */
 	double value;
 };
 
@@ -60,6 +61,9 @@ static void reader_cpu(void *buffers[], void *arg)
 	const double *a = (const double *)STARPU_MATRIX_GET_PTR(buffers[0]);
 	int64_t ld = STARPU_MATRIX_GET_LD(buffers[0]);
 	r->value = r->orth ? orthogonality(r->m, r->n, a, ld) : sum_abs(r->m, r->n, a, ld);
+	if (r->copy)
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)r->m, (lapack_int)r->n, a,
+		               (lapack_int)ld, r->copy, (lapack_int)r->m);
 }
 
 static struct starpu_codelet reader_cl = {
@@ -237,6 +241,126 @@ static int test_householder(void)
 	return ok;
 }
 
+/* The reductions' calls and outputs: tau is gehrd's, sytrd's or gebrd's
+ * tauq; h, the caller's task that copies H between gehrd and orghr. */
+struct reduction {
+	hyla_matrix *a;
+	double *d, *e, *tau, *taup;
+	struct reader *h;
+	hyla_request *req, *orghr;
+};
+
+/* hyla_dgehrd_async, the caller's copy of H, hyla_dorghr_async: back to
+ * back, nothing waited for in between. The panel on the GPU where there is
+ * one: tau is then written there, and orghr must still find it. */
+static int orghr_call(void *ctx)
+{
+	struct reduction *c = ctx;
+	hyla_gehrd_panel panel = hyla_ncuda() > 0 ? HYLA_PANEL_GPU : HYLA_PANEL_AUTO;
+	int ret = hyla_dgehrd_async(c->a, c->tau, panel, c->req);
+	if (ret == 0)
+		ret = insert_on_all(&reader_cl, c->a, STARPU_R, c->h);
+	return ret ? ret : hyla_dorghr_async(c->a, c->tau, c->orghr);
+}
+
+static int test_orghr(void)
+{
+	const int64_t n = 203, nb = 32;
+	double *a0 = malloc(sizeof *a0 * n * n), *a = malloc(sizeof *a * n * n);
+	double *h = malloc(sizeof *h * n * n), *tau = malloc(sizeof *tau * n), resid, orth;
+	random_matrix(n, n, a0, n, 14);
+	memcpy(a, a0, sizeof *a * n * n);
+	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), n, n, n, nb);
+	struct reader copy = {.m = n, .n = n, .copy = h};
+	struct reduction call = {.a = A, .tau = tau, .h = &copy, .req = hyla_request_create(),
+	                         .orghr = hyla_request_create()};
+	int ret = behind_gate(orghr_call, &call, A);
+	int info = hyla_request_wait(call.orghr); /* the later call first: either order works */
+	info |= hyla_request_wait(call.req);
+	starpu_task_wait_for_all();
+	hyla_matrix_destroy(A);
+	/* Q (a) from hyla's dorghr with H as the caller's task saw it. */
+	int checked = hessenberg_residuals(n, a0, n, h, n, tau, a, &resid, &orth);
+	double eps = 0x1p-53;
+	int ok = ret == 0 && info == 0 && checked == 0 && resid < 30 * eps && orth < 30 * eps;
+	ok = report("gehrd + orghr async, back to back", ok, "resid=%.1f eps orth=%.1f eps",
+	            resid / eps, orth / eps);
+	hyla_request_destroy(call.req);
+	hyla_request_destroy(call.orghr);
+	free(a0), free(a), free(h), free(tau);
+	return ok;
+}
+
+static int sytrd_call(void *ctx)
+{
+	struct reduction *c = ctx;
+	return hyla_dsytrd_async('L', c->a, c->d, c->e, c->tau, c->req);
+}
+
+/* The lower reduction; then 'U' is refused (-1) without a task. */
+static int test_sytrd(void)
+{
+	const int64_t n = 203, nb = 32;
+	double *a0 = malloc(sizeof *a0 * n * n), *a = malloc(sizeof *a * n * n);
+	double *d = malloc(sizeof *d * 3 * n), resid = NAN, orth = NAN;
+	random_matrix(n, n, a0, n, 15);
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = 0; i < j; i++)
+			a0[i + j * n] = a0[j + i * n];
+	memcpy(a, a0, sizeof *a * n * n);
+	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), n, n, n, nb);
+	struct reduction call = {.a = A, .d = d, .e = d + n, .tau = d + 2 * n,
+	                         .req = hyla_request_create()};
+	int ret = behind_gate(sytrd_call, &call, A);
+	int info = hyla_request_wait(call.req);
+	int upper = hyla_dsytrd_async('U', A, d, d + n, d + 2 * n, call.req);
+	hyla_matrix_destroy(A);
+	int checked = tridiagonal_residuals(n, 'L', a0, n, a, d, d + n, d + 2 * n, &resid, &orth);
+	double eps = 0x1p-53;
+	int ok = ret == 0 && info == 0 && checked == 0 && resid < 30 * eps && orth < 30 * eps &&
+	         upper == -1;
+	ok = report("sytrd async (L; U refused)", ok, "resid=%.1f eps orth=%.1f eps", resid / eps,
+	            orth / eps);
+	hyla_request_destroy(call.req);
+	free(a0), free(a), free(d);
+	return ok;
+}
+
+static int gebrd_call(void *ctx)
+{
+	struct reduction *c = ctx;
+	return hyla_dgebrd_async(c->a, c->d, c->e, c->tau, c->taup, c->req);
+}
+
+/* A tall matrix; then a wide one is refused (-1) without a task. */
+static int test_gebrd(void)
+{
+	const int64_t m = 300, n = 170, nb = 40;
+	double *a0 = malloc(sizeof *a0 * m * n), *a = malloc(sizeof *a * m * n);
+	double *d = malloc(sizeof *d * 4 * n), resid = NAN, orth = NAN;
+	random_matrix(m, n, a0, m, 16);
+	memcpy(a, a0, sizeof *a * m * n);
+	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), m, n, m, nb);
+	struct reduction call = {.a = A, .d = d, .e = d + n, .tau = d + 2 * n, .taup = d + 3 * n,
+	                         .req = hyla_request_create()};
+	int ret = behind_gate(gebrd_call, &call, A);
+	int info = hyla_request_wait(call.req);
+	hyla_matrix_destroy(A);
+	hyla_matrix *W = hyla_matrix_create(a0, sizeof(double), n, m, n, nb);
+	int wide = hyla_dgebrd_async(W, d, d + n, d + 2 * n, d + 3 * n, call.req);
+	hyla_matrix_destroy(W);
+	int checked = bidiagonal_residuals(m, n, a0, m, a, d, d + n, d + 2 * n, d + 3 * n, &resid,
+	                                   &orth);
+	double eps = 0x1p-53;
+	int ok = ret == 0 && info == 0 && checked == 0 && resid < 30 * eps && orth < 30 * eps &&
+	         wide == -1;
+	ok = report("gebrd async (tall; wide refused)", ok, "resid=%.1f eps orth=%.1f eps",
+	            resid / eps, orth / eps);
+	hyla_request_destroy(call.req);
+	free(a0), free(a), free(d);
+	return ok;
+}
+
 int main(void)
 {
 	if (starpu_init(NULL) != 0)
@@ -252,7 +376,7 @@ int main(void)
 	         test_gs("cgs2 async, zero column 101", 0, HYLA_CGS2, 1) &
 	         test_gs("cgs async, zero column 101", 0, HYLA_CGS, 1) &
 	         test_gs("mgs async, zero column 101", 1, HYLA_CGS2, 1) & test_gehrd() &
-	         test_householder();
+	         test_householder() & test_orghr() & test_sytrd() & test_gebrd();
 	hyla_finalize();
 #ifdef STARPU_USE_CUDA
 	starpu_cublas_shutdown();
