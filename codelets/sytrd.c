@@ -1,6 +1,7 @@
 /* Codelets of the symmetric tridiagonal reduction (lower; seed 002 section
  * 3.5, LAPACK's dsytrd): the panel (LAPACK's DLATRD on nb columns: the
- * reflectors, e, tau and W, one SYMV per column over the trailing matrix),
+ * reflectors, e, tau and W, one SYMV per column over the trailing matrix;
+ * on a core, or on a GPU's stream with the trailing matrix resident),
  * the trailing update A -= V W^T + W V^T (lower part) of a group of column
  * panels, and the last columns (LAPACK's dsytrd on them).
  * Typed source: see runtime/precision.h.
@@ -16,6 +17,7 @@
 #include "runtime.h"
 #ifdef HYLA_WITH_CUDA
 #include <starpu_cublas_v2.h>
+#include "cuda/kernels.h"
 #endif
 
 #define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
@@ -52,6 +54,22 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 	LAPACK(latrd)("L", &n, &nb, MAT(buffers[P_OWN]) + c, &lda, MAT(buffers[P_E]),
 	              MAT(buffers[P_TAU]), MAT(buffers[P_W]) + c, &ldw);
 }
+
+#ifdef HYLA_WITH_CUDA
+/* DLATRD on the worker's stream (kernels/sytrd_kernels.cu): the SYMVs run
+ * over the trailing matrix where it lives. */
+static void panel_cuda(void *buffers[], void *cl_arg)
+{
+	const struct sytrd_args arg = args_of(cl_arg);
+	if (!hyla__contiguous_cols(buffers, P_OWN, sizeof(real_t)))
+		STARPU_ABORT_MSG("sytrd panel: trailing panels are not contiguous on the GPU");
+	int c = (int)arg.col, lda = LD(buffers[P_OWN]), ldw = LD(buffers[P_W]);
+	int n = ROWS(buffers[P_OWN]) - c, nb = COLS(buffers[P_OWN]);
+	TYPED(hyla__cuda_latrd)(n, nb, MAT(buffers[P_OWN]) + c, lda, MAT(buffers[P_E]),
+	                        MAT(buffers[P_TAU]), MAT(buffers[P_W]) + c, ldw,
+	                        starpu_cublas_get_local_handle(), starpu_cuda_get_local_stream());
+}
+#endif
 
 /* The group's columns [f, f + cols), rows f..n-1 (lower part): the
  * diagonal block by SYR2K, the rows below by two GEMMs; V and W from row f. */
@@ -121,6 +139,24 @@ static void update_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
+/* The panel's size: its SYMVs' (the trailing matrix's rows squared) times
+ * its width. */
+static size_t panel_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	const struct sytrd_args arg = args_of(task->cl_arg);
+	starpu_data_handle_t own = STARPU_TASK_GET_HANDLE(task, P_OWN);
+	size_t rows = starpu_matrix_get_nx(own) - (size_t)arg.col;
+	return rows * rows * starpu_matrix_get_ny(own);
+}
+
+static struct starpu_perfmodel panel_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_sytrd_panel_" PREC_NAME "_v1",
+	.size_base = panel_size,
+	.footprint = hyla__size_footprint,
+};
+
 /* The update's flops' size: rows from the group's first column on times its
  * columns times the panel width. */
 static size_t update_size(struct starpu_task *task, unsigned impl)
@@ -141,7 +177,13 @@ static struct starpu_perfmodel update_model = {
 
 static struct starpu_codelet panel_cl = {
 	.cpu_funcs = {panel_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {panel_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = hyla__on_views_node,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.model = &panel_model,
 	.name = "sytrd_panel_" PREC_NAME,
 };
 

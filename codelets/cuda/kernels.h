@@ -42,6 +42,15 @@ void hyla__cuda_gehrd_columns_s(int n, int nb, int r0, float *a, int lda, float 
                                 int ldt, float *y, int ldy, float *scratch, cublasHandle_t h,
                                 cudaStream_t stream);
 
+/* LAPACK's DLATRD (lower) for the tridiagonal panel of nb columns at a =
+ * A(c, c) (n rows and columns from there, one matrix with leading dimension
+ * lda), on the stream with the handle's cuBLAS, no host sync: the reflectors
+ * into a (their unit elements left in place), e, tau and W (w = W(c, 0)). */
+void hyla__cuda_latrd_d(int n, int nb, double *a, int lda, double *e, double *tau, double *w,
+                        int ldw, cublasHandle_t h, cudaStream_t stream);
+void hyla__cuda_latrd_s(int n, int nb, float *a, int lda, float *e, float *tau, float *w, int ldw,
+                        cublasHandle_t h, cudaStream_t stream);
+
 /* The explicit n-by-nb V of a Hessenberg panel whose reflector j has its unit
  * element at row r0 + j and its other entries below it in column j of a. */
 void hyla__cuda_gehrd_build_v_d(int n, int nb, int r0, const double *a, int64_t lda, double *v,
