@@ -1,7 +1,8 @@
 /* Codelets of the bidiagonal reduction (m >= n; seed 002 section 3.5,
  * LAPACK's dgebrd): the panel (LAPACK's DLABRD on nb rows and columns: the
  * column and row reflectors, d, e, tauq, taup, X and Y, two GEMVs per
- * column over the trailing matrix), the trailing update A -= V Y^T + X U^T
+ * column over the trailing matrix; on a core, or on a GPU's stream with the
+ * trailing matrix resident), the trailing update A -= V Y^T + X U^T
  * of a group of column panels, and the last columns (LAPACK's dgebrd).
  * Typed source: see runtime/precision.h.
  *
@@ -16,6 +17,7 @@
 #include "runtime.h"
 #ifdef HYLA_WITH_CUDA
 #include <starpu_cublas_v2.h>
+#include "cuda/kernels.h"
 #endif
 
 #define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
@@ -54,6 +56,23 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 	              MAT(buffers[P_E]), MAT(buffers[P_TAUQ]), MAT(buffers[P_TAUP]),
 	              MAT(buffers[P_X]) + c, &ldx, MAT(buffers[P_Y]) + c, &ldy);
 }
+
+#ifdef HYLA_WITH_CUDA
+/* DLABRD on the worker's stream (cuda/reduction_panels.cu). */
+static void panel_cuda(void *buffers[], void *cl_arg)
+{
+	const struct gebrd_args arg = args_of(cl_arg);
+	int cols = hyla__contiguous_cols(buffers, P_OWN, sizeof(real_t));
+	if (!cols)
+		STARPU_ABORT_MSG("gebrd panel: trailing panels are not contiguous on the GPU");
+	int c = (int)arg.col, lda = LD(buffers[P_OWN]), m = ROWS(buffers[P_OWN]) - c;
+	TYPED(hyla__cuda_labrd)(m, cols, COLS(buffers[P_OWN]), MAT(buffers[P_OWN]) + c, lda,
+	                        MAT(buffers[P_D]), MAT(buffers[P_E]), MAT(buffers[P_TAUQ]),
+	                        MAT(buffers[P_TAUP]), MAT(buffers[P_X]) + c, LD(buffers[P_X]),
+	                        MAT(buffers[P_Y]) + c, LD(buffers[P_Y]), starpu_cublas_get_local_handle(),
+	                        starpu_cuda_get_local_stream());
+}
+#endif
 
 /* The group's columns [f, f + cols), rows c + nb..m-1: A -= V Y^T + X U^T
  * with V, X from row c + nb, Y's rows f.., U = rows c..c+nb-1 of the group. */
@@ -121,6 +140,24 @@ static void update_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
+/* The panel's size: its GEMVs' (rows times columns from the panel on)
+ * times its width. */
+static size_t panel_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	const struct gebrd_args arg = args_of(task->cl_arg);
+	starpu_data_handle_t own = STARPU_TASK_GET_HANDLE(task, P_OWN);
+	return (starpu_matrix_get_nx(own) - (size_t)arg.col) * hyla__cols_from(task, P_OWN) *
+	       starpu_matrix_get_ny(own);
+}
+
+static struct starpu_perfmodel panel_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_gebrd_panel_" PREC_NAME "_v1",
+	.size_base = panel_size,
+	.footprint = hyla__size_footprint,
+};
+
 /* The update's flops' size: rows below the panel times columns times nb. */
 static size_t update_size(struct starpu_task *task, unsigned impl)
 {
@@ -140,7 +177,13 @@ static struct starpu_perfmodel update_model = {
 
 static struct starpu_codelet panel_cl = {
 	.cpu_funcs = {panel_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {panel_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = hyla__on_views_node,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.model = &panel_model,
 	.name = "gebrd_panel_" PREC_NAME,
 };
 

@@ -26,7 +26,8 @@ static const struct model_use orghr[] = {REGRESSION("hyla_orgqr_apply_%c_v2", 1)
                                          REGRESSION("hyla_orgqr_form_%c_v2", 1), {0}};
 static const struct model_use sytrd[] = {REGRESSION("hyla_sytrd_panel_%c_v1", 1),
                                          REGRESSION("hyla_sytrd_update_%c_v1", 1), {0}};
-static const struct model_use gebrd[] = {REGRESSION("hyla_gebrd_update_%c_v1", 1), {0}};
+static const struct model_use gebrd[] = {REGRESSION("hyla_gebrd_panel_%c_v1", 1),
+                                         REGRESSION("hyla_gebrd_update_%c_v1", 1), {0}};
 /* The fused panel with a GPU; without one the split panel (hr_reduce's auto). */
 static const struct model_use gehrd_gpu[] = {REGRESSION("hyla_gehrd_panel_%c_v2", 1),
                                              REGRESSION("hyla_gehrd_update_%c_v1", 1), {0}};

@@ -51,6 +51,18 @@ void hyla__cuda_latrd_d(int n, int nb, double *a, int lda, double *e, double *ta
 void hyla__cuda_latrd_s(int n, int nb, float *a, int lda, float *e, float *tau, float *w, int ldw,
                         cublasHandle_t h, cudaStream_t stream);
 
+/* LAPACK's DLABRD (m >= n) for the bidiagonal panel of nb rows and columns
+ * at a = A(c, c) (m rows, n > nb columns from there, one matrix with
+ * leading dimension lda), likewise: the reflectors into a (their unit
+ * elements left in place), d, e, tauq, taup, X and Y (x = X(c, 0),
+ * y = Y(c, 0)). */
+void hyla__cuda_labrd_d(int m, int n, int nb, double *a, int lda, double *d, double *e,
+                        double *tauq, double *taup, double *x, int ldx, double *y, int ldy,
+                        cublasHandle_t h, cudaStream_t stream);
+void hyla__cuda_labrd_s(int m, int n, int nb, float *a, int lda, float *d, float *e, float *tauq,
+                        float *taup, float *x, int ldx, float *y, int ldy, cublasHandle_t h,
+                        cudaStream_t stream);
+
 /* The explicit n-by-nb V of a Hessenberg panel whose reflector j has its unit
  * element at row r0 + j and its other entries below it in column j of a. */
 void hyla__cuda_gehrd_build_v_d(int n, int nb, int r0, const double *a, int64_t lda, double *v,

@@ -1,0 +1,232 @@
+// CUDA panels of the tridiagonal and bidiagonal reductions (LAPACK's DLATRD,
+// lower, and DLABRD, m >= n) on the worker's stream, no host sync: per
+// column, cuBLAS for the products (the SYMV or the two GEMVs over the
+// resident trailing matrix, the smaller GEMVs that bring columns and rows up
+// to date and correct W, X and Y) and one-block kernels of ours for the
+// reflectors (dlarfg) and the scalings, whose scalars never leave the GPU.
+#include <cublas_v2.h>
+#include "kernels.h"
+#include "launch.h"
+
+#define THREADS 1024
+#define WARPS (THREADS / 32)
+
+// Sum (max) over the block of one value per thread; every thread gets it.
+template <typename T, bool MAX>
+__device__ T block_reduce(T s)
+{
+	__shared__ T part[WARPS];
+	for (int off = 16; off > 0; off /= 2) {
+		T o = __shfl_down_sync(0xffffffffu, s, off);
+		s = MAX ? fmax(s, o) : s + o;
+	}
+	__syncthreads();
+	if (threadIdx.x % 32 == 0)
+		part[threadIdx.x / 32] = s;
+	__syncthreads();
+	T r = part[0];
+	for (int w = 1; w < WARPS; w++)
+		r = MAX ? fmax(r, part[w]) : r + part[w];
+	__syncthreads();
+	return r;
+}
+
+// LAPACK's dlarfg on (x[0], x[inc], ..., x[(m - 1) inc]): the entries after
+// the first scaled into the reflector, x[0] = 1 (the panels' convention),
+// beta to *beta, tau to *tau. The norm is taken of x / max |x|, so it
+// neither overflows nor underflows.
+template <typename T>
+__global__ void __launch_bounds__(THREADS) larfg(int m, T *x, int64_t inc, T *beta_out, T *tau)
+{
+	T amax = 0;
+	for (int r = 1 + threadIdx.x; r < m; r += THREADS)
+		amax = fmax(amax, fabs(x[r * inc]));
+	amax = block_reduce<T, true>(amax);
+	T sq = 0;
+	for (int r = 1 + threadIdx.x; amax > 0 && r < m; r += THREADS) {
+		T y = x[r * inc] / amax;
+		sq += y * y;
+	}
+	sq = block_reduce<T, false>(sq);
+	const T alpha = x[0];
+	T beta = alpha, t = 0, scale = 1;
+	if (amax > 0) {
+		beta = -copysign(hypot(alpha, amax * sqrt(sq)), alpha);
+		t = (beta - alpha) / beta;
+		scale = 1 / (alpha - beta);
+	}
+	for (int r = 1 + threadIdx.x; r < m; r += THREADS)
+		x[r * inc] *= scale;
+	if (threadIdx.x == 0) {
+		x[0] = 1;
+		*beta_out = beta;
+		*tau = t;
+	}
+}
+
+// x *= *s (a scalar in device memory).
+template <typename T>
+__global__ void scale_by(int m, T *x, const T *s)
+{
+	const T f = *s;
+	for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x)
+		x[r] *= f;
+}
+
+template <typename T>
+static void reflector(int m, T *x, int64_t inc, T *beta, T *tau, cudaStream_t stream)
+{
+	larfg<T><<<1, THREADS, 0, stream>>>(m, x, inc, beta, tau);
+	hyla_check_launch("larfg");
+}
+
+template <typename T>
+static void scale(int m, T *x, const T *s, cudaStream_t stream)
+{
+	scale_by<T><<<(m + 255) / 256 < 64 ? (m + 255) / 256 : 64, 256, 0, stream>>>(m, x, s);
+	hyla_check_launch("scale_by");
+}
+
+// w = tau w, then w += alpha v with alpha = -tau/2 w^T v.
+template <typename T>
+__global__ void __launch_bounds__(THREADS) finish_w(int m, T *w, const T *v, const T *tau)
+{
+	const T t = *tau;
+	T dot = 0;
+	for (int r = threadIdx.x; r < m; r += THREADS) {
+		T wr = t * w[r];
+		w[r] = wr;
+		dot += wr * v[r];
+	}
+	const T alpha = T(-0.5) * t * block_reduce<T, false>(dot);
+	for (int r = threadIdx.x; r < m; r += THREADS)
+		w[r] += alpha * v[r];
+}
+
+static void gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, double alpha,
+                 const double *a, int lda, const double *x, int incx, double beta, double *y,
+                 int incy = 1)
+{
+	if (cublasDgemv(h, op, m, n, &alpha, a, lda, x, incx, &beta, y, incy) != CUBLAS_STATUS_SUCCESS)
+		hyla_fail("cuBLAS dgemv of a reduction's panel");
+}
+
+static void gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, float alpha, const float *a,
+                 int lda, const float *x, int incx, float beta, float *y, int incy = 1)
+{
+	if (cublasSgemv(h, op, m, n, &alpha, a, lda, x, incx, &beta, y, incy) != CUBLAS_STATUS_SUCCESS)
+		hyla_fail("cuBLAS sgemv of a reduction's panel");
+}
+
+static void symv(cublasHandle_t h, int m, const double *a, int lda, const double *x, double *y)
+{
+	const double one = 1, zero = 0;
+	if (cublasDsymv(h, CUBLAS_FILL_MODE_LOWER, m, &one, a, lda, x, 1, &zero, y, 1) !=
+	    CUBLAS_STATUS_SUCCESS)
+		hyla_fail("cuBLAS dsymv of the tridiagonal panel");
+}
+
+static void symv(cublasHandle_t h, int m, const float *a, int lda, const float *x, float *y)
+{
+	const float one = 1, zero = 0;
+	if (cublasSsymv(h, CUBLAS_FILL_MODE_LOWER, m, &one, a, lda, x, 1, &zero, y, 1) !=
+	    CUBLAS_STATUS_SUCCESS)
+		hyla_fail("cuBLAS ssymv of the tridiagonal panel");
+}
+
+// DLATRD's loop, 0-based: a is A(c, c) of the panel at column c (n rows
+// and columns from there), w is W(c, 0).
+template <typename T>
+static void latrd(int n, int nb, T *a, int lda, T *e, T *tau, T *w, int ldw, cublasHandle_t h,
+                  cudaStream_t stream)
+{
+	const cublasOperation_t N = CUBLAS_OP_N, Tr = CUBLAS_OP_T;
+	for (int i = 0; i < nb && i < n - 1; i++) {
+		T *aii = a + i + (int64_t)i * lda;
+		if (i > 0) { /* A(i:n, i) -= A(i:n, 0:i) W(i, 0:i)^T + W(i:n, 0:i) A(i, 0:i)^T */
+			gemv(h, N, n - i, i, T(-1), a + i, lda, w + i, ldw, T(1), aii);
+			gemv(h, N, n - i, i, T(-1), w + i, ldw, a + i, lda, T(1), aii);
+		}
+		const int m = n - i - 1;
+		T *v = aii + 1, *wi = w + i + 1 + (int64_t)i * ldw, *tmp = w + (int64_t)i * ldw;
+		reflector(m, v, 1, e + i, tau + i, stream);
+		symv(h, m, v + lda, lda, v, wi);
+		if (i > 0) { /* W(i+1:n, i) -= A V^T... DLATRD's four corrections */
+			gemv(h, Tr, m, i, T(1), w + i + 1, ldw, v, 1, T(0), tmp);
+			gemv(h, N, m, i, T(-1), a + i + 1, lda, tmp, 1, T(1), wi);
+			gemv(h, Tr, m, i, T(1), a + i + 1, lda, v, 1, T(0), tmp);
+			gemv(h, N, m, i, T(-1), w + i + 1, ldw, tmp, 1, T(1), wi);
+		}
+		finish_w<T><<<1, THREADS, 0, stream>>>(m, wi, v, tau + i);
+		hyla_check_launch("finish_w");
+	}
+}
+
+// DLABRD's loop for m >= n, 0-based: a is A(c, c) of the panel at column c
+// (m rows, n > nb columns from there), x and y are X(c, 0) and Y(c, 0).
+template <typename T>
+static void labrd(int m, int n, int nb, T *a, int lda, T *d, T *e, T *tauq, T *taup, T *x,
+                  int ldx, T *y, int ldy, cublasHandle_t h, cudaStream_t stream)
+{
+	const cublasOperation_t N = CUBLAS_OP_N, Tr = CUBLAS_OP_T;
+	for (int i = 0; i < nb; i++) {
+		T *aii = a + i + (int64_t)i * lda, *row = aii + lda;
+		T *yi = y + i + 1 + (int64_t)i * ldy, *ytmp = y + (int64_t)i * ldy;
+		T *xi = x + i + 1 + (int64_t)i * ldx, *xtmp = x + (int64_t)i * ldx;
+		const int mi = m - i, ni = n - i - 1;
+		if (i > 0) { /* A(i:m, i) -= A(i:m, 0:i) Y(i, 0:i)^T + X(i:m, 0:i) A(0:i, i) */
+			gemv(h, N, mi, i, T(-1), a + i, lda, y + i, ldy, T(1), aii);
+			gemv(h, N, mi, i, T(-1), x + i, ldx, a + (int64_t)i * lda, 1, T(1), aii);
+		}
+		reflector(mi, aii, 1, d + i, tauq + i, stream);
+		/* Y(i+1:n, i) = tauq (A^T v - Y (A_left^T v) - A_top^T (X^T v)) */
+		gemv(h, Tr, mi, ni, T(1), row, lda, aii, 1, T(0), yi);
+		if (i > 0) {
+			gemv(h, Tr, mi, i, T(1), a + i, lda, aii, 1, T(0), ytmp);
+			gemv(h, N, ni, i, T(-1), y + i + 1, ldy, ytmp, 1, T(1), yi);
+			gemv(h, Tr, mi, i, T(1), x + i, ldx, aii, 1, T(0), ytmp);
+			gemv(h, Tr, i, ni, T(-1), a + (int64_t)(i + 1) * lda, lda, ytmp, 1, T(1), yi);
+		}
+		scale(ni, yi, tauq + i, stream);
+		/* A(i, i+1:n) -= Y(i+1:n, 0:i+1) A(i, 0:i+1)^T + A(0:i, i+1:n)^T X(i, 0:i)^T */
+		gemv(h, N, ni, i + 1, T(-1), y + i + 1, ldy, a + i, lda, T(1), row, lda);
+		if (i > 0)
+			gemv(h, Tr, i, ni, T(-1), a + (int64_t)(i + 1) * lda, lda, x + i, ldx, T(1), row, lda);
+		reflector(ni, row, lda, e + i, taup + i, stream);
+		/* X(i+1:m, i) = taup (A u - A_left (Y^T u) - X (A_top u)) */
+		gemv(h, N, mi - 1, ni, T(1), row + 1, lda, row, lda, T(0), xi);
+		gemv(h, Tr, ni, i + 1, T(1), y + i + 1, ldy, row, lda, T(0), xtmp);
+		gemv(h, N, mi - 1, i + 1, T(-1), a + i + 1, lda, xtmp, 1, T(1), xi);
+		if (i > 0) {
+			gemv(h, N, i, ni, T(1), a + (int64_t)(i + 1) * lda, lda, row, lda, T(0), xtmp);
+			gemv(h, N, mi - 1, i, T(-1), x + i + 1, ldx, xtmp, 1, T(1), xi);
+		}
+		scale(mi - 1, xi, taup + i, stream);
+	}
+}
+
+extern "C" void hyla__cuda_labrd_d(int m, int n, int nb, double *a, int lda, double *d, double *e,
+                                   double *tauq, double *taup, double *x, int ldx, double *y,
+                                   int ldy, cublasHandle_t h, cudaStream_t stream)
+{
+	labrd(m, n, nb, a, lda, d, e, tauq, taup, x, ldx, y, ldy, h, stream);
+}
+
+extern "C" void hyla__cuda_labrd_s(int m, int n, int nb, float *a, int lda, float *d, float *e,
+                                   float *tauq, float *taup, float *x, int ldx, float *y, int ldy,
+                                   cublasHandle_t h, cudaStream_t stream)
+{
+	labrd(m, n, nb, a, lda, d, e, tauq, taup, x, ldx, y, ldy, h, stream);
+}
+
+extern "C" void hyla__cuda_latrd_d(int n, int nb, double *a, int lda, double *e, double *tau,
+                                   double *w, int ldw, cublasHandle_t h, cudaStream_t stream)
+{
+	latrd(n, nb, a, lda, e, tau, w, ldw, h, stream);
+}
+
+extern "C" void hyla__cuda_latrd_s(int n, int nb, float *a, int lda, float *e, float *tau,
+                                   float *w, int ldw, cublasHandle_t h, cudaStream_t stream)
+{
+	latrd(n, nb, a, lda, e, tau, w, ldw, h, stream);
+}
