@@ -10,16 +10,22 @@
 #include "result.h"
 
 static const char *prog = "bidiag_reduce";
-enum { OPT_SVD = 1000 };
-static int svd;
+enum { OPT_SVD = 1000, OPT_CUSOLVER };
+static int svd, cusolver;
 
 static int on_option(int opt, const char *arg)
 {
 	(void)arg;
-	if (opt != OPT_SVD)
-		return 0;
-	svd = 1;
-	return 1;
+	switch (opt) {
+	case OPT_SVD: svd = 1; return 1;
+	case OPT_CUSOLVER:
+#ifndef HYLA_WITH_CUDA
+		die_usage(prog, "--cusolver needs hyla built with CUDA");
+#endif
+		cusolver = 1;
+		return 1;
+	}
+	return 0;
 }
 
 static void usage(void)
@@ -33,20 +39,27 @@ static void usage(void)
 	       "(min(m,n) ||A||_F) and the orthogonality of Q and P (LAPACK's dorgbr), each at\n"
 	       "most 30 eps.\n\n"
 	       "  --svd            also B's singular values (LAPACK dbdsqr) against dgesdd's on A\n"
+	       "  --cusolver       also time cuSOLVER's gebrd on the GPU (data already there;\n"
+	       "                   M >= N)\n"
 	       DRIVER_OPTIONS_HELP,
 	       prog);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option extra[] = {{"svd", no_argument, 0, OPT_SVD}, {0}};
+	static const struct option extra[] = {{"svd", no_argument, 0, OPT_SVD},
+	                                      {"cusolver", no_argument, 0, OPT_CUSOLVER}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 2, extra, on_option, usage);
+	o.require_gpu |= cusolver;
 	if (o.nb)
 		die_usage(prog, "--nb is not taken here: the block size comes from %s", "hyla_gebrd_default_nb");
 	o.algorithms[0] = "gebrd";
 	if (o.models)
 		driver_start(prog, &o); /* reports and exits */
 	int64_t m = o.m, n = o.n, k = m < n ? m : n;
+	if (cusolver && m < n)
+		die_usage(prog, "--cusolver: cuSOLVER's gebrd takes M >= N, not %lld < %lld", (long long)m,
+		          (long long)n);
 	size_t elsize = o.prec == 's' ? sizeof(float) : sizeof(double), mn = (size_t)(m * n);
 	/* Input in double, the reduced copy, the checks' five m-by-n in double. */
 	check_memory(prog, (double)mn * (6 * 8 + elsize));
@@ -151,6 +164,10 @@ int main(int argc, char **argv)
 		result_num("lapack_gebrd", "%.4f", t, " s");
 		result_num("speedup", "%.2f", t / best, "x");
 	}
+#ifdef HYLA_WITH_CUDA
+	if (cusolver && report_cusolver(prog, CUSOLVER_GEBRD, m, n, a0, m, o.prec, 0, best))
+		return 1;
+#endif
 	result_end();
 	free(a0), free(times), free(v);
 	hyla_free(a, elsize * mn);

@@ -124,9 +124,16 @@ double triangular_condition(int64_t n, const double *r, int64_t ldr);
 /* A malloc'ed copy of a (leading dimension m) in prec ('s': float), or NULL. */
 void *working_copy(int64_t m, int64_t n, const double *a, int64_t lda, char prec);
 
-/* Time of cuSOLVER dgeqrf + dorgqr (or s) on the GPU, on a copy of a
- * already there, after a warm-up run; -1 on failure (CUDA builds only). */
-double cusolver_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec);
+/* cuSOLVER's peer of a driver (CUDA builds only): QR = dgeqrf + dorgqr,
+ * dsytrd (uplo), dgebrd (m >= n), or the s versions. cusolver_seconds: its
+ * time on the GPU on a copy of a already there, after a warm-up run; -1 on
+ * failure. report_cusolver: that time and best's ratio to it as result
+ * fields; 1 (after a one-line error) when it failed. */
+enum cusolver_peer { CUSOLVER_QR, CUSOLVER_SYTRD, CUSOLVER_GEBRD };
+double cusolver_seconds(enum cusolver_peer peer, int64_t m, int64_t n, const double *a,
+                        int64_t lda, char prec, char uplo);
+int report_cusolver(const char *prog, enum cusolver_peer peer, int64_t m, int64_t n,
+                    const double *a, int64_t lda, char prec, char uplo, double best);
 
 /* Time of LAPACK dgeqrf + dorgqr (or s) on a copy of a, all host cores. */
 double lapack_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec);

@@ -1,10 +1,12 @@
-/* cuSOLVER's QR (dgeqrf + dorgqr) on the GPU as the peer of hyla's QRs,
- * timed on data already on the GPU after one warm-up run. Built with CUDA. */
+/* cuSOLVER on the GPU as the peer of hyla's drivers (QR: geqrf + orgqr;
+ * sytrd; gebrd), timed on data already on the GPU after one warm-up run.
+ * Built with CUDA. */
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "common.h"
+#include "result.h"
 
 #define CHECK(call)                                                                                \
 	do {                                                                                           \
@@ -14,19 +16,68 @@
 		}                                                                                          \
 	} while (0)
 
-/* geqrf + orgqr of the m-by-n a (in prec) already on the GPU; seconds or -1. */
-static double timed_qr(cusolverDnHandle_t h, int m, int n, void *da, void *dtau, void *work,
-                       int lwork, int *dinfo, char prec)
+/* One factorisation's device operands: the matrix, four vectors (tau or d,
+ * e, tau / tauq, taup), the workspace and info. */
+struct operands {
+	cusolverDnHandle_t h;
+	int m, n, lwork;
+	char prec, uplo;
+	void *a, *v[4], *work;
+	int *info;
+};
+
+#define FILL(u) ((u) == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER)
+
+/* The workspace the peer needs, in elements, or -1. */
+static int workspace(enum cusolver_peer peer, const struct operands *o)
 {
-	double t = -1;
+	int lq = 0, lo = 0, d = o->prec == 'd';
+	cusolverDnHandle_t h = o->h;
+	void *a = o->a, **v = (void **)o->v;
+	switch (peer) {
+	case CUSOLVER_QR:
+		CHECK(d ? cusolverDnDgeqrf_bufferSize(h, o->m, o->n, a, o->m, &lq)
+		        : cusolverDnSgeqrf_bufferSize(h, o->m, o->n, a, o->m, &lq));
+		CHECK(d ? cusolverDnDorgqr_bufferSize(h, o->m, o->n, o->n, a, o->m, v[0], &lo)
+		        : cusolverDnSorgqr_bufferSize(h, o->m, o->n, o->n, a, o->m, v[0], &lo));
+		break;
+	case CUSOLVER_SYTRD:
+		CHECK(d ? cusolverDnDsytrd_bufferSize(h, FILL(o->uplo), o->n, a, o->n, v[0], v[1], v[2], &lq)
+		        : cusolverDnSsytrd_bufferSize(h, FILL(o->uplo), o->n, a, o->n, v[0], v[1], v[2], &lq));
+		break;
+	case CUSOLVER_GEBRD:
+		CHECK(d ? cusolverDnDgebrd_bufferSize(h, o->m, o->n, &lq)
+		        : cusolverDnSgebrd_bufferSize(h, o->m, o->n, &lq));
+		break;
+	}
+	return lq > lo ? lq : lo;
+out:
+	return -1;
+}
+
+/* The peer's factorisation; seconds or -1. */
+static double timed(enum cusolver_peer peer, const struct operands *o)
+{
+	int d = o->prec == 'd', m = o->m, n = o->n, lw = o->lwork;
+	cusolverDnHandle_t h = o->h;
+	void *a = o->a, **v = (void **)o->v, *w = o->work;
 	CHECK(cudaDeviceSynchronize());
-	t = now_seconds();
-	if (prec == 's') {
-		CHECK(cusolverDnSgeqrf(h, m, n, da, m, dtau, work, lwork, dinfo));
-		CHECK(cusolverDnSorgqr(h, m, n, n, da, m, dtau, work, lwork, dinfo));
-	} else {
-		CHECK(cusolverDnDgeqrf(h, m, n, da, m, dtau, work, lwork, dinfo));
-		CHECK(cusolverDnDorgqr(h, m, n, n, da, m, dtau, work, lwork, dinfo));
+	double t = now_seconds();
+	switch (peer) {
+	case CUSOLVER_QR:
+		CHECK(d ? cusolverDnDgeqrf(h, m, n, a, m, v[0], w, lw, o->info)
+		        : cusolverDnSgeqrf(h, m, n, a, m, v[0], w, lw, o->info));
+		CHECK(d ? cusolverDnDorgqr(h, m, n, n, a, m, v[0], w, lw, o->info)
+		        : cusolverDnSorgqr(h, m, n, n, a, m, v[0], w, lw, o->info));
+		break;
+	case CUSOLVER_SYTRD:
+		CHECK(d ? cusolverDnDsytrd(h, FILL(o->uplo), n, a, n, v[0], v[1], v[2], w, lw, o->info)
+		        : cusolverDnSsytrd(h, FILL(o->uplo), n, a, n, v[0], v[1], v[2], w, lw, o->info));
+		break;
+	case CUSOLVER_GEBRD:
+		CHECK(d ? cusolverDnDgebrd(h, m, n, a, m, v[0], v[1], v[2], v[3], w, lw, o->info)
+		        : cusolverDnSgebrd(h, m, n, a, m, v[0], v[1], v[2], v[3], w, lw, o->info));
+		break;
 	}
 	CHECK(cudaDeviceSynchronize());
 	return now_seconds() - t;
@@ -34,38 +85,48 @@ out:
 	return -1;
 }
 
-double cusolver_qr_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec)
+double cusolver_seconds(enum cusolver_peer peer, int64_t m, int64_t n, const double *a,
+                        int64_t lda, char prec, char uplo)
 {
 	size_t el = prec == 's' ? sizeof(float) : sizeof(double);
-	void *host = working_copy(m, n, a, lda, prec), *da = NULL, *dtau = NULL, *work = NULL;
-	int *dinfo = NULL, lq = 0, lo = 0;
-	cusolverDnHandle_t h = NULL;
+	void *host = working_copy(m, n, a, lda, prec);
+	struct operands o = {.m = (int)m, .n = (int)n, .prec = prec, .uplo = uplo};
 	double best = -1;
 	host_blas_begin();
 	CHECK(!host);
-	CHECK(cusolverDnCreate(&h));
-	CHECK(cudaMalloc(&da, el * (size_t)(m * n)));
-	CHECK(cudaMalloc(&dtau, el * (size_t)n));
-	CHECK(cudaMalloc((void **)&dinfo, sizeof *dinfo));
-	if (prec == 's') {
-		CHECK(cusolverDnSgeqrf_bufferSize(h, (int)m, (int)n, da, (int)m, &lq));
-		CHECK(cusolverDnSorgqr_bufferSize(h, (int)m, (int)n, (int)n, da, (int)m, dtau, &lo));
-	} else {
-		CHECK(cusolverDnDgeqrf_bufferSize(h, (int)m, (int)n, da, (int)m, &lq));
-		CHECK(cusolverDnDorgqr_bufferSize(h, (int)m, (int)n, (int)n, da, (int)m, dtau, &lo));
-	}
-	int lwork = lq > lo ? lq : lo;
-	CHECK(cudaMalloc(&work, el * (size_t)lwork));
+	CHECK(cusolverDnCreate(&o.h));
+	CHECK(cudaMalloc(&o.a, el * (size_t)(m * n)));
+	for (int i = 0; i < 4; i++)
+		CHECK(cudaMalloc(&o.v[i], el * (size_t)n));
+	CHECK(cudaMalloc((void **)&o.info, sizeof *o.info));
+	CHECK((o.lwork = workspace(peer, &o)) < 0);
+	CHECK(cudaMalloc(&o.work, el * (size_t)(o.lwork > 0 ? o.lwork : 1)));
 	for (int run = 0; run < 2; run++) {
-		CHECK(cudaMemcpy(da, host, el * (size_t)(m * n), cudaMemcpyHostToDevice));
-		best = timed_qr(h, (int)m, (int)n, da, dtau, work, lwork, dinfo, prec);
+		CHECK(cudaMemcpy(o.a, host, el * (size_t)(m * n), cudaMemcpyHostToDevice));
+		best = timed(peer, &o);
 		CHECK(best < 0);
 	}
 out:
-	cudaFree(da), cudaFree(dtau), cudaFree(work), cudaFree(dinfo);
-	if (h)
-		cusolverDnDestroy(h);
+	cudaFree(o.a), cudaFree(o.work), cudaFree(o.info);
+	for (int i = 0; i < 4; i++)
+		cudaFree(o.v[i]);
+	if (o.h)
+		cusolverDnDestroy(o.h);
 	free(host);
 	host_blas_end();
 	return best;
+}
+
+int report_cusolver(const char *prog, enum cusolver_peer peer, int64_t m, int64_t n,
+                    const double *a, int64_t lda, char prec, char uplo, double best)
+{
+	static const char *names[] = {"cusolver_geqrf_orgqr", "cusolver_sytrd", "cusolver_gebrd"};
+	double t = cusolver_seconds(peer, m, n, a, lda, prec, uplo);
+	if (t < 0) {
+		fprintf(stderr, "%s: error: %s failed\n", prog, names[peer]);
+		return 1;
+	}
+	result_num(names[peer], "%.4f", t, " s");
+	result_num("vs_cusolver", "%.2f", t / best, "x");
+	return 0;
 }

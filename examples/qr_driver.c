@@ -164,15 +164,8 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 		result_num("speedup", "%.2f", t / best, "x");
 	}
 #ifdef HYLA_WITH_CUDA
-	if (cusolver) {
-		double t = cusolver_qr_seconds(m, n, a0, m, o.prec);
-		if (t < 0) {
-			fprintf(stderr, "%s: error: cuSOLVER's QR failed\n", prog);
-			return 1;
-		}
-		result_num("cusolver_geqrf_orgqr", "%.4f", t, " s");
-		result_num("vs_cusolver", "%.2f", t / best, "x");
-	}
+	if (cusolver && report_cusolver(prog, CUSOLVER_QR, m, n, a0, m, o.prec, 0, best))
+		return 1;
 #endif
 	result_end();
 

@@ -10,9 +10,9 @@
 #include "result.h"
 
 static const char *prog = "tridiag_reduce";
-enum { OPT_UPLO = 1000, OPT_TRIANGLE, OPT_EIG };
+enum { OPT_UPLO = 1000, OPT_TRIANGLE, OPT_EIG, OPT_CUSOLVER };
 static char uplo = 'L', triangle; /* triangle: the input's one to use (no check) */
-static int eig;
+static int eig, cusolver;
 
 static char triangle_of(const char *opt, const char *arg)
 {
@@ -27,6 +27,12 @@ static int on_option(int opt, const char *arg)
 	case OPT_UPLO: uplo = triangle_of("--uplo", arg); return 1;
 	case OPT_TRIANGLE: triangle = triangle_of("--triangle", arg); return 1;
 	case OPT_EIG: eig = 1; return 1;
+	case OPT_CUSOLVER:
+#ifndef HYLA_WITH_CUDA
+		die_usage(prog, "--cusolver needs hyla built with CUDA");
+#endif
+		cusolver = 1;
+		return 1;
 	}
 	return 0;
 }
@@ -43,6 +49,7 @@ static void usage(void)
 	       "  --triangle L|U   --input: use that triangle of the file's matrix and skip the\n"
 	       "                   symmetry check (default: the file must be symmetric)\n"
 	       "  --eig            also T's eigenvalues (LAPACK dsterf) against dsyevd's on A\n"
+	       "  --cusolver       also time cuSOLVER's sytrd on the GPU (data already there)\n"
 	       DRIVER_OPTIONS_HELP,
 	       prog);
 }
@@ -76,8 +83,10 @@ int main(int argc, char **argv)
 {
 	static const struct option extra[] = {{"uplo", required_argument, 0, OPT_UPLO},
 	                                      {"triangle", required_argument, 0, OPT_TRIANGLE},
-	                                      {"eig", no_argument, 0, OPT_EIG}, {0}};
+	                                      {"eig", no_argument, 0, OPT_EIG},
+	                                      {"cusolver", no_argument, 0, OPT_CUSOLVER}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 1, extra, on_option, usage);
+	o.require_gpu |= cusolver;
 	if (o.nb)
 		die_usage(prog, "--nb is not taken here: the block size comes from %s", "hyla_sytrd_default_nb");
 	o.algorithms[0] = "sytrd";
@@ -190,6 +199,10 @@ int main(int argc, char **argv)
 		result_num("lapack_sytrd", "%.4f", t, " s");
 		result_num("speedup", "%.2f", t / best, "x");
 	}
+#ifdef HYLA_WITH_CUDA
+	if (cusolver && report_cusolver(prog, CUSOLVER_SYTRD, n, n, a0, n, o.prec, uplo, best))
+		return 1;
+#endif
 	result_end();
 	free(a0), free(times), free(v);
 	hyla_free(a, elsize * nn);

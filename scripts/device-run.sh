@@ -124,13 +124,19 @@ if [ "$what" = householder ] || [ "$what" = all ]; then
 fi
 
 if [ "$what" = tridiag ] || [ "$what" = all ]; then
-	echo "== tridiag_reduce: calibration runs (dmda), then timings with LAPACK"
-	for i in 1 2 3; do STARPU_SCHED=dmda $bin/tridiag_reduce 8000 --no-check >/dev/null 2>&1; done
+	echo "== tridiag_reduce, bidiag_reduce: calibration runs (dmda), then timings with LAPACK, cuSOLVER"
+	for cmd in tridiag_reduce bidiag_reduce; do
+		for n in 8000 8000 8000 4000 16000; do STARPU_SCHED=dmda $bin/$cmd $n --no-check >/dev/null 2>&1; done
+	done
 	{
-		STARPU_SCHED=dmda $bin/tridiag_reduce 8000 --repeat 2 --lapack --eig --stats
-		for n in 4000 16000; do STARPU_SCHED=dmda $bin/tridiag_reduce $n --repeat 2 --no-check; done
-		for i in 1 2 3; do STARPU_SCHED=dmda $bin/bidiag_reduce 8000 --no-check >/dev/null 2>&1; done
-		STARPU_SCHED=dmda $bin/bidiag_reduce 8000 --repeat 2 --lapack --svd --stats
+		STARPU_SCHED=dmda $bin/tridiag_reduce 8000 --repeat 2 --lapack --eig --cusolver --stats
+		STARPU_SCHED=dmda $bin/bidiag_reduce 8000 --repeat 2 --lapack --cusolver --stats
+		for n in 4000 16000; do
+			STARPU_SCHED=dmda $bin/tridiag_reduce $n --repeat 2 --no-check --cusolver --stats
+			STARPU_SCHED=dmda $bin/bidiag_reduce $n --repeat 2 --no-check --cusolver --stats
+		done
+		STARPU_SCHED=dmda $bin/tridiag_reduce 8000 --prec s --repeat 2 --cusolver
+		STARPU_SCHED=dmda $bin/bidiag_reduce 8000 --prec s --repeat 2 --cusolver
 	} 2>&1 | tee "$out/bench-tridiag$tag.txt"
 fi
 
