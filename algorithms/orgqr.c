@@ -161,5 +161,8 @@ int PUBLIC(orgqr_async)(hyla_matrix *a, const real_t *tau, hyla_request *req)
 		return HYLA_ERROR(-2, "tau is NULL");
 	if (!req)
 		return HYLA_ERROR(-3, "req is NULL");
-	return submit_call(A, NULL, tau, req);
+	/* After the call that made the reflectors and tau (its fence): the
+	 * first tasks here only read a. */
+	int ret = hyla__gate(A);
+	return ret == HYLA_SUCCESS ? submit_call(A, NULL, tau, req) : ret;
 }

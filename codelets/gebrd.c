@@ -58,7 +58,7 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef HYLA_WITH_CUDA
-/* DLABRD on the worker's stream (cuda/reduction_panels.cu). */
+/* DLABRD on the worker's stream (cuda/householder_panels.cu). */
 static void panel_cuda(void *buffers[], void *cl_arg)
 {
 	const struct gebrd_args arg = args_of(cl_arg);

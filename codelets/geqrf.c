@@ -1,9 +1,15 @@
 /* The Householder QR panel (algorithms/geqrf.c): LAPACK's dgeqrf on the
- * panel's rows from c0 on, on the CPU (seed 004: the panel on the host while
- * the GPU updates). Typed source: see runtime/precision.h. */
+ * panel's rows from c0 on, on a core (seed 004: the panel on the host while
+ * the GPU updates), or DGEQR2 on a GPU's stream where the panel lives
+ * (cuda/householder_panels.cu); the models choose. Typed source: see
+ * runtime/precision.h. */
 #include <lapacke.h>
 #include "codelets.h"
 #include "runtime.h"
+#ifdef HYLA_WITH_CUDA
+#include <starpu_cublas_v2.h>
+#include "cuda/kernels.h"
+#endif
 
 #define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
 #define LD(buf) ((int)STARPU_MATRIX_GET_LD(buf))
@@ -23,6 +29,19 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 	                    (real_t *)STARPU_VECTOR_GET_PTR(buffers[2]), w * PANEL_LWORK_PER_COL);
 }
 
+#ifdef HYLA_WITH_CUDA
+static void panel_cuda(void *buffers[], void *cl_arg)
+{
+	int c0;
+	starpu_codelet_unpack_args(cl_arg, &c0);
+	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), lda = LD(buffers[0]);
+	TYPED(hyla__cuda_geqr2)(rows, w, MAT(buffers[0]) + c0, lda,
+	                        (real_t *)STARPU_MATRIX_GET_PTR(buffers[1]),
+	                        (real_t *)STARPU_VECTOR_GET_PTR(buffers[2]),
+	                        starpu_cublas_get_local_handle(), starpu_cuda_get_local_stream());
+}
+#endif
+
 /* Rows from c0 on times the width squared. */
 static size_t panel_size(struct starpu_task *task, unsigned impl)
 {
@@ -36,13 +55,18 @@ static size_t panel_size(struct starpu_task *task, unsigned impl)
 
 static struct starpu_perfmodel panel_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_geqrf_panel_" PREC_NAME "_v1",
+	.symbol = "hyla_geqrf_panel_" PREC_NAME "_v2",
 	.size_base = panel_size,
 	.footprint = hyla__size_footprint,
 };
 
 static struct starpu_codelet panel_cl = {
 	.cpu_funcs = {panel_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {panel_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = hyla__tall_panel_on_views_node,
 	.nbuffers = 3,
 	.modes = {STARPU_RW, STARPU_W, STARPU_SCRATCH},
 	.model = &panel_model,

@@ -2,7 +2,8 @@
  * reflectors stored as LAPACK's dgeqrf leaves them (reflector i: unit at row
  * i, the rest below it in column i), panel by panel from the last, as
  * LAPACK's dorgqr does:
- *   T      the panel's triangular factor (LAPACK's dlarft, CPU);
+ *   T      the panel's triangular factor (LAPACK's dlarft; on a GPU:
+ *          cuda/householder_panels.cu);
  *   apply  (I - V T V^T) from the left on rows c0.. of later column panels
  *          (or its transpose: Householder QR's trailing update);
  *   form   the panel's own columns, (I - V T V^T) E with E the identity's
@@ -111,6 +112,15 @@ static void apply_cuda(void *buffers[], void *cl_arg)
 	CUBLAS(geam)(h, CUBLAS_OP_N, CUBLAS_OP_N, nb, cols, &one, c, ldc, &minus_one, w, nb, c, ldc);
 }
 
+static void t_cuda(void *buffers[], void *cl_arg)
+{
+	int c0;
+	starpu_codelet_unpack_args(cl_arg, &c0);
+	TYPED(hyla__cuda_larft)(ROWS(buffers[0]) - c0, COLS(buffers[0]), MAT(buffers[0]) + c0,
+	                        LD(buffers[0]), MAT(buffers[1]), MAT(buffers[2]), LD(buffers[2]),
+	                        starpu_cublas_get_local_handle(), starpu_cuda_get_local_stream());
+}
+
 static void form_cuda(void *buffers[], void *cl_arg)
 {
 	int c0;
@@ -179,10 +189,23 @@ static struct starpu_perfmodel form_model = {
 	.footprint = hyla__size_footprint,
 };
 
+static struct starpu_perfmodel t_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_orgqr_t_" PREC_NAME "_v1",
+	.size_base = form_size,
+	.footprint = hyla__size_footprint,
+};
+
 static struct starpu_codelet t_cl = {
 	.cpu_funcs = {t_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {t_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = hyla__tall_panel_on_views_node,
 	.nbuffers = 3,
 	.modes = {STARPU_R, STARPU_R, STARPU_W},
+	.model = &t_model,
 	.name = "orgqr_t_" PREC_NAME,
 };
 

@@ -56,7 +56,7 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef HYLA_WITH_CUDA
-/* DLATRD on the worker's stream (cuda/reduction_panels.cu): the SYMVs run
+/* DLATRD on the worker's stream (cuda/householder_panels.cu): the SYMVs run
  * over the trailing matrix where it lives. */
 static void panel_cuda(void *buffers[], void *cl_arg)
 {

@@ -119,6 +119,18 @@ int hyla__request_fence(hyla_request *req, const starpu_data_handle_t *handles, 
 	return ret;
 }
 
+int hyla__gate(const hyla_desc *a)
+{
+	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)a->nt);
+	if (!descr)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a gate");
+	for (int64_t t = 0; t < a->nt; t++)
+		descr[t] = (struct starpu_data_descr){a->tiles[t], STARPU_RW};
+	int ret = starpu_task_insert(&fence_cl, STARPU_DATA_MODE_ARRAY, descr, (int)a->nt, 0);
+	free(descr);
+	return hyla__submitted(ret, "hyla_gate");
+}
+
 void hyla__request_fail(hyla_request *req, int info)
 {
 	if (!req)

@@ -50,6 +50,11 @@ int hyla__contiguous_cols(void *buffers[], int first, size_t elsize);
 int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
 size_t hyla__cols_from(struct starpu_task *task, unsigned first);
 uint32_t hyla__size_footprint(struct starpu_task *task);
+/* can_execute of a Householder panel's codelet (buffer 0 the panel, the
+ * first packed argument an int c0, its first row): CUDA workers only when
+ * the rows from c0 are at least the panel's columns (the GPU panel's
+ * case); otherwise as hyla__on_views_node. */
+int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
 
 /* Submits one task of cl on the nfixed buffers fixed, then the npanels
  * panels (the first with mode_first, the others with mode_rest), with arg
@@ -114,6 +119,10 @@ int hyla__request_vector(hyla_request *req, hyla_desc *d, void *x, int64_t len, 
  * after a CPU task that brings the request's own handles home (so a task
  * that writes handles after the fence finds them in the caller's memory). */
 int hyla__request_fence(hyla_request *req, const starpu_data_handle_t *handles, int count);
+/* A task that runs nowhere and writes a's tiles: what follows waits for
+ * every earlier access to a, an earlier call's fence included (so the
+ * outputs of that call, its tau, are home by then). */
+int hyla__gate(const hyla_desc *a);
 /* The end of a synchronous call on the stack request req: waits for it,
  * then unregisters a; submitted (the submission's code) if it failed, else
  * the request's info. */

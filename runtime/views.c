@@ -26,6 +26,18 @@ int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl
 	       (int)starpu_worker_get_memory_node(worker) == hyla__views_node();
 }
 
+int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
+{
+	if (starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER) {
+		int c0;
+		starpu_codelet_unpack_args(task->cl_arg, &c0);
+		starpu_data_handle_t panel = STARPU_TASK_GET_HANDLE(task, 0);
+		if (starpu_matrix_get_nx(panel) - (size_t)c0 < starpu_matrix_get_ny(panel))
+			return 0;
+	}
+	return hyla__on_views_node(worker, task, impl);
+}
+
 size_t hyla__cols_from(struct starpu_task *task, unsigned first)
 {
 	size_t cols = 0;

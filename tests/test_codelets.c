@@ -33,12 +33,15 @@ int main(int argc, char **argv)
 	int64_t np = hyla_matrix_panels(A);
 	starpu_data_handle_t scratch = hyla_workspace_dgeqrf(nb), w;
 	starpu_vector_data_register(&w, -1, 0, (uint32_t)(nb * n), sizeof(double));
-	int ret = 0;
+	/* tau's pieces: unregistered (brought home) after the last task. */
+	starpu_data_handle_t *taus = calloc((size_t)np, sizeof *taus);
+	int ret = !taus;
 	for (int64_t k = 0; k < np && ret == 0; k++) {
 		int64_t c0 = k * nb, width = c0 + nb <= n ? nb : n - c0;
 		starpu_data_handle_t panel = hyla_matrix_panel(A, k), th, t;
-		starpu_matrix_data_register(&th, STARPU_MAIN_RAM, (uintptr_t)(tau + c0), (uint32_t)width,
+		starpu_matrix_data_register(&taus[k], STARPU_MAIN_RAM, (uintptr_t)(tau + c0), (uint32_t)width,
 		                            (uint32_t)width, 1, sizeof(double));
+		th = taus[k];
 		starpu_matrix_data_register(&t, -1, 0, (uint32_t)width, (uint32_t)width, (uint32_t)width,
 		                            sizeof(double));
 		ret = hyla_task_dgeqrf_panel(panel, th, scratch, c0);
@@ -49,9 +52,12 @@ int main(int argc, char **argv)
 		for (int64_t p = k + 2; p < np && ret == 0; p++)
 			ret = hyla_task_dlarfb(panel, t, w, (const starpu_data_handle_t[]){hyla_matrix_panel(A, p)},
 			                       1, c0, 1, STARPU_DEFAULT_PRIO);
-		starpu_data_unregister_submit(th);
 		starpu_data_unregister_submit(t);
 	}
+	for (int64_t k = 0; k < np && taus; k++)
+		if (taus[k])
+			starpu_data_unregister(taus[k]);
+	free(taus);
 	starpu_data_unregister_submit(scratch);
 	starpu_data_unregister_submit(w);
 	starpu_task_wait_for_all();

@@ -42,6 +42,20 @@ void hyla__cuda_gehrd_columns_s(int n, int nb, int r0, float *a, int lda, float 
                                 int ldt, float *y, int ldy, float *scratch, cublasHandle_t h,
                                 cudaStream_t stream);
 
+/* Householder QR's panel on the stream with the handle's cuBLAS, no host
+ * sync: geqr2 is LAPACK's DGEQR2 on the m-by-w a (m >= w; reflectors below
+ * the diagonal, R on and above it, tau; scratch: 3 w elements); larft is
+ * LAPACK's DLARFT (forward, columnwise) of such a panel into the w-by-w
+ * upper t (zero below its diagonal). */
+void hyla__cuda_geqr2_d(int m, int w, double *a, int lda, double *tau, double *scratch,
+                        cublasHandle_t h, cudaStream_t stream);
+void hyla__cuda_geqr2_s(int m, int w, float *a, int lda, float *tau, float *scratch,
+                        cublasHandle_t h, cudaStream_t stream);
+void hyla__cuda_larft_d(int m, int w, const double *a, int lda, const double *tau, double *t,
+                        int ldt, cublasHandle_t h, cudaStream_t stream);
+void hyla__cuda_larft_s(int m, int w, const float *a, int lda, const float *tau, float *t, int ldt,
+                        cublasHandle_t h, cudaStream_t stream);
+
 /* LAPACK's DLATRD (lower) for the tridiagonal panel of nb columns at a =
  * A(c, c) (n rows and columns from there, one matrix with leading dimension
  * lda), on the stream with the handle's cuBLAS, no host sync: the reflectors

@@ -1,8 +1,10 @@
-// CUDA panels of the tridiagonal and bidiagonal reductions (LAPACK's DLATRD,
-// lower, and DLABRD, m >= n) on the worker's stream, no host sync: per
-// column, cuBLAS for the products (the SYMV or the two GEMVs over the
-// resident trailing matrix, the smaller GEMVs that bring columns and rows up
-// to date and correct W, X and Y) and one-block kernels of ours for the
+// CUDA panels built of Householder reflectors, on the worker's stream with
+// no host sync: Householder QR's (LAPACK's DGEQR2) and its block
+// reflector's T (DLARFT), the tridiagonal reduction's (DLATRD, lower) and
+// the bidiagonal reduction's (DLABRD, m >= n). Per column, cuBLAS for the
+// products (for the reductions the SYMV or the two GEMVs over the resident
+// trailing matrix, and the smaller GEMVs that bring columns and rows up to
+// date and correct W, X and Y) and one-block kernels of ours for the
 // reflectors (dlarfg) and the scalings, whose scalars never leave the GPU.
 #include <cublas_v2.h>
 #include "kernels.h"
@@ -33,10 +35,11 @@ __device__ T block_reduce(T s)
 
 // LAPACK's dlarfg on (x[0], x[inc], ..., x[(m - 1) inc]): the entries after
 // the first scaled into the reflector, x[0] = 1 (the panels' convention),
-// beta to *beta, tau to *tau. The norm is taken of x / max |x|, so it
-// neither overflows nor underflows.
+// beta to *beta, tau to *tau (and -tau to *neg_tau unless NULL). The norm is
+// taken of x / max |x|, so it neither overflows nor underflows.
 template <typename T>
-__global__ void __launch_bounds__(THREADS) larfg(int m, T *x, int64_t inc, T *beta_out, T *tau)
+__global__ void __launch_bounds__(THREADS)
+larfg(int m, T *x, int64_t inc, T *beta_out, T *tau, T *neg_tau)
 {
 	T amax = 0;
 	for (int r = 1 + threadIdx.x; r < m; r += THREADS)
@@ -61,6 +64,57 @@ __global__ void __launch_bounds__(THREADS) larfg(int m, T *x, int64_t inc, T *be
 		x[0] = 1;
 		*beta_out = beta;
 		*tau = t;
+		if (neg_tau)
+			*neg_tau = -t;
+	}
+}
+
+// The panel's diagonal (w entries, stride lda + 1) from beta.
+template <typename T>
+__global__ void put_diagonal(int w, T *a, int64_t lda, const T *beta)
+{
+	for (int j = threadIdx.x; j < w; j += blockDim.x)
+		a[j + j * lda] = beta[j];
+}
+
+// T (w-by-w, upper, zero below) of the block reflector I - V T V^T of the
+// m-by-w panel a (reflector j: unit at row j, stored below it; R above),
+// LAPACK's dlarft forward columnwise: T(0:j, j) = -tau_j T(0:j, 0:j) S(0:j, j)
+// with S = V^T V. On entry t holds V^T V over rows w..m-1 (has_g) or
+// nothing; the rows of the top w-by-w block, where V has its structure,
+// are added here. One block, column after column, in place.
+template <typename T>
+__global__ void __launch_bounds__(THREADS)
+larft_top(int m, int w, const T *a, int64_t lda, const T *tau, T *t, int64_t ldt, bool has_g)
+{
+	extern __shared__ unsigned char shared[];
+	T *s = reinterpret_cast<T *>(shared);
+	const int top = m < w ? m : w;
+	for (int j = 0; j < w; j++) {
+		const T *vj = a + j * lda;
+		for (int l = threadIdx.x; l < j; l += THREADS) {
+			const T *vl = a + l * lda;
+			T sum = has_g ? t[l + j * ldt] : T(0);
+			if (j < top)
+				sum += vl[j]; /* V(j, l) V(j, j), V(j, j) = 1 */
+			for (int r = j + 1; r < top; r++)
+				sum += vl[r] * vj[r];
+			s[l] = sum;
+		}
+		__syncthreads();
+		const T tj = tau[j];
+		for (int l = threadIdx.x; l < w; l += THREADS) {
+			T out = 0;
+			if (l < j) {
+				for (int k = l; k < j; k++)
+					out += t[l + k * ldt] * s[k];
+				out *= -tj;
+			} else if (l == j) {
+				out = tj;
+			}
+			t[l + j * ldt] = out;
+		}
+		__syncthreads();
 	}
 }
 
@@ -76,7 +130,7 @@ __global__ void scale_by(int m, T *x, const T *s)
 template <typename T>
 static void reflector(int m, T *x, int64_t inc, T *beta, T *tau, cudaStream_t stream)
 {
-	larfg<T><<<1, THREADS, 0, stream>>>(m, x, inc, beta, tau);
+	larfg<T><<<1, THREADS, 0, stream>>>(m, x, inc, beta, tau, (T *)NULL);
 	hyla_check_launch("larfg");
 }
 
@@ -133,6 +187,87 @@ static void symv(cublasHandle_t h, int m, const float *a, int lda, const float *
 	    CUBLAS_STATUS_SUCCESS)
 		hyla_fail("cuBLAS ssymv of the tridiagonal panel");
 }
+
+static void ger(cublasHandle_t h, int m, int n, const double *alpha, const double *x,
+                const double *y, double *a, int lda)
+{
+	if (cublasDger(h, m, n, alpha, x, 1, y, 1, a, lda) != CUBLAS_STATUS_SUCCESS)
+		hyla_fail("cuBLAS dger of the QR panel");
+}
+
+static void ger(cublasHandle_t h, int m, int n, const float *alpha, const float *x, const float *y,
+                float *a, int lda)
+{
+	if (cublasSger(h, m, n, alpha, x, 1, y, 1, a, lda) != CUBLAS_STATUS_SUCCESS)
+		hyla_fail("cuBLAS sger of the QR panel");
+}
+
+static void syrk_upper(cublasHandle_t h, int w, int k, const double *a, int lda, double *c,
+                       int ldc)
+{
+	const double one = 1, zero = 0;
+	if (cublasDsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, w, k, &one, a, lda, &zero, c, ldc) !=
+	    CUBLAS_STATUS_SUCCESS)
+		hyla_fail("cuBLAS dsyrk of dlarft");
+}
+
+static void syrk_upper(cublasHandle_t h, int w, int k, const float *a, int lda, float *c, int ldc)
+{
+	const float one = 1, zero = 0;
+	if (cublasSsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, w, k, &one, a, lda, &zero, c, ldc) !=
+	    CUBLAS_STATUS_SUCCESS)
+		hyla_fail("cuBLAS ssyrk of dlarft");
+}
+
+// DGEQR2 on the m-by-w panel a (m >= w): per column the reflector, then
+// H_j applied to the columns after it (y = A^T v, A -= tau v y^T); the
+// diagonal keeps the reflectors' 1s until the end, when R's betas go there.
+// scratch: 3 w elements (y, beta, -tau).
+template <typename T>
+static void geqr2(int m, int w, T *a, int lda, T *tau, T *scratch, cublasHandle_t h,
+                  cudaStream_t stream)
+{
+	T *y = scratch, *beta = scratch + w, *neg_tau = scratch + 2 * w;
+	for (int j = 0; j < w; j++) {
+		T *x = a + j + (int64_t)j * lda;
+		larfg<T><<<1, THREADS, 0, stream>>>(m - j, x, 1, beta + j, tau + j, neg_tau + j);
+		hyla_check_launch("larfg");
+		if (j + 1 == w)
+			break;
+		gemv(h, CUBLAS_OP_T, m - j, w - j - 1, T(1), x + lda, lda, x, 1, T(0), y);
+		cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE);
+		ger(h, m - j, w - j - 1, neg_tau + j, x, y, x + lda, lda);
+		cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST);
+	}
+	put_diagonal<T><<<1, 128, 0, stream>>>(w, a, lda, beta);
+	hyla_check_launch("put_diagonal");
+}
+
+// DLARFT on the m-by-w panel a: V^T V below the top block by SYRK, the rest
+// and the recurrence by larft_top.
+template <typename T>
+static void larft(int m, int w, const T *a, int lda, const T *tau, T *t, int ldt, cublasHandle_t h,
+                  cudaStream_t stream)
+{
+	if (m > w)
+		syrk_upper(h, w, m - w, a + w, lda, t, ldt);
+	larft_top<T><<<1, THREADS, w * sizeof(T), stream>>>(m, w, a, lda, tau, t, ldt, m > w);
+	hyla_check_launch("larft_top");
+}
+
+#define HYLA_QR_PANEL_INSTANCES(S, T)                                                              \
+	extern "C" void hyla__cuda_geqr2_##S(int m, int w, T *a, int lda, T *tau, T *scratch,          \
+	                                     cublasHandle_t h, cudaStream_t stream)                    \
+	{                                                                                              \
+		geqr2(m, w, a, lda, tau, scratch, h, stream);                                              \
+	}                                                                                              \
+	extern "C" void hyla__cuda_larft_##S(int m, int w, const T *a, int lda, const T *tau, T *t,    \
+	                                     int ldt, cublasHandle_t h, cudaStream_t stream)           \
+	{                                                                                              \
+		larft(m, w, a, lda, tau, t, ldt, h, stream);                                               \
+	}
+HYLA_QR_PANEL_INSTANCES(d, double)
+HYLA_QR_PANEL_INSTANCES(s, float)
 
 // DLATRD's loop, 0-based: a is A(c, c) of the panel at column c (n rows
 // and columns from there), w is W(c, 0).
