@@ -18,12 +18,7 @@ static int on_option(int opt, const char *arg)
 	(void)arg;
 	switch (opt) {
 	case OPT_SVD: svd = 1; return 1;
-	case OPT_CUSOLVER:
-#ifndef HYLA_WITH_CUDA
-		die_usage(prog, "--cusolver needs hyla built with CUDA");
-#endif
-		cusolver = 1;
-		return 1;
+	case OPT_CUSOLVER: cusolver = cusolver_option(prog); return 1;
 	}
 	return 0;
 }

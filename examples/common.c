@@ -29,6 +29,15 @@ void die_usage(const char *prog, const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
+int cusolver_option(const char *prog)
+{
+#ifndef HYLA_WITH_CUDA
+	die_usage(prog, "--cusolver needs hyla built with CUDA");
+#endif
+	(void)prog;
+	return 1;
+}
+
 int64_t parse_int(const char *prog, const char *what, const char *text, int64_t lo, int64_t hi)
 {
 	char *end;

@@ -130,6 +130,8 @@ void *working_copy(int64_t m, int64_t n, const double *a, int64_t lda, char prec
  * failure. report_cusolver: that time and best's ratio to it as result
  * fields; 1 (after a one-line error) when it failed. */
 enum cusolver_peer { CUSOLVER_QR, CUSOLVER_SYTRD, CUSOLVER_GEBRD };
+/* --cusolver given: 1, or a one-line error (exit 2) in a build without CUDA. */
+int cusolver_option(const char *prog);
 double cusolver_seconds(enum cusolver_peer peer, int64_t m, int64_t n, const double *a,
                         int64_t lda, char prec, char uplo);
 int report_cusolver(const char *prog, enum cusolver_peer peer, int64_t m, int64_t n,

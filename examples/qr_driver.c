@@ -16,10 +16,7 @@ int qr_driver_option(int opt, const char *arg)
 	(void)arg;
 	if (opt != QR_OPT_CUSOLVER)
 		return 0;
-#ifndef HYLA_WITH_CUDA
-	die_usage(drv->prog, "--cusolver needs hyla built with CUDA");
-#endif
-	cusolver = 1;
+	cusolver = cusolver_option(drv->prog);
 	return 1;
 }
 

@@ -27,12 +27,7 @@ static int on_option(int opt, const char *arg)
 	case OPT_UPLO: uplo = triangle_of("--uplo", arg); return 1;
 	case OPT_TRIANGLE: triangle = triangle_of("--triangle", arg); return 1;
 	case OPT_EIG: eig = 1; return 1;
-	case OPT_CUSOLVER:
-#ifndef HYLA_WITH_CUDA
-		die_usage(prog, "--cusolver needs hyla built with CUDA");
-#endif
-		cusolver = 1;
-		return 1;
+	case OPT_CUSOLVER: cusolver = cusolver_option(prog); return 1;
 	}
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <cublas_v2.h>
 #include <limits>
 #include "kernels.h"
+#include "block_reduce.cuh"
 #include "launch.h"
 
 namespace cg = cooperative_groups;
@@ -47,34 +48,6 @@ template <typename T>
 __device__ T v_at(const T *a, int64_t lda, int r0, int64_t r, int k)
 {
 	return r < r0 + k ? T(0) : r == r0 + k ? T(1) : a[r + k * lda];
-}
-
-template <typename T>
-__device__ T warp_sum(T s)
-{
-	for (int off = 16; off > 0; off /= 2)
-		s += __shfl_down_sync(0xffffffffu, s, off);
-	return s;
-}
-
-// Sum (max) over the block of one value per thread; every thread gets it.
-template <typename T, bool MAX>
-__device__ T block_reduce(T s)
-{
-	__shared__ T part[WARPS];
-	for (int off = 16; off > 0; off /= 2) {
-		T o = __shfl_down_sync(0xffffffffu, s, off);
-		s = MAX ? fmax(s, o) : s + o;
-	}
-	__syncthreads();
-	if (threadIdx.x % 32 == 0)
-		part[threadIdx.x / 32] = s;
-	__syncthreads();
-	T r = part[0];
-	for (int w = 1; w < WARPS; w++)
-		r = MAX ? fmax(r, part[w]) : r + part[w];
-	__syncthreads();
-	return r;
 }
 
 // The row's total over its SLICES threads, in the thread of slice 0 (the
@@ -107,7 +80,7 @@ __device__ void tile_dots(const T *a, int64_t lda, int r0, int n, int64_t base, 
 		for (int i = lane; i < TILE; i += 32)
 			if (base + i < n)
 				sum += v_at(a, lda, r0, base + i, k) * x[i];
-		sum = warp_sum(sum);
+		sum = warp_reduce(sum);
 		if (lane == 0)
 			acc[k] += sum;
 	}
@@ -155,10 +128,7 @@ __device__ T add_blocks(const T *part)
 			T x = __ldcg(&part[b]);
 			s = MAX ? fmax(s, x) : s + x;
 		}
-		for (int off = 16; off > 0; off /= 2) {
-			T o = __shfl_down_sync(0xffffffffu, s, off);
-			s = MAX ? fmax(s, o) : s + o;
-		}
+		s = warp_reduce<T, MAX>(s);
 		if (threadIdx.x == 0)
 			total = s;
 	}
@@ -256,7 +226,7 @@ gehrd_column(int n, int nb, int r0, int j, T *a, int64_t lda, T *y, int64_t ldy,
 			T wk = 0;
 			for (int l = lane; l <= k; l += 32)
 				wk += t[l + k * ldt] * acc[l];
-			wk = warp_sum(wk);
+			wk = warp_reduce(wk);
 			if (lane == 0)
 				w[k] = wk;
 		}
@@ -289,8 +259,8 @@ gehrd_column(int n, int nb, int r0, int j, T *a, int64_t lda, T *y, int64_t ldy,
 			}
 		}
 	}
-	sq = block_reduce<T, false>(sq);
-	amax = block_reduce<T, true>(amax);
+	sq = block_reduce<THREADS, T>(sq);
+	amax = block_reduce<THREADS, T, true>(amax);
 	if (threadIdx.x == 0) {
 		scratch[S_NORM + blockIdx.x] = sq;
 		scratch[S_NORM + MAX_BLOCKS + blockIdx.x] = amax;
@@ -310,7 +280,7 @@ gehrd_column(int n, int nb, int r0, int j, T *a, int64_t lda, T *y, int64_t ldy,
 				part += x * x;
 			}
 		}
-		part = block_reduce<T, false>(part);
+		part = block_reduce<THREADS, T>(part);
 		if (threadIdx.x == 0)
 			scratch[S_RESCALED + blockIdx.x] = part;
 		grid.sync();
@@ -377,7 +347,7 @@ gehrd_column(int n, int nb, int r0, int j, T *a, int64_t lda, T *y, int64_t ldy,
 		T sum = 0;
 		for (int m = l + lane; m < j; m += 32)
 			sum += t[l + m * ldt] * acc[m];
-		sum = warp_sum(sum);
+		sum = warp_reduce(sum);
 		if (lane == 0)
 			t[l + j * ldt] = mtau * sum;
 	}

@@ -8,30 +8,11 @@
 // reflectors (dlarfg) and the scalings, whose scalars never leave the GPU.
 #include <cublas_v2.h>
 #include "kernels.h"
+#include "block_reduce.cuh"
 #include "launch.h"
 
 #define THREADS 1024
 #define WARPS (THREADS / 32)
-
-// Sum (max) over the block of one value per thread; every thread gets it.
-template <typename T, bool MAX>
-__device__ T block_reduce(T s)
-{
-	__shared__ T part[WARPS];
-	for (int off = 16; off > 0; off /= 2) {
-		T o = __shfl_down_sync(0xffffffffu, s, off);
-		s = MAX ? fmax(s, o) : s + o;
-	}
-	__syncthreads();
-	if (threadIdx.x % 32 == 0)
-		part[threadIdx.x / 32] = s;
-	__syncthreads();
-	T r = part[0];
-	for (int w = 1; w < WARPS; w++)
-		r = MAX ? fmax(r, part[w]) : r + part[w];
-	__syncthreads();
-	return r;
-}
 
 // LAPACK's dlarfg on (x[0], x[inc], ..., x[(m - 1) inc]): the entries after
 // the first scaled into the reflector, x[0] = 1 (the panels' convention),
@@ -44,13 +25,13 @@ larfg(int m, T *x, int64_t inc, T *beta_out, T *tau, T *neg_tau)
 	T amax = 0;
 	for (int r = 1 + threadIdx.x; r < m; r += THREADS)
 		amax = fmax(amax, fabs(x[r * inc]));
-	amax = block_reduce<T, true>(amax);
+	amax = block_reduce<THREADS, T, true>(amax);
 	T sq = 0;
 	for (int r = 1 + threadIdx.x; amax > 0 && r < m; r += THREADS) {
 		T y = x[r * inc] / amax;
 		sq += y * y;
 	}
-	sq = block_reduce<T, false>(sq);
+	sq = block_reduce<THREADS, T>(sq);
 	const T alpha = x[0];
 	T beta = alpha, t = 0, scale = 1;
 	if (amax > 0) {
@@ -152,7 +133,7 @@ __global__ void __launch_bounds__(THREADS) finish_w(int m, T *w, const T *v, con
 		w[r] = wr;
 		dot += wr * v[r];
 	}
-	const T alpha = T(-0.5) * t * block_reduce<T, false>(dot);
+	const T alpha = T(-0.5) * t * block_reduce<THREADS, T>(dot);
 	for (int r = threadIdx.x; r < m; r += THREADS)
 		w[r] += alpha * v[r];
 }

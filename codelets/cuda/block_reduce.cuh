@@ -1,0 +1,34 @@
+// Reductions over a warp and over a block, shared by hyla's kernels.
+#ifndef HYLA_CUDA_BLOCK_REDUCE_CUH
+#define HYLA_CUDA_BLOCK_REDUCE_CUH
+
+// Sum (max) over the warp; lane 0 holds it.
+template <typename T, bool MAX = false>
+__device__ T warp_reduce(T s)
+{
+	for (int off = 16; off > 0; off /= 2) {
+		T o = __shfl_down_sync(0xffffffffu, s, off);
+		s = MAX ? fmax(s, o) : s + o;
+	}
+	return s;
+}
+
+// Sum (max) over a block of THREADS threads of one value per thread, added
+// in a fixed order; every thread gets it.
+template <int THREADS, typename T, bool MAX = false>
+__device__ T block_reduce(T s)
+{
+	__shared__ T part[THREADS / 32];
+	s = warp_reduce<T, MAX>(s);
+	__syncthreads();
+	if (threadIdx.x % 32 == 0)
+		part[threadIdx.x / 32] = s;
+	__syncthreads();
+	T r = part[0];
+	for (int w = 1; w < THREADS / 32; w++)
+		r = MAX ? fmax(r, part[w]) : r + part[w];
+	__syncthreads();
+	return r;
+}
+
+#endif
