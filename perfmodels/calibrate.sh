@@ -16,7 +16,7 @@ bin=${1:-$here/build}
 export STARPU_PERF_MODEL_DIR="${STARPU_PERF_MODEL_DIR:-$here/perfmodels/models-$(hostname)}"
 export STARPU_SCHED=dmda STARPU_CALIBRATE=1 STARPU_SILENT=1
 mkdir -p "$STARPU_PERF_MODEL_DIR"
-drivers=${HYLA_CALIBRATE_DRIVERS:-"qr_mgs qr_cgs qr_householder hr_reduce"}
+drivers=${HYLA_CALIBRATE_DRIVERS:-"qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce"}
 if "$bin/qr_mgs" 8 --require-gpu --no-check >/dev/null 2>&1; then
 	sizes=${HYLA_CALIBRATE_SIZES:-"2000 4000 8000"}
 else
