@@ -12,7 +12,6 @@
 #include "launch.h"
 
 #define THREADS 1024
-#define WARPS (THREADS / 32)
 
 // LAPACK's dlarfg on (x[0], x[inc], ..., x[(m - 1) inc]): the entries after
 // the first scaled into the reflector, x[0] = 1 (the panels' convention),
@@ -118,6 +117,8 @@ static void reflector(int m, T *x, int64_t inc, T *beta, T *tau, cudaStream_t st
 template <typename T>
 static void scale(int m, T *x, const T *s, cudaStream_t stream)
 {
+	if (m <= 0)
+		return;
 	scale_by<T><<<(m + 255) / 256 < 64 ? (m + 255) / 256 : 64, 256, 0, stream>>>(m, x, s);
 	hyla_check_launch("scale_by");
 }
