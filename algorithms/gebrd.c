@@ -14,7 +14,8 @@
  * diagonal and superdiagonal, as dgebrd leaves them (a last task). m < n:
  * the same on A^T (LAPACK's lower-bidiagonal reduction of A is the upper
  * one of A^T, mirrored: Q and P, tauq and taup trade places), through a
- * transposed copy (the synchronous call only). */
+ * transposed copy that the request owns (a task copies it in, another
+ * back). */
 #include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
@@ -80,9 +81,8 @@ static int gebrd_host(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, r
 
 /* Submits the reduction of A (column-panel views, m >= n) into d, e, tauq
  * and taup (registered here, in the caller's memory once the request is
- * waited for), its end (d and e where dgebrd leaves them) and the
- * request's fence. */
-static int submit_call(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq, real_t *taup,
+ * waited for) and its end (d and e where dgebrd leaves them). */
+static int submit_tall(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq, real_t *taup,
                        hyla_request *req)
 {
 	int64_t n = A->n, nb = A->nb;
@@ -98,30 +98,30 @@ static int submit_call(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq, r
 		ret = submit_gebrd(A, &o);
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__insert_band_finish)(&o.d, &o.e, A, 0);
-	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_fence(req, A->tiles, (int)A->nt);
 	free(o.d.tiles), free(o.e.tiles), free(o.tauq.tiles), free(o.taup.tiles); /* the request's */
 	return ret;
 }
 
-/* The graph on the m-by-n a, m >= n > nb. */
-static int reduce_tall(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
-                       real_t *tauq, real_t *taup, int64_t nb)
+/* Submits the reduction of A (column-panel views) and the request's fence.
+ * m < n: the reduction of the request's copy A^T, transposed back, with
+ * tauq and taup trading places. */
+static int submit_call(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq, real_t *taup,
+                       hyla_request *req)
 {
-	hyla_desc A;
-	int ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t));
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	struct hyla_request req = {0};
-	return hyla__finish_sync(&req, &A, submit_call(&A, d, e, tauq, taup, &req));
-}
-
-/* b (n-by-m, leading dimension n) = a^T (a m-by-n, leading dimension lda). */
-static void transpose(int64_t m, int64_t n, const real_t *a, int64_t lda, real_t *b, int64_t ldb)
-{
-	for (int64_t j = 0; j < n; j++)
-		for (int64_t i = 0; i < m; i++)
-			b[j + i * ldb] = a[i + j * lda];
+	int ret;
+	if (A->m >= A->n) {
+		ret = submit_tall(A, d, e, tauq, taup, req);
+	} else {
+		const hyla_desc *T = &req->copy;
+		ret = hyla__request_matrix(req, A->n, A->m, A->nb < A->m ? A->nb : A->m, sizeof(real_t));
+		if (ret == HYLA_SUCCESS)
+			ret = TYPED(hyla__insert_transpose)(A, T);
+		if (ret == HYLA_SUCCESS)
+			ret = submit_tall(T, d, e, taup, tauq, req);
+		if (ret == HYLA_SUCCESS)
+			ret = TYPED(hyla__insert_transpose)(T, A);
+	}
+	return ret == HYLA_SUCCESS ? hyla__request_fence(req, A->tiles, (int)A->nt) : ret;
 }
 
 int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
@@ -135,18 +135,11 @@ int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_
 	int64_t k = m < n ? m : n, nb = hyla_gebrd_default_nb(m, n);
 	if (k <= nb)
 		return gebrd_host(m, n, a, lda, d, e, tauq, taup);
-	if (m >= n)
-		return reduce_tall(m, n, a, lda, d, e, tauq, taup, nb);
-	real_t *t = hyla_malloc(sizeof *t * (size_t)(m * n));
-	if (!t)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for the %lld-by-%lld transpose",
-		                  (long long)n, (long long)m);
-	transpose(m, n, a, lda, t, n);
-	ret = reduce_tall(n, m, t, n, d, e, taup, tauq, nb);
-	if (ret == HYLA_SUCCESS)
-		transpose(n, m, t, n, a, lda);
-	hyla_free(t, sizeof *t * (size_t)(m * n));
-	return ret;
+	hyla_desc A;
+	if ((ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
+		return ret;
+	struct hyla_request req = {0};
+	return hyla__finish_sync(&req, &A, submit_call(&A, d, e, tauq, taup, &req));
 }
 
 int PUBLIC(gebrd_async)(hyla_matrix *a, real_t *d, real_t *e, real_t *tauq, real_t *taup,
@@ -155,12 +148,9 @@ int PUBLIC(gebrd_async)(hyla_matrix *a, real_t *d, real_t *e, real_t *tauq, real
 	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
 	if (!A)
 		return -1;
-	if (A->m < A->n)
-		return HYLA_ERROR(-1, "a is %lld-by-%lld: the asynchronous reduction takes m >= n",
-		                  (long long)A->m, (long long)A->n);
 	if (!d)
 		return HYLA_ERROR(-2, "d is NULL");
-	if (A->n > 1 && !e)
+	if ((A->m < A->n ? A->m : A->n) > 1 && !e)
 		return HYLA_ERROR(-3, "e is NULL");
 	if (!tauq)
 		return HYLA_ERROR(-4, "tauq is NULL");

@@ -3,8 +3,10 @@
  * it, tau(0:min(m,n)). Typed source: see runtime/precision.h.
  *
  * The first min(m, n) columns are column panels of width nb (views of one
- * handle), the columns after them (m < n) a second matrix of panels. For
- * each panel k:
+ * handle), the columns after them (m < n) a second matrix of panels. The
+ * asynchronous call takes the caller's panels as they are: for m < n, the
+ * panels wholly left of column m, then the others, whose last m mod nb
+ * rows go to LAPACK's dgeqrf in a last task (CPU). For each panel k:
  *   panel(k)      LAPACK's dgeqrf on its rows from c0 on (CPU);
  *   t(k)          the block reflector's T (LAPACK's dlarft);
  *   update(k, c)  Q_k^T = (I - V T V^T)^T on rows c0.. of the later panels:
@@ -82,14 +84,16 @@ int PUBLIC(geqrf)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau)
 	return PUBLIC(geqrf_ex)(m, n, a, lda, tau, 0);
 }
 
-/* Submits the factorisation of A (the first min(m, n) columns) and B (the
- * columns after them, or NULL) with tau (registered here, in the caller's
- * memory once the request is waited for) and the request's fence. */
+/* Submits the factorisation of A (the first min(m, n) columns, or for
+ * m < n as many as a multiple of nb fits) and B (the columns after them,
+ * or NULL) with tau (registered here, in the caller's memory once the
+ * request is waited for) and the request's fence. B's rows below A's
+ * columns, if any: LAPACK's dgeqrf, a last task. */
 static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla_request *req)
 {
-	int64_t nb = A->nb, n = A->n + (B ? B->n : 0);
+	int64_t nb = A->nb, n = A->n + (B ? B->n : 0), k = A->m < n ? A->m : n;
 	hyla_desc T;
-	int ret = hyla__desc_register(&T, tau, A->n, 1, A->n, nb, 1, sizeof(real_t));
+	int ret = hyla__desc_register(&T, tau, k, 1, k, nb, 1, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	for (int64_t t = 0; t < T.mt && ret == HYLA_SUCCESS; t++)
@@ -102,6 +106,12 @@ static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla
 		ret = submit_geqrf(&run);
 		starpu_data_unregister_submit(run.w);
 		starpu_data_unregister_submit(run.scratch);
+	}
+	if (ret == HYLA_SUCCESS && A->n < k) {
+		starpu_data_handle_t scratch = WORKSPACE(geqrf)(B->n);
+		ret = TYPED(hyla__insert_geqrf_tail)(hyla__tile(&T, A->nt, 0), scratch, B->tiles,
+		                                     (int)B->nt, A->n);
+		starpu_data_unregister_submit(scratch);
 	}
 	int64_t count = A->nt + (B ? B->nt : 0) + T.mt;
 	starpu_data_handle_t *handles = malloc(sizeof *handles * (size_t)count);
@@ -147,17 +157,32 @@ int PUBLIC(geqrf_ex)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau, 
 	return ret;
 }
 
+/* Panels [first, first + count) of a as a descriptor of their own (a's
+ * handles, not registered again). */
+static hyla_desc panels(const hyla_desc *a, int64_t first, int64_t count)
+{
+	hyla_desc d = *a;
+	d.ptr += (size_t)(first * a->nb * a->ld) * a->elsize;
+	d.n = first + count < a->nt ? count * a->nb : a->n - first * a->nb;
+	d.nt = count;
+	d.tiles = a->tiles + first;
+	d.parent = NULL;
+	return d;
+}
+
 int PUBLIC(geqrf_async)(hyla_matrix *a, real_t *tau, hyla_request *req)
 {
 	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
 	if (!A)
 		return -1;
-	if (A->m < A->n)
-		return HYLA_ERROR(-1, "a is %lld-by-%lld: the asynchronous QR takes m >= n",
-		                  (long long)A->m, (long long)A->n);
 	if (!tau)
 		return HYLA_ERROR(-2, "tau is NULL");
 	if (!req)
 		return HYLA_ERROR(-3, "req is NULL");
-	return submit_call(A, NULL, tau, req);
+	if (A->m >= A->n)
+		return submit_call(A, NULL, tau, req);
+	/* Wide: the panels wholly left of column m (none for m < nb), then the others. */
+	int64_t full = A->m / A->nb;
+	hyla_desc V = panels(A, 0, full), B = panels(A, full, A->nt - full);
+	return submit_call(&V, &B, tau, req);
 }

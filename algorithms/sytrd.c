@@ -11,8 +11,8 @@
  * the last panel goes to LAPACK's dsytrd (CPU). At the end e goes back onto
  * the subdiagonal and d is read off the diagonal, as dsytrd leaves them
  * (a last task). Upper: the same on J A J (J the reversal), LAPACK's upper
- * reduction being the lower one mirrored, through a reversed copy (the
- * synchronous call only). */
+ * reduction being the lower one mirrored: a first task reverses the matrix
+ * in place, a last one reverses it back with d, e and tau. */
 #include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
@@ -67,74 +67,32 @@ static int sytrd_host(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, r
 	return info;
 }
 
-/* Submits the lower reduction of A (column-panel views) into d, e and tau
- * (registered here, in the caller's memory once the request is waited
- * for), its end (d and e where dsytrd leaves them) and the request's fence. */
-static int submit_call(const hyla_desc *A, real_t *d, real_t *e, real_t *tau, hyla_request *req)
+/* Submits the reduction of A (column-panel views; upper: the lower one of
+ * J A J, A reversed in place before and back after, with d, e and tau)
+ * into d, e and tau (registered here, in the caller's memory once the
+ * request is waited for), its end (d and e where dsytrd leaves them) and
+ * the request's fence. */
+static int submit_call(const hyla_desc *A, int upper, real_t *d, real_t *e, real_t *tau,
+                       hyla_request *req)
 {
 	int64_t n = A->n, nb = A->nb;
-	hyla_desc D = {0}, E = {0}, Tau = {0};
-	int ret = hyla__request_vector(req, &D, d, n, nb, sizeof(real_t));
+	hyla_desc out[3] = {{0}}; /* d, e, tau */
+	int ret = hyla__request_vector(req, &out[0], d, n, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_vector(req, &E, e, n - 1, nb, sizeof(real_t));
+		ret = hyla__request_vector(req, &out[1], e, n - 1, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_vector(req, &Tau, tau, n - 1, nb, sizeof(real_t));
+		ret = hyla__request_vector(req, &out[2], tau, n - 1, nb, sizeof(real_t));
+	if (ret == HYLA_SUCCESS && upper)
+		ret = TYPED(hyla__insert_reverse)(A, NULL, 0);
 	if (ret == HYLA_SUCCESS)
-		ret = submit_sytrd(A, &E, &Tau);
+		ret = submit_sytrd(A, &out[1], &out[2]);
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__insert_band_finish)(&D, &E, A, 1);
+		ret = TYPED(hyla__insert_band_finish)(&out[0], &out[1], A, 1);
+	if (ret == HYLA_SUCCESS && upper)
+		ret = TYPED(hyla__insert_reverse)(A, out, 3);
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__request_fence(req, A->tiles, (int)A->nt);
-	free(D.tiles), free(E.tiles), free(Tau.tiles); /* the handles are the request's */
-	return ret;
-}
-
-/* The lower reduction of the n-by-n a (n > nb) with the graph. */
-static int reduce_lower(int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e, real_t *tau,
-                        int64_t nb)
-{
-	hyla_desc A;
-	int ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t));
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	struct hyla_request req = {0};
-	return hyla__finish_sync(&req, &A, submit_call(&A, d, e, tau, &req));
-}
-
-/* b = J a J with J the reversal (b(i, j) = a(n-1-i, n-1-j)): the upper
- * triangle of a becomes the lower one of b. */
-static void reverse(int64_t n, const real_t *a, int64_t lda, real_t *b, int64_t ldb)
-{
-	for (int64_t j = 0; j < n; j++)
-		for (int64_t i = 0; i < n; i++)
-			b[i + j * ldb] = a[(n - 1 - i) + (n - 1 - j) * lda];
-}
-
-/* dsytrd's upper reduction of a is its lower one of J a J, mirrored
- * (columns from the last on): d, e and tau come reversed. */
-static int reduce_upper(int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e, real_t *tau,
-                        int64_t nb)
-{
-	real_t *b = hyla_malloc(sizeof *b * (size_t)(n * n));
-	if (!b)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for the %lld-by-%lld mirror", (long long)n,
-		                  (long long)n);
-	reverse(n, a, lda, b, n);
-	int ret = reduce_lower(n, b, n, d, e, tau, nb);
-	if (ret == HYLA_SUCCESS) {
-		reverse(n, b, n, a, lda);
-		for (int64_t i = 0, j = n - 1; i < j; i++, j--) {
-			real_t t = d[i];
-			d[i] = d[j], d[j] = t;
-		}
-		for (int64_t i = 0, j = n - 2; i < j; i++, j--) {
-			real_t t = e[i];
-			e[i] = e[j], e[j] = t;
-			t = tau[i];
-			tau[i] = tau[j], tau[j] = t;
-		}
-	}
-	hyla_free(b, sizeof *b * (size_t)(n * n));
+	free(out[0].tiles), free(out[1].tiles), free(out[2].tiles); /* the handles are the request's */
 	return ret;
 }
 
@@ -149,14 +107,18 @@ int PUBLIC(sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_
 	int upper = uplo == 'U' || uplo == 'u';
 	if (n <= nb)
 		return sytrd_host(upper ? 'U' : 'L', n, a, lda, d, e, tau);
-	return upper ? reduce_upper(n, a, lda, d, e, tau, nb) : reduce_lower(n, a, lda, d, e, tau, nb);
+	hyla_desc A;
+	if ((ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
+		return ret;
+	struct hyla_request req = {0};
+	return hyla__finish_sync(&req, &A, submit_call(&A, upper, d, e, tau, &req));
 }
 
 int PUBLIC(sytrd_async)(char uplo, hyla_matrix *a, real_t *d, real_t *e, real_t *tau,
                         hyla_request *req)
 {
-	if (uplo != 'L' && uplo != 'l')
-		return HYLA_ERROR(-1, "uplo = '%c': the asynchronous reduction takes 'L' only", uplo);
+	if (uplo != 'U' && uplo != 'L' && uplo != 'u' && uplo != 'l')
+		return HYLA_ERROR(-1, "uplo = '%c' must be 'U' or 'L'", uplo);
 	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
 	if (!A)
 		return -2;
@@ -170,5 +132,5 @@ int PUBLIC(sytrd_async)(char uplo, hyla_matrix *a, real_t *d, real_t *e, real_t 
 		return HYLA_ERROR(-5, "tau is NULL");
 	if (!req)
 		return HYLA_ERROR(-6, "req is NULL");
-	return submit_call(A, d, e, tau, req);
+	return submit_call(A, uplo == 'U' || uplo == 'u', d, e, tau, req);
 }

@@ -79,6 +79,12 @@ void TYPED(hyla__gehrd_build_v)(int n, int nb, int r0, const real_t *a, int lda,
  * DGEHD2 on the CPU; tau: its part of tau (W). */
 int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau, int64_t col);
 
+/* Householder QR's wide end (algorithms/geqrf.c): LAPACK's dgeqrf on rows
+ * r0.. of the npanels consecutive panels (RW, contiguous), tau (W) its
+ * scalars; scratch: hyla_workspace_dgeqrf(their columns). CPU. */
+int TYPED(hyla__insert_geqrf_tail)(starpu_data_handle_t tau, starpu_data_handle_t scratch,
+                                   const starpu_data_handle_t *panels, int npanels, int64_t r0);
+
 /* Symmetric tridiagonal reduction, lower (algorithms/sytrd.c). The panel at
  * column col: LAPACK's DLATRD on its columns, e and tau (W, nb-by-1), W (W,
  * n-by-nb, rows col..); panels[0] its own panel (RW), then the trailing
@@ -122,6 +128,14 @@ int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
  * the matrix. tridiagonal: e on the subdiagonal, else the superdiagonal. */
 int TYPED(hyla__insert_band_finish)(const hyla_desc *d, const hyla_desc *e, const hyla_desc *a,
                                     int tridiagonal);
+
+/* The reductions' other shapes (codelets/mirror.c), CPU tasks. reverse:
+ * J a J in place on the n-by-n a's panels (RW; J the reversal: entries
+ * (i, j) and (n-1-i, n-1-j) trade places), and each of the nvectors (at
+ * most 3) vectors, tiles RW, reversed: dsytrd's upper reduction is the
+ * lower one of J A J, mirrored. transpose: b = a^T, a's panels R, b's W. */
+int TYPED(hyla__insert_reverse)(const hyla_desc *a, const hyla_desc *vectors, int nvectors);
+int TYPED(hyla__insert_transpose)(const hyla_desc *a, const hyla_desc *b);
 
 /* Forming Q from Householder reflectors stored as dgeqrf leaves them
  * (algorithms/orgqr.c, with the public hyla_task_dlarft and _dlarfb):

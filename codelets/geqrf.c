@@ -15,6 +15,7 @@
 #define LD(buf) ((int)STARPU_MATRIX_GET_LD(buf))
 #define ROWS(buf) ((int)STARPU_MATRIX_GET_NX(buf))
 #define COLS(buf) ((int)STARPU_MATRIX_GET_NY(buf))
+#define VEC(buf) ((real_t *)STARPU_VECTOR_GET_PTR(buf))
 
 /* LAPACK's block size inside the panel: the workspace is w times it. */
 #define PANEL_LWORK_PER_COL 64
@@ -24,9 +25,8 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 	int c0;
 	starpu_codelet_unpack_args(cl_arg, &c0);
 	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), lda = LD(buffers[0]);
-	LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, rows, w, MAT(buffers[0]) + c0, lda,
-	                    (real_t *)STARPU_MATRIX_GET_PTR(buffers[1]),
-	                    (real_t *)STARPU_VECTOR_GET_PTR(buffers[2]), w * PANEL_LWORK_PER_COL);
+	LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, rows, w, MAT(buffers[0]) + c0, lda, MAT(buffers[1]),
+	                    VEC(buffers[2]), w * PANEL_LWORK_PER_COL);
 }
 
 #ifdef HYLA_WITH_CUDA
@@ -35,9 +35,7 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 	int c0;
 	starpu_codelet_unpack_args(cl_arg, &c0);
 	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), lda = LD(buffers[0]);
-	TYPED(hyla__cuda_geqr2)(rows, w, MAT(buffers[0]) + c0, lda,
-	                        (real_t *)STARPU_MATRIX_GET_PTR(buffers[1]),
-	                        (real_t *)STARPU_VECTOR_GET_PTR(buffers[2]),
+	TYPED(hyla__cuda_geqr2)(rows, w, MAT(buffers[0]) + c0, lda, MAT(buffers[1]), VEC(buffers[2]),
 	                        starpu_cublas_get_local_handle(), starpu_cuda_get_local_stream());
 }
 #endif
@@ -92,4 +90,31 @@ int TASK(geqrf_panel)(starpu_data_handle_t panel, starpu_data_handle_t tau,
 	                             STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
 	                             2 * rows * w * w - 2 * w * w * w / 3, 0);
 	return hyla__submitted(ret, panel_cl.name);
+}
+
+/* Buffers: tau (W), scratch, then the panels (RW, contiguous). */
+static void tail_cpu(void *buffers[], void *cl_arg)
+{
+	int r0;
+	starpu_codelet_unpack_args(cl_arg, &r0);
+	int cols = hyla__contiguous_cols(buffers, 2, sizeof(real_t));
+	if (!cols)
+		STARPU_ABORT_MSG("geqrf tail: panels are not contiguous in host memory");
+	LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, ROWS(buffers[2]) - r0, cols, MAT(buffers[2]) + r0,
+	                    LD(buffers[2]), MAT(buffers[0]), VEC(buffers[1]), cols * PANEL_LWORK_PER_COL);
+}
+
+static struct starpu_codelet tail_cl = {
+	.cpu_funcs = {tail_cpu},
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.name = "geqrf_tail_" PREC_NAME,
+};
+
+int TYPED(hyla__insert_geqrf_tail)(starpu_data_handle_t tau, starpu_data_handle_t scratch,
+                                   const starpu_data_handle_t *panels, int npanels, int64_t r0)
+{
+	const struct starpu_data_descr fixed[] = {{tau, STARPU_W}, {scratch, STARPU_SCRATCH}};
+	int r = (int)r0;
+	return hyla__insert_on_panels(&tail_cl, fixed, 2, panels, npanels, STARPU_RW, STARPU_RW, &r,
+	                              sizeof r, STARPU_MAX_PRIO);
 }

@@ -163,10 +163,10 @@ int64_t hyla_geqrf_default_nb(int64_t m, int64_t n);
  * T's diagonal and off-diagonal, the reflectors and tau (n-1) are where
  * dsytrd leaves them, so LAPACK's dorgtr, dsteqr and dstedc take them.
  * A task graph (LAPACK's DLATRD on each panel on a core, its trailing SYR2K
- * update as Level-3 tasks where the models say); upper runs it on a
- * reversed copy (dsytrd's upper reduction is the lower one mirrored; n^2
- * more elements); n at most the block size: LAPACK on the host. Returns 0,
- * -i for a bad argument i, or HYLA_ERR_*. */
+ * update as Level-3 tasks where the models say); upper reverses a in place
+ * before and after (dsytrd's upper reduction is the lower one of J A J
+ * mirrored, J the reversal); n at most the block size: LAPACK on the host.
+ * Returns 0, -i for a bad argument i, or HYLA_ERR_*. */
 int hyla_dsytrd(char uplo, int64_t n, double *a, int64_t lda, double *d, double *e, double *tau);
 int hyla_ssytrd(char uplo, int64_t n, float *a, int64_t lda, float *d, float *e, float *tau);
 int64_t hyla_sytrd_default_nb(int64_t n);

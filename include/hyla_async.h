@@ -66,12 +66,15 @@ int hyla_dcgs_async(hyla_matrix *a, double *r, int64_t ldr, hyla_cgs_variant var
 int hyla_scgs_async(hyla_matrix *a, float *r, int64_t ldr, hyla_cgs_variant variant,
                     hyla_request *req);
 
-/* Householder QR of the matrix a (m >= n; LAPACK dgeqrf's output over it),
- * tau (n scalars) in your memory on hyla_request_wait; then, on the same
- * matrix and tau, its Q (m-by-n, dorgqr with k = n) over it: the second
- * may follow the first at once (its tasks wait for the factorisation
- * through the matrix; the panels write tau on the host). As hyla_dgeqrf_ex
- * / hyla_dorgqr_ex with the matrix's panel width as nb. */
+/* Householder QR of the m-by-n matrix a, any shape (LAPACK dgeqrf's output
+ * over it), tau (min(m, n) scalars) in your memory on hyla_request_wait;
+ * then, for m >= n, on the same matrix and tau, its Q (m-by-n, dorgqr with
+ * k = n) over it: the second may follow the first at once (its tasks wait
+ * for the factorisation through the matrix; the panels write tau on the
+ * host). As hyla_dgeqrf_ex / hyla_dorgqr_ex with the matrix's panel width
+ * as nb; for m < n the graph factors the panels wholly left of column m
+ * and updates the others, and when nb does not divide m a CPU task ends
+ * it with LAPACK's dgeqrf on the others' last m mod nb rows. */
 int hyla_dgeqrf_async(hyla_matrix *a, double *tau, hyla_request *req);
 int hyla_sgeqrf_async(hyla_matrix *a, float *tau, hyla_request *req);
 int hyla_dorgqr_async(hyla_matrix *a, const double *tau, hyla_request *req);
@@ -98,21 +101,26 @@ int hyla_sgehrd_async(hyla_matrix *a, float *tau, hyla_gehrd_panel panel, hyla_r
 int hyla_dorghr_async(hyla_matrix *a, const double *tau, hyla_request *req);
 int hyla_sorghr_async(hyla_matrix *a, const float *tau, hyla_request *req);
 
-/* Symmetric tridiagonal reduction of the n-by-n matrix a, its lower
- * triangle (uplo 'L'; for 'U' use hyla_dsytrd: -1 here), d (n), e (n-1)
- * and tau (n-1) in your memory on hyla_request_wait: as hyla_dsytrd with
- * the matrix's panel width as nb. Returns 0 once the tasks are submitted,
- * or -i for a bad argument i, or HYLA_ERR_*. */
+/* Symmetric tridiagonal reduction of the n-by-n matrix a, the triangle
+ * uplo ('L' or 'U'), d (n), e (n-1) and tau (n-1) in your memory on
+ * hyla_request_wait: as hyla_dsytrd with the matrix's panel width as nb.
+ * 'U' reduces J A J's lower triangle (J the reversal): a first CPU task
+ * reverses the matrix in place, a last one reverses it back with d, e and
+ * tau (the matrix comes home from a GPU for each). Returns 0 once the
+ * tasks are submitted, or -i for a bad argument i, or HYLA_ERR_*. */
 int hyla_dsytrd_async(char uplo, hyla_matrix *a, double *d, double *e, double *tau,
                       hyla_request *req);
 int hyla_ssytrd_async(char uplo, hyla_matrix *a, float *d, float *e, float *tau,
                       hyla_request *req);
 
-/* Bidiagonal reduction of the m-by-n matrix a, m >= n (for m < n use
- * hyla_dgebrd: -1 here), upper bidiagonal; d (n), e (n-1), tauq and taup
- * (n) in your memory on hyla_request_wait: as hyla_dgebrd with the
- * matrix's panel width as nb. Returns 0 once the tasks are submitted, or
- * -i for a bad argument i, or HYLA_ERR_*. */
+/* Bidiagonal reduction of the m-by-n matrix a (upper bidiagonal for
+ * m >= n, lower for m < n); d (k = min(m, n)), e (k-1), tauq and taup (k)
+ * in your memory on hyla_request_wait: as hyla_dgebrd with the matrix's
+ * panel width as nb. m < n reduces A^T in an n-by-m copy that the request
+ * owns (hyla_malloc'ed and registered here, so with a GPU sent there here,
+ * as hyla_matrix_create does; freed by the wait): CPU tasks transpose a
+ * into it and back. Returns 0 once the tasks are submitted, or -i for a
+ * bad argument i, or HYLA_ERR_*. */
 int hyla_dgebrd_async(hyla_matrix *a, double *d, double *e, double *tauq, double *taup,
                       hyla_request *req);
 int hyla_sgebrd_async(hyla_matrix *a, float *d, float *e, float *tauq, float *taup,

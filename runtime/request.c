@@ -51,6 +51,31 @@ int hyla__request_vector(hyla_request *req, hyla_desc *d, void *x, int64_t len, 
 	return ret;
 }
 
+int hyla__request_matrix(hyla_request *req, int64_t m, int64_t n, int64_t nb, size_t elsize)
+{
+	size_t bytes = (size_t)(m * n) * elsize;
+	void *ptr = hyla_malloc(bytes);
+	if (!ptr)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %lld-by-%lld copy", (long long)m,
+		                  (long long)n);
+	int ret = hyla__desc_register_views(&req->copy, ptr, m, n, m, nb, elsize);
+	if (ret != HYLA_SUCCESS)
+		hyla_free(ptr, bytes);
+	return ret;
+}
+
+/* Unregisters and frees the request's copy, once its tasks are done. */
+static void release_copy(hyla_request *req)
+{
+	hyla_desc *c = &req->copy;
+	if (!c->tiles)
+		return;
+	void *ptr = c->ptr;
+	size_t bytes = (size_t)(c->m * c->n) * c->elsize;
+	hyla__desc_unregister(c);
+	hyla_free(ptr, bytes);
+}
+
 /* A task that runs nowhere: it only waits for earlier accesses. */
 static struct starpu_codelet fence_cl = {
 	.where = STARPU_NOWHERE,
@@ -167,6 +192,7 @@ int hyla_request_wait(hyla_request *req)
 	for (int i = 0; i < req->nowned; i++)
 		starpu_data_unregister(req->owned[i]);
 	req->nowned = 0;
+	release_copy(req);
 	/* A GPU task does not report a vanished column (it would need a host
 	 * sync): the diagonal tells, and the earliest column wins. */
 	int64_t zero = req->pivots && req->info >= 0

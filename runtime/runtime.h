@@ -108,6 +108,7 @@ struct hyla_request {
 	const void *pivots;          /* a triangle whose diagonal the wait checks, or NULL */
 	int64_t pivots_n, pivots_ld;
 	size_t pivots_elsize;
+	hyla_desc copy;              /* the call's temporary matrix (tiles NULL if none) */
 };
 /* The request unregisters handle when waited for (on failure: at once). */
 int hyla__request_own(hyla_request *req, starpu_data_handle_t handle);
@@ -115,6 +116,10 @@ int hyla__request_own(hyla_request *req, starpu_data_handle_t handle);
  * that the request owns (none for len = 0); the caller frees d->tiles. */
 int hyla__request_vector(hyla_request *req, hyla_desc *d, void *x, int64_t len, int64_t nb,
                          size_t elsize);
+/* Allocates an m-by-n matrix (leading dimension m) in hyla_malloc's memory
+ * and registers it as panel views of width nb (hyla__desc_register_views):
+ * the request's copy, which the wait unregisters and frees (one per request). */
+int hyla__request_matrix(hyla_request *req, int64_t m, int64_t n, int64_t nb, size_t elsize);
 /* Submits the task the wait waits for, after every access to handles and
  * after a CPU task that brings the request's own handles home (so a task
  * that writes handles after the fence finds them in the caller's memory). */

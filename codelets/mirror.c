@@ -1,0 +1,126 @@
+/* The copies that turn the reductions' other shapes into the ones their
+ * graphs take, as CPU tasks on column panels: J A J in place for dsytrd's
+ * upper triangle (J the reversal), A^T into another matrix for dgebrd's
+ * m < n. Typed source: see runtime/precision.h. */
+#include <stdlib.h>
+#include "codelets.h"
+#include "runtime.h"
+
+#define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
+#define LD(buf) ((size_t)STARPU_MATRIX_GET_LD(buf))
+#define ROWS(buf) ((int)STARPU_MATRIX_GET_NX(buf))
+#define COLS(buf) ((int)STARPU_MATRIX_GET_NY(buf))
+
+/* At most d, e and tau. */
+#define MAX_VECTORS 3
+
+struct reverse_args {
+	int nvectors, tiles[MAX_VECTORS]; /* the vectors' tiles come first, then the panels */
+};
+
+static void swap(real_t *x, real_t *y)
+{
+	real_t t = *x;
+	*x = *y, *y = t;
+}
+
+/* Column j of a matrix whose panels of nb columns are buffers[first..]. */
+static real_t *column(void *buffers[], int first, int nb, int j)
+{
+	void *panel = buffers[first + j / nb];
+	return MAT(panel) + (size_t)(j % nb) * LD(panel);
+}
+
+/* Element j of a vector whose tiles of nb are buffers[first..]. */
+static real_t *element(void *buffers[], int first, int nb, int j)
+{
+	return MAT(buffers[first + j / nb]) + j % nb;
+}
+
+static void reverse_cpu(void *buffers[], void *cl_arg)
+{
+	struct reverse_args arg;
+	starpu_codelet_unpack_args(cl_arg, &arg);
+	int first = 0;
+	for (int v = 0; v < arg.nvectors; first += arg.tiles[v++]) {
+		int len = 0, nb = ROWS(buffers[first]);
+		for (int t = 0; t < arg.tiles[v]; t++)
+			len += ROWS(buffers[first + t]);
+		for (int j = 0; j < len - 1 - j; j++)
+			swap(element(buffers, first, nb, j), element(buffers, first, nb, len - 1 - j));
+	}
+	int n = ROWS(buffers[first]), nb = COLS(buffers[first]);
+	for (int j = 0; j <= n - 1 - j; j++) {
+		real_t *x = column(buffers, first, nb, j), *y = column(buffers, first, nb, n - 1 - j);
+		for (int i = 0, rows = x == y ? n / 2 : n; i < rows; i++)
+			swap(x + i, y + n - 1 - i);
+	}
+}
+
+static struct starpu_codelet reverse_cl = {
+	.cpu_funcs = {reverse_cpu},
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.name = "reverse_" PREC_NAME,
+};
+
+int TYPED(hyla__insert_reverse)(const hyla_desc *a, const hyla_desc *vectors, int nvectors)
+{
+	struct reverse_args arg = {0, {0}};
+	int nfixed = 0;
+	for (int v = 0; v < nvectors; v++)
+		nfixed += (int)vectors[v].mt;
+	struct starpu_data_descr *fixed = malloc(sizeof *fixed * (size_t)(nfixed + 1));
+	if (!fixed)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", reverse_cl.name);
+	nfixed = 0;
+	for (int v = 0; v < nvectors; v++) {
+		if (vectors[v].mt == 0) /* an empty vector has no tiles */
+			continue;
+		arg.tiles[arg.nvectors++] = (int)vectors[v].mt;
+		for (int64_t t = 0; t < vectors[v].mt; t++)
+			fixed[nfixed++] = (struct starpu_data_descr){vectors[v].tiles[t], STARPU_RW};
+	}
+	int ret = hyla__insert_on_panels(&reverse_cl, fixed, nfixed, a->tiles, (int)a->nt, STARPU_RW,
+	                                 STARPU_RW, &arg, sizeof arg, STARPU_MAX_PRIO);
+	free(fixed);
+	return ret;
+}
+
+/* b = a^T, a's panels buffers[0..first), b's the rest: block by block. */
+static void transpose_cpu(void *buffers[], void *cl_arg)
+{
+	int first;
+	starpu_codelet_unpack_args(cl_arg, &first);
+	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
+	for (int p = 0, j0 = 0; p < first; j0 += COLS(buffers[p++])) {
+		const real_t *a = MAT(buffers[p]);
+		size_t lda = LD(buffers[p]);
+		for (int q = first, i0 = 0; q < nbuffers; i0 += COLS(buffers[q++])) {
+			real_t *b = MAT(buffers[q]);
+			size_t ldb = LD(buffers[q]);
+			for (int i = 0; i < COLS(buffers[q]); i++)
+				for (int j = 0; j < COLS(buffers[p]); j++)
+					b[j0 + j + i * ldb] = a[i0 + i + j * lda];
+		}
+	}
+}
+
+static struct starpu_codelet transpose_cl = {
+	.cpu_funcs = {transpose_cpu},
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.name = "transpose_" PREC_NAME,
+};
+
+int TYPED(hyla__insert_transpose)(const hyla_desc *a, const hyla_desc *b)
+{
+	struct starpu_data_descr *fixed = malloc(sizeof *fixed * (size_t)a->nt);
+	if (!fixed)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", transpose_cl.name);
+	for (int64_t p = 0; p < a->nt; p++)
+		fixed[p] = (struct starpu_data_descr){a->tiles[p], STARPU_R};
+	int first = (int)a->nt;
+	int ret = hyla__insert_on_panels(&transpose_cl, fixed, first, b->tiles, (int)b->nt, STARPU_W,
+	                                 STARPU_W, &first, sizeof first, STARPU_MAX_PRIO);
+	free(fixed);
+	return ret;
+}
