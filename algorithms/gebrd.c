@@ -39,12 +39,11 @@ static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o)
 		starpu_matrix_data_register(&y, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
 		const starpu_data_handle_t out[4] = {hyla__tile(&o->d, k, 0), hyla__tile(&o->e, k, 0),
 		                                     hyla__tile(&o->tauq, k, 0), hyla__tile(&o->taup, k, 0)};
-		ret = TYPED(hyla__insert_gebrd_panel)(out, x, y, &A->tiles[k], (int)(A->nt - k), c);
+		ret = TASK(gebrd_panel)(out, x, y, &A->tiles[k], (int)(A->nt - k), c);
 		for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
 			int64_t count = p == k + 1 ? 1 : (A->nt - p < group ? A->nt - p : group);
-			ret = TYPED(hyla__insert_gebrd_update)(A->tiles[k], x, y, &A->tiles[p], (int)count, c,
-			                                       p * nb, p == k + 1 ? STARPU_MAX_PRIO
-			                                                          : STARPU_DEFAULT_PRIO);
+			ret = TASK(gebrd_update)(A->tiles[k], x, y, &A->tiles[p], (int)count, c, p * nb,
+			                         p == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
 			p += count;
 		}
 		starpu_data_unregister_submit(x);

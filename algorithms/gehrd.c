@@ -74,16 +74,15 @@ static int submit_gehrd(const struct gehrd_run *r)
 		starpu_matrix_data_register(&y, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
 		starpu_matrix_data_register(&v, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
 		int ret = r->split ? submit_split_panel(r, k, t, y, v)
-		                   : TYPED(hyla__insert_gehrd_panel)(hyla__tile(r->tau, k, 0), t, y, v,
-		                                                     r->scratch, &A->tiles[k],
-		                                                     (int)(A->nt - k), k * nb, r->where);
+		                   : TASK(gehrd_panel)(hyla__tile(r->tau, k, 0), t, y, v, r->scratch,
+		                                       &A->tiles[k], (int)(A->nt - k), k * nb, r->where);
 		/* The next panel alone first (it is on the critical path), then
 		 * groups of panels wide enough for Level-3 efficiency. */
 		for (int64_t c = k + 1; c < A->nt && ret == HYLA_SUCCESS;) {
 			int64_t count = c == k + 1 ? 1 : (A->nt - c < r->group ? A->nt - c : r->group);
 			int prio = c == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO;
-			ret = TYPED(hyla__insert_gehrd_update)(v, t, y, r->w, &A->tiles[c], (int)count, k * nb,
-			                                       c * nb, prio);
+			ret = TASK(gehrd_update)(v, t, y, r->w, &A->tiles[c], (int)count, k * nb, c * nb,
+			                         prio);
 			c += count;
 		}
 		starpu_data_unregister_submit(t);
@@ -112,7 +111,7 @@ static void run_register(struct gehrd_run *r, int64_t n, int64_t nb, hyla_gehrd_
 	 * panel's GEMVs and Y top where the trailing matrix lives. */
 	r->where = panel == HYLA_PANEL_GPU || (r->split && hyla_ncuda() > 0) ? STARPU_CUDA
 	                                                                      : STARPU_CPU | STARPU_CUDA;
-	r->scratch = r->split ? NULL : TYPED(hyla__gehrd_register_scratch)();
+	r->scratch = r->split ? NULL : WORKSPACE(gehrd)();
 	r->nparts = 0;
 	if (!r->split)
 		return;

@@ -28,13 +28,12 @@ static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
 		int64_t c = k * nb;
 		starpu_data_handle_t w;
 		starpu_matrix_data_register(&w, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
-		ret = TYPED(hyla__insert_sytrd_panel)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), w,
-		                                      &A->tiles[k], (int)(A->nt - k), c);
+		ret = TASK(sytrd_panel)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), w, &A->tiles[k],
+		                        (int)(A->nt - k), c);
 		for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
 			int64_t count = p == k + 1 ? 1 : (A->nt - p < group ? A->nt - p : group);
-			ret = TYPED(hyla__insert_sytrd_update)(A->tiles[k], w, &A->tiles[p], (int)count, c,
-			                                       p * nb, p == k + 1 ? STARPU_MAX_PRIO
-			                                                          : STARPU_DEFAULT_PRIO);
+			ret = TASK(sytrd_update)(A->tiles[k], w, &A->tiles[p], (int)count, c, p * nb,
+			                         p == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
 			p += count;
 		}
 		starpu_data_unregister_submit(w);

@@ -23,30 +23,13 @@ int TYPED(hyla__insert_cgs_vector)(starpu_data_handle_t q, starpu_data_handle_t 
                                    starpu_data_handle_t w, int64_t i, int64_t j, int priority,
                                    hyla_request *req);
 
-/* Hessenberg reduction (algorithms/gehrd.c). The panel starting at column
- * col reduces its columns (LAPACK's DLAHR2) and writes tau, T (nb-by-nb),
- * Y = A V T and the explicit V (both n-by-nb); panels[0] is its own column
- * panel (RW), panels[1..] the trailing ones (R), which it must find
- * contiguous; scratch from hyla__gehrd_register_scratch. */
-starpu_data_handle_t TYPED(hyla__gehrd_register_scratch)(void);
-/* The widest panel the CUDA panel takes (cuda/kernels.h's HYLA_GEHRD_MAX_NB). */
-#define HYLA_GEHRD_GPU_MAX_NB 128
-int TYPED(hyla__insert_gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t,
-                                    starpu_data_handle_t y, starpu_data_handle_t v,
-                                    starpu_data_handle_t scratch, const starpu_data_handle_t *panels,
-                                    int npanels, int64_t col, unsigned long long where);
-/* Applies panel col's transformation to the npanels consecutive column
- * panels (RW, contiguous) starting at column first: from the right to all
- * rows, from the left to rows col+1..; w: nb-by-(their columns) scratch. */
-int TYPED(hyla__insert_gehrd_update)(starpu_data_handle_t v, starpu_data_handle_t t,
-                                     starpu_data_handle_t y, starpu_data_handle_t w,
-                                     const starpu_data_handle_t *panels, int npanels, int64_t col,
-                                     int64_t first, int priority);
-/* The seed's split panel (codelets/gehrd_split.c): the column loop on the
+/* Hessenberg reduction (algorithms/gehrd.c; the fused panel, the update
+ * and the panel's scratch are public: include/hyla_codelets.h).
+ * The seed's split panel (codelets/gehrd_split.c): the column loop on the
  * CPU, one task per column, each column's GEMV as tasks over the trailing
  * matrix. A panel's handles: its column panel (RW), a snapshot of it (n-by-nb),
- * Y, T, tau, the explicit V as for the panel above, v_j (vector of n), beta
- * of the last reflector (vector of 1). */
+ * Y, T, tau, the explicit V as for the fused panel (hyla_task_dgehrd_panel),
+ * v_j (vector of n), beta of the last reflector (vector of 1). */
 struct hyla_split_panel {
 	starpu_data_handle_t panel, snapshot, y, t, tau, vj, ei, v;
 	int64_t col;
@@ -85,36 +68,14 @@ int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
 int TYPED(hyla__insert_geqrf_tail)(starpu_data_handle_t tau, starpu_data_handle_t scratch,
                                    const starpu_data_handle_t *panels, int npanels, int64_t r0);
 
-/* Symmetric tridiagonal reduction, lower (algorithms/sytrd.c). The panel at
- * column col: LAPACK's DLATRD on its columns, e and tau (W, nb-by-1), W (W,
- * n-by-nb, rows col..); panels[0] its own panel (RW), then the trailing
- * ones (R, contiguous). */
-int TYPED(hyla__insert_sytrd_panel)(starpu_data_handle_t e, starpu_data_handle_t tau,
-                                    starpu_data_handle_t w, const starpu_data_handle_t *panels,
-                                    int npanels, int64_t col);
-/* A -= V W^T + W V^T on the lower part of the npanels consecutive panels
- * (RW, contiguous) from matrix column first on; v: panel col (R), w its W. */
-int TYPED(hyla__insert_sytrd_update)(starpu_data_handle_t v, starpu_data_handle_t w,
-                                     const starpu_data_handle_t *panels, int npanels, int64_t col,
-                                     int64_t first, int priority);
-/* The last panel a (RW, from column col) with LAPACK's dsytrd: tau (W);
+/* Symmetric tridiagonal reduction, lower (algorithms/sytrd.c; the panel and
+ * the update are public: include/hyla_codelets.h). The last panel a (RW, from column col) with LAPACK's dsytrd: tau (W);
  * scratch: a vector of 2 t + t * 64 elements (t: the panel's rows from col). */
 int TYPED(hyla__insert_sytrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau,
                                    starpu_data_handle_t scratch, int64_t col);
 
-/* Bidiagonal reduction, m >= n (algorithms/gebrd.c). The panel at column
- * (and row) col: LAPACK's DLABRD; out: its d, e, tauq, taup tiles (W), X
- * (W, m-by-nb) and Y (W, n-by-nb) from row col; panels[0] its own panel,
- * then the trailing ones (all RW, contiguous). */
-int TYPED(hyla__insert_gebrd_panel)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
-                                    starpu_data_handle_t y, const starpu_data_handle_t *panels,
-                                    int npanels, int64_t col);
-/* A -= V Y^T + X U^T on rows col+nb.. of the npanels consecutive panels
- * (RW, contiguous) from matrix column first on; v: panel col (R). */
-int TYPED(hyla__insert_gebrd_update)(starpu_data_handle_t v, starpu_data_handle_t x,
-                                     starpu_data_handle_t y, const starpu_data_handle_t *panels,
-                                     int npanels, int64_t col, int64_t first, int priority);
-/* The last panel a (RW, columns and rows from col) with LAPACK's dgebrd:
+/* Bidiagonal reduction, m >= n (algorithms/gebrd.c; the panel and the
+ * update are public: include/hyla_codelets.h). The last panel a (RW, columns and rows from col) with LAPACK's dgebrd:
  * tauq, taup (W); scratch: 2 t + 64 (rows + t) elements. */
 int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tauq,
                                    starpu_data_handle_t taup, starpu_data_handle_t scratch,

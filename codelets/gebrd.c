@@ -206,9 +206,9 @@ static struct starpu_codelet tail_cl = {
 	.name = "gebrd_tail_" PREC_NAME,
 };
 
-int TYPED(hyla__insert_gebrd_panel)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
-                                    starpu_data_handle_t y, const starpu_data_handle_t *panels,
-                                    int npanels, int64_t col)
+int TASK(gebrd_panel)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                      starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
+                      int64_t col)
 {
 	const struct starpu_data_descr fixed[] = {{out[0], STARPU_W}, {out[1], STARPU_W},
 	                                          {out[2], STARPU_W}, {out[3], STARPU_W},
@@ -218,9 +218,9 @@ int TYPED(hyla__insert_gebrd_panel)(const starpu_data_handle_t out[4], starpu_da
 	                              sizeof arg, STARPU_MAX_PRIO);
 }
 
-int TYPED(hyla__insert_gebrd_update)(starpu_data_handle_t v, starpu_data_handle_t x,
-                                     starpu_data_handle_t y, const starpu_data_handle_t *panels,
-                                     int npanels, int64_t col, int64_t first, int priority)
+int TASK(gebrd_update)(starpu_data_handle_t v, starpu_data_handle_t x, starpu_data_handle_t y,
+                       const starpu_data_handle_t *panels, int npanels, int64_t col, int64_t first,
+                       int priority)
 {
 	const struct starpu_data_descr fixed[] = {{v, STARPU_R}, {x, STARPU_R}, {y, STARPU_R}};
 	struct gebrd_args arg = {col, first};

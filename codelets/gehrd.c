@@ -302,7 +302,7 @@ static struct gehrd_args *args_new(int64_t col, int64_t first)
 	return arg;
 }
 
-starpu_data_handle_t TYPED(hyla__gehrd_register_scratch)(void)
+starpu_data_handle_t WORKSPACE(gehrd)(void)
 {
 	starpu_data_handle_t scratch;
 #ifdef HYLA_WITH_CUDA
@@ -314,10 +314,10 @@ starpu_data_handle_t TYPED(hyla__gehrd_register_scratch)(void)
 	return scratch;
 }
 
-int TYPED(hyla__insert_gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t,
-                                    starpu_data_handle_t y, starpu_data_handle_t v,
-                                    starpu_data_handle_t scratch, const starpu_data_handle_t *panels,
-                                    int npanels, int64_t col, unsigned long long where)
+int TASK(gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t, starpu_data_handle_t y,
+                      starpu_data_handle_t v, starpu_data_handle_t scratch,
+                      const starpu_data_handle_t *panels, int npanels, int64_t col,
+                      unsigned long long where)
 {
 	int count = P_OWN + npanels;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
@@ -343,10 +343,9 @@ int TYPED(hyla__insert_gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle
 	return hyla__submitted(ret, panel_cl.name);
 }
 
-int TYPED(hyla__insert_gehrd_update)(starpu_data_handle_t v, starpu_data_handle_t t,
-                                     starpu_data_handle_t y, starpu_data_handle_t w,
-                                     const starpu_data_handle_t *panels, int npanels, int64_t col,
-                                     int64_t first, int priority)
+int TASK(gehrd_update)(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t y,
+                       starpu_data_handle_t w, const starpu_data_handle_t *panels, int npanels,
+                       int64_t col, int64_t first, int priority)
 {
 	int count = U_A + npanels;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);

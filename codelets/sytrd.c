@@ -206,9 +206,8 @@ static struct starpu_codelet tail_cl = {
 	.name = "sytrd_tail_" PREC_NAME,
 };
 
-int TYPED(hyla__insert_sytrd_panel)(starpu_data_handle_t e, starpu_data_handle_t tau,
-                                    starpu_data_handle_t w, const starpu_data_handle_t *panels,
-                                    int npanels, int64_t col)
+int TASK(sytrd_panel)(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
+                      const starpu_data_handle_t *panels, int npanels, int64_t col)
 {
 	const struct starpu_data_descr fixed[] = {{e, STARPU_W}, {tau, STARPU_W}, {w, STARPU_W}};
 	struct sytrd_args arg = {col, 0};
@@ -216,9 +215,9 @@ int TYPED(hyla__insert_sytrd_panel)(starpu_data_handle_t e, starpu_data_handle_t
 	                              sizeof arg, STARPU_MAX_PRIO);
 }
 
-int TYPED(hyla__insert_sytrd_update)(starpu_data_handle_t v, starpu_data_handle_t w,
-                                     const starpu_data_handle_t *panels, int npanels, int64_t col,
-                                     int64_t first, int priority)
+int TASK(sytrd_update)(starpu_data_handle_t v, starpu_data_handle_t w,
+                       const starpu_data_handle_t *panels, int npanels, int64_t col, int64_t first,
+                       int priority)
 {
 	const struct starpu_data_descr fixed[] = {{v, STARPU_R}, {w, STARPU_R}};
 	struct sytrd_args arg = {col, first};

@@ -103,6 +103,86 @@ int hyla_task_smgs_update(starpu_data_handle_t q, starpu_data_handle_t g, starpu
                           starpu_data_handle_t r, int64_t c0, int64_t c1, int priority,
                           hyla_request *req);
 
+/* ---- The two-sided reductions (the graphs of hyla_dgehrd, _dsytrd, _dgebrd)
+ * On the n-by-n (gehrd, sytrd) or m-by-n, m >= n (gebrd) matrix of an
+ * hyla_matrix of panel width nb. col: the first column of the panel being
+ * reduced (k nb for panel k). A panel task takes that panel
+ * (panels[0]) and every panel after it to the last column, an update task
+ * any npanels consecutive panels after it, from matrix column first: both
+ * read them as one matrix (CPU, or CUDA on the GPU where hyla_matrix_create
+ * put the matrix). Submit panel k, then its updates of all later panels,
+ * then panel k + 1; any panel but the last (col + nb < n): the last columns
+ * are LAPACK's (dgehrd with ilo = col + 1, dsytrd or dgebrd on the block
+ * from (col, col)), in a task of yours or on the host after the graph.
+ * tau, e, d, tauq, taup: nb-by-1 matrix handles (W) for elements col..col+nb-1
+ * of the vectors that LAPACK's routine returns.
+ *
+ * gehrd_panel: LAPACK's DLAHR2 on the panel (RW, all rows: final, H on and
+ * above the subdiagonal, the reflectors below, as dgehrd leaves them),
+ * reading the later panels (R, all rows); writes tau, T (t: W, nb-by-nb,
+ * upper), Y = A V T (y: W, n-by-nb) and the explicit V (v: W, n-by-nb; zeros
+ * above reflector j's unit element at row col + 1 + j). where: STARPU_CPU,
+ * STARPU_CUDA or both (the models choose); CUDA takes at most
+ * HYLA_GEHRD_GPU_MAX_NB columns. scratch: hyla_workspace_dgehrd().
+ * gehrd_update: with the panel's v, t, y (R), A -= Y V^T on all rows of the
+ * panels (RW), then (I - V T^T V^T) from the left on their rows col+1..;
+ * w: a scratch matrix handle of nb rows and at least the panels' columns
+ * (starpu_matrix_data_register(&w, -1, 0, nb, nb, cols, elsize)). */
+#define HYLA_GEHRD_GPU_MAX_NB 128
+starpu_data_handle_t hyla_workspace_dgehrd(void);
+starpu_data_handle_t hyla_workspace_sgehrd(void);
+int hyla_task_dgehrd_panel(starpu_data_handle_t tau, starpu_data_handle_t t, starpu_data_handle_t y,
+                           starpu_data_handle_t v, starpu_data_handle_t scratch,
+                           const starpu_data_handle_t *panels, int npanels, int64_t col,
+                           unsigned long long where);
+int hyla_task_sgehrd_panel(starpu_data_handle_t tau, starpu_data_handle_t t, starpu_data_handle_t y,
+                           starpu_data_handle_t v, starpu_data_handle_t scratch,
+                           const starpu_data_handle_t *panels, int npanels, int64_t col,
+                           unsigned long long where);
+int hyla_task_dgehrd_update(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t y,
+                            starpu_data_handle_t w, const starpu_data_handle_t *panels, int npanels,
+                            int64_t col, int64_t first, int priority);
+int hyla_task_sgehrd_update(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t y,
+                            starpu_data_handle_t w, const starpu_data_handle_t *panels, int npanels,
+                            int64_t col, int64_t first, int priority);
+/* sytrd_panel (lower triangle; the upper one is not read): LAPACK's DLATRD
+ * on rows col.. of the panel (RW) and the later panels (R); writes e, tau
+ * and W (w: W, n-by-nb, rows col..). It leaves the reflectors below the
+ * subdiagonal and 1 on it: once the graph is done, put e(j) at (j + 1, j)
+ * and read d(j) off (j, j), as dsytrd leaves them.
+ * sytrd_update: with the panel (v: R, its reflectors) and its W (R),
+ * A -= V W^T + W V^T on the lower triangle of the panels (RW, rows first..). */
+int hyla_task_dsytrd_panel(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
+                           const starpu_data_handle_t *panels, int npanels, int64_t col);
+int hyla_task_ssytrd_panel(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
+                           const starpu_data_handle_t *panels, int npanels, int64_t col);
+int hyla_task_dsytrd_update(starpu_data_handle_t v, starpu_data_handle_t w,
+                            const starpu_data_handle_t *panels, int npanels, int64_t col,
+                            int64_t first, int priority);
+int hyla_task_ssytrd_update(starpu_data_handle_t v, starpu_data_handle_t w,
+                            const starpu_data_handle_t *panels, int npanels, int64_t col,
+                            int64_t first, int priority);
+/* gebrd_panel (upper bidiagonal, m >= n): LAPACK's DLABRD on rows col.. of
+ * the panel and the later panels (all RW: it writes the row reflectors
+ * into rows col..col+nb-1 of the later columns); out: d, e, tauq, taup (W);
+ * X (x: W, m-by-nb) and Y (y: W, n-by-nb), rows col... It leaves 1 on the
+ * block's diagonal and superdiagonal: once the graph is done, put d(j) at
+ * (j, j) and e(j) at (j, j + 1), as dgebrd leaves them.
+ * gebrd_update: with the panel (v: R), its x and y (R), A -= V Y^T + X U^T
+ * on rows col+nb.. of the panels (RW), U their rows col..col+nb-1. */
+int hyla_task_dgebrd_panel(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                           starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
+                           int64_t col);
+int hyla_task_sgebrd_panel(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                           starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
+                           int64_t col);
+int hyla_task_dgebrd_update(starpu_data_handle_t v, starpu_data_handle_t x, starpu_data_handle_t y,
+                            const starpu_data_handle_t *panels, int npanels, int64_t col,
+                            int64_t first, int priority);
+int hyla_task_sgebrd_update(starpu_data_handle_t v, starpu_data_handle_t x, starpu_data_handle_t y,
+                            const starpu_data_handle_t *panels, int npanels, int64_t col,
+                            int64_t first, int priority);
+
 #ifdef __cplusplus
 }
 #endif
