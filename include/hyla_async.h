@@ -126,6 +126,29 @@ int hyla_dgebrd_async(hyla_matrix *a, double *d, double *e, double *tauq, double
 int hyla_sgebrd_async(hyla_matrix *a, float *d, float *e, float *tauq, float *taup,
                       hyla_request *req);
 
+/* The descriptor level: each call above, synchronous, on the matrix a (its
+ * arguments less req): the asynchronous call and its request's wait (only
+ * that call's tasks). Returns what the call returned if it failed, else the
+ * wait's info; HYLA_ERR_NOMEM if no request could be made. The outputs
+ * outside the matrix (R, tau, d, e) are in your memory on return; the matrix
+ * stays in its handle until you acquire it or hyla_matrix_destroy. */
+int hyla_dmgs_matrix(hyla_matrix *a, double *r, int64_t ldr, hyla_mgs_form form);
+int hyla_smgs_matrix(hyla_matrix *a, float *r, int64_t ldr, hyla_mgs_form form);
+int hyla_dcgs_matrix(hyla_matrix *a, double *r, int64_t ldr, hyla_cgs_variant variant);
+int hyla_scgs_matrix(hyla_matrix *a, float *r, int64_t ldr, hyla_cgs_variant variant);
+int hyla_dgeqrf_matrix(hyla_matrix *a, double *tau);
+int hyla_sgeqrf_matrix(hyla_matrix *a, float *tau);
+int hyla_dorgqr_matrix(hyla_matrix *a, const double *tau);
+int hyla_sorgqr_matrix(hyla_matrix *a, const float *tau);
+int hyla_dgehrd_matrix(hyla_matrix *a, double *tau, hyla_gehrd_panel panel);
+int hyla_sgehrd_matrix(hyla_matrix *a, float *tau, hyla_gehrd_panel panel);
+int hyla_dorghr_matrix(hyla_matrix *a, const double *tau);
+int hyla_sorghr_matrix(hyla_matrix *a, const float *tau);
+int hyla_dsytrd_matrix(char uplo, hyla_matrix *a, double *d, double *e, double *tau);
+int hyla_ssytrd_matrix(char uplo, hyla_matrix *a, float *d, float *e, float *tau);
+int hyla_dgebrd_matrix(hyla_matrix *a, double *d, double *e, double *tauq, double *taup);
+int hyla_sgebrd_matrix(hyla_matrix *a, float *d, float *e, float *tauq, float *taup);
+
 #ifdef __cplusplus
 }
 #endif

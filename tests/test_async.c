@@ -413,6 +413,44 @@ static int test_geqrf_wide(int64_t m, int64_t n, int64_t nb)
 	return ok;
 }
 
+/* The descriptor level: hyla_dgeqrf_matrix then hyla_dorgqr_matrix, each
+ * complete on return (tau home; the matrix in its handle until destroyed),
+ * and hyla_dmgs_matrix's R. */
+static int test_matrix_level(void)
+{
+	const int64_t m = 300, n = 180, nb = 40;
+	double *a0 = malloc(sizeof *a0 * m * n), *a = malloc(sizeof *a * m * n);
+	double *r = calloc((size_t)(n * n), sizeof *r), *tau = malloc(sizeof *tau * n);
+	random_matrix(m, n, a0, m, 17);
+	memcpy(a, a0, sizeof *a * m * n);
+	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), m, n, m, nb);
+	int info = hyla_dgeqrf_matrix(A, tau);
+	for (int64_t p = 0; p < hyla_matrix_panels(A); p++) /* R from the matrix, in place */
+		starpu_data_acquire(hyla_matrix_panel(A, p), STARPU_R);
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = 0; i <= j; i++)
+			r[i + j * n] = a[i + j * m];
+	for (int64_t p = 0; p < hyla_matrix_panels(A); p++)
+		starpu_data_release(hyla_matrix_panel(A, p));
+	info |= hyla_dorgqr_matrix(A, tau);
+	hyla_matrix_destroy(A);
+	double resid = qr_residual(m, n, a0, m, a, m, r, n), orth = orthogonality(m, n, a, m);
+	int ok = info == 0 && resid < 1e-14 && orth < 1e-13;
+	printf("%-34s resid=%.2e orth=%.2e %s\n", "geqrf, orgqr on the matrix (sync)", resid, orth,
+	       ok ? "pass" : "FAILED");
+
+	memcpy(a, a0, sizeof *a * m * n);
+	A = hyla_matrix_create(a, sizeof(double), m, n, m, nb);
+	int mgs_info = hyla_dmgs_matrix(A, r, n, HYLA_MGS_BLOCKED);
+	hyla_matrix_destroy(A);
+	resid = qr_residual(m, n, a0, m, a, m, r, n), orth = orthogonality(m, n, a, m);
+	int mgs_ok = mgs_info == 0 && resid < 1e-14 && orth < 1e-13;
+	printf("%-34s resid=%.2e orth=%.2e %s\n", "mgs on the matrix (sync)", resid, orth,
+	       mgs_ok ? "pass" : "FAILED");
+	free(a0), free(a), free(r), free(tau);
+	return ok && mgs_ok;
+}
+
 int main(void)
 {
 	if (starpu_init(NULL) != 0)
@@ -430,7 +468,7 @@ int main(void)
 	         test_gs("mgs async, zero column 101", 1, HYLA_CGS2, 1) & test_gehrd() &
 	         test_householder() & test_orghr() & test_sytrd('L') & test_sytrd('U') &
 	         test_gebrd(300, 170) & test_gebrd(170, 300) & test_geqrf_wide(150, 400, 48) &
-	         test_geqrf_wide(160, 400, 40) & test_geqrf_wide(30, 100, 40);
+	         test_geqrf_wide(160, 400, 40) & test_geqrf_wide(30, 100, 40) & test_matrix_level();
 	hyla_finalize();
 #ifdef STARPU_USE_CUDA
 	starpu_cublas_shutdown();
