@@ -48,7 +48,8 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 		for args in "d 3000 2000" "d 2049 2049" "s 2000 1500"; do
 			STARPU_SCHED=$sched $bin/tests/test_gebrd $args || echo "FAILED (exit $?): test_gebrd $args under $sched"
 		done
-		for cmd in "tests/test_async" "tests/test_codelets 3000 2000 128" "eigen_pipeline 2000 128" \
+		for cmd in "tests/test_async" "tests/test_codelets 3000 2000 128" "tests/test_codelets_reduce 1000 64" \
+			"eigen_pipeline 2000 128" \
 			"reorth_loop 1000 16 80"; do
 			STARPU_SCHED=$sched $bin/$cmd || echo "FAILED (exit $?): $cmd under $sched"
 		done
