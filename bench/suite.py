@@ -8,7 +8,8 @@ the host cores in the same run, one table.
 
 Runs each driver with --json --lapack (its peer: LAPACK's dgeqrf+dorgqr for
 the QR drivers, dgehrd for hr_reduce, on all host cores; with --cusolver,
-on a GPU, also cuSOLVER's dgeqrf+dorgqr for the QR drivers), keeps the fastest of
+on a GPU, also cuSOLVER's dgeqrf+dorgqr for the QR drivers, dsytrd and dgebrd for
+the reductions), keeps the fastest of
 --repeat runs, and writes DATE-HOST.md (a markdown table with the machine
 line) and DATE-HOST.csv under --out; with matplotlib also DATE-HOST.png
 (time against n, one line per implementation). Models should be calibrated
@@ -23,13 +24,13 @@ import socket
 import subprocess
 import sys
 
-DRIVERS = {  # driver: (its arguments for size n, the peer's key in its JSON, has a GPU peer)
-    'qr_mgs': (lambda n: [str(n)], 'lapack_geqrf_orgqr', True),
-    'qr_cgs': (lambda n: [str(n)], 'lapack_geqrf_orgqr', True),
-    'qr_householder': (lambda n: [str(n)], 'lapack_geqrf_orgqr', True),
-    'hr_reduce': (lambda n: [str(n)], 'lapack_gehrd', False),
-    'tridiag_reduce': (lambda n: [str(n)], 'lapack_sytrd', False),
-    'bidiag_reduce': (lambda n: [str(n)], 'lapack_gebrd', False),
+DRIVERS = {  # driver: (its arguments for size n, the peer's key in its JSON, cuSOLVER's key)
+    'qr_mgs': (lambda n: [str(n)], 'lapack_geqrf_orgqr', 'cusolver_geqrf_orgqr'),
+    'qr_cgs': (lambda n: [str(n)], 'lapack_geqrf_orgqr', 'cusolver_geqrf_orgqr'),
+    'qr_householder': (lambda n: [str(n)], 'lapack_geqrf_orgqr', 'cusolver_geqrf_orgqr'),
+    'hr_reduce': (lambda n: [str(n)], 'lapack_gehrd', None),
+    'tridiag_reduce': (lambda n: [str(n)], 'lapack_sytrd', 'cusolver_sytrd'),
+    'bidiag_reduce': (lambda n: [str(n)], 'lapack_gebrd', 'cusolver_gebrd'),
 }
 
 
@@ -51,7 +52,7 @@ def main():
     ap.add_argument('--repeat', type=int, default=3)
     ap.add_argument('--out', default='bench/results')
     ap.add_argument('--env', nargs='*', default=[], help='KEY=VALUE for every run')
-    ap.add_argument('--cusolver', action='store_true', help="also time cuSOLVER's QR (GPU)")
+    ap.add_argument('--cusolver', action='store_true', help="also time cuSOLVER's peers (GPU)")
     o = ap.parse_args()
     env = dict(os.environ, STARPU_SILENT='1')
     env.setdefault('STARPU_SCHED', 'dmda')
@@ -67,7 +68,7 @@ def main():
                 machine = r['machine']
                 rows.append({'driver': driver, 'prec': prec, 'n': n, 'time_s': r['time'],
                              'gflops': r['gflops'], 'peer': peer, 'peer_time_s': r.get(peer),
-                             'speedup': r.get('speedup'), 'cusolver_s': r.get('cusolver_geqrf_orgqr'),
+                             'speedup': r.get('speedup'), 'cusolver_s': r.get(gpu_peer) if gpu_peer else None,
                              'check': r.get('check', '')})
                 print('%-10s %s n=%-6d %8.4f s  %s %8.4f s  %6.2fx  %s' % (
                     driver, prec, n, r['time'], peer, r.get(peer, float('nan')),
