@@ -194,6 +194,36 @@ double qr_residual(int64_t m, int64_t n, const double *a, int64_t lda, const dou
 	return sqrt(diff / norm);
 }
 
+int qr_sampled_errors(int64_t m, int64_t n, const double *a, int64_t lda, const double *q,
+                      int64_t ldq, const double *r, int64_t ldr, int k, double *resid,
+                      double *orth)
+{
+	double *x = malloc(sizeof *x * (size_t)(n * k)), *y = malloc(sizeof *y * (size_t)(m * k));
+	double *z = malloc(sizeof *z * (size_t)(m * k));
+	lapack_int seed[4] = {3, 5, 7, 9};
+	int ret = !x || !y || !z || LAPACKE_dlarnv(3, seed, (lapack_int)(n * k), x);
+	if (ret == 0) { /* y = A x, z = Q (R x) */
+		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1, a, lda, x, n, 0, y, m);
+		cblas_dtrmm(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, n, k, 1, r,
+		            ldr, x, n);
+		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1, q, ldq, x, n, 0, z, m);
+		double diff = 0, norm = 0;
+		for (int64_t i = 0; i < m * k; i++)
+			diff += (y[i] - z[i]) * (y[i] - z[i]);
+		for (int64_t j = 0; j < n; j++)
+			for (int64_t i = 0; i < m; i++)
+				norm += a[i + j * lda] * a[i + j * lda];
+		*resid = sqrt(diff / k / norm);
+		/* z = Q x, then x = Q^T z - x for a fresh x */
+		ret = LAPACKE_dlarnv(3, seed, (lapack_int)(n * k), x);
+		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1, q, ldq, x, n, 0, z, m);
+		cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, k, m, 1, q, ldq, z, m, -1, x, n);
+		*orth = sqrt(cblas_ddot(n * k, x, 1, x, 1) / k);
+	}
+	free(x), free(y), free(z);
+	return ret != 0;
+}
+
 double triangular_condition(int64_t n, const double *r, int64_t ldr)
 {
 	double rcond = 0;

@@ -118,6 +118,13 @@ double orthogonality(int64_t m, int64_t n, const double *q, int64_t ldq);
 /* ||A - Q R||_F / ||A||_F with R n-by-n upper triangular. */
 double qr_residual(int64_t m, int64_t n, const double *a, int64_t lda, const double *q,
                    int64_t ldq, const double *r, int64_t ldr);
+/* The same two norms estimated from k Gaussian vectors, O(m n k) instead of
+ * O(m n^2): ||(A - QR) X||_F / (sqrt(k) ||A||_F) and ||(Q^T Q - I) Y||_F /
+ * sqrt(k) (the squares' expectations are the norms' squares); for sizes
+ * whose full check would take longer than the run. 1 if out of memory. */
+int qr_sampled_errors(int64_t m, int64_t n, const double *a, int64_t lda, const double *q,
+                      int64_t ldq, const double *r, int64_t ldr, int k, double *resid,
+                      double *orth);
 /* 1-norm condition estimate of the upper triangular n-by-n R. */
 double triangular_condition(int64_t n, const double *r, int64_t ldr);
 

@@ -30,11 +30,14 @@ struct qr_driver {
 
 /* The options every QR driver adds (its extra list starts with them; its
  * on_extra passes them on to qr_driver_option). */
-enum { QR_OPT_CUSOLVER = 1000, QR_OPT_FIRST_OWN }; /* above the common options' codes */
-#define QR_DRIVER_OPTIONS {"cusolver", no_argument, 0, QR_OPT_CUSOLVER}
+enum { QR_OPT_CUSOLVER = 1000, QR_OPT_SAMPLED, QR_OPT_FIRST_OWN }; /* above the common codes */
+#define QR_DRIVER_OPTIONS                                                                          \
+	{"cusolver", no_argument, 0, QR_OPT_CUSOLVER}, {"sampled-check", no_argument, 0, QR_OPT_SAMPLED}
 #define QR_DRIVER_OPTIONS_HELP \
 	"  --cusolver       also time cuSOLVER's geqrf + orgqr on the GPU (data already\n" \
-	"                   there, after a warm-up run), print the ratio\n"
+	"                   there, after a warm-up run), print the ratio\n" \
+	"  --sampled-check  check on 4 random vectors, O(m n) (the default when m n^2 > 1e13,\n" \
+	"                   where the full check would take longer than the run)\n"
 int qr_driver_option(int opt, const char *arg);
 
 int qr_driver_main(int argc, char **argv, const struct qr_driver *d);

@@ -130,13 +130,20 @@ int main(int argc, char **argv)
 	double growth = orth_growth(alg, n, kappa);
 	double tol_resid = 10 * sqrt((double)n) * eps, tol_orth = 5 * sqrt((double)n) * growth * eps;
 	double tol_r = 5 * sqrt((double)n) * (growth > kappa ? growth : kappa) * eps;
+	/* The drivers' sampled check: passes this result, catches a wrong R. */
+	double s_resid = NAN, s_orth = NAN, s_bad = NAN, junk;
+	int sampled = qr_sampled_errors(m, n, a0, m, q, m, r, n, 4, &s_resid, &s_orth) == 0;
+	r[(n - 1) * n] += 1e4 * sqrt((double)n) * tol_resid * fabs(r[0]); /* resid ~ 1e4 tol */
+	sampled &= qr_sampled_errors(m, n, a0, m, q, m, r, n, 4, &s_bad, &junk) == 0;
+	sampled &= s_resid <= tol_resid && s_orth <= tol_orth && s_bad > 100 * tol_resid;
 	int ok = info == 0 && resid <= tol_resid && orth <= tol_orth && rdiff <= tol_r && unit &&
-	         umu_resid <= tol_resid;
+	         umu_resid <= tol_resid && sampled;
 	printf("%s prec=%c m=%lld n=%lld nb=%lld cond=%.1e info=%d resid=%.2e (tol %.1e) "
-	       "orth=%.2e (tol %.1e) r_vs_lapack=%.2e (tol %.1e) umu_resid=%.2e mu_unit=%s %s\n",
+	       "orth=%.2e (tol %.1e) r_vs_lapack=%.2e (tol %.1e) umu_resid=%.2e mu_unit=%s "
+	       "sampled=%.1e/%.1e (wrong R: %.1e) %s\n",
 	       algs[alg], prec, (long long)m, (long long)n, (long long)nb, kappa, info, resid,
-	       tol_resid, orth, tol_orth, rdiff, tol_r, umu_resid, unit ? "yes" : "no",
-	       ok ? "pass" : "FAILED");
+	       tol_resid, orth, tol_orth, rdiff, tol_r, umu_resid, unit ? "yes" : "no", s_resid, s_orth,
+	       s_bad, ok ? "pass" : "FAILED");
 	free(a0), free(q), free(r), free(work_a), free(work_r), free(tau), free(u), free(mu);
 	return !ok;
 }
