@@ -89,8 +89,12 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 		driver_start(prog, &o); /* reports and exits */
 	int64_t m = o.m, n = o.n;
 	size_t elsize = o.prec == 's' ? sizeof(float) : sizeof(double);
-	/* The input kept in double, the factored copy, R, and the checks' workspace. */
-	check_memory(prog, (double)m * n * (2 * 8 + 2 * elsize) + (double)n * n * (8 + elsize));
+	/* The input kept in double, the factored copy, R, and the checks'
+	 * workspace (m n + n^2 doubles, and Q and R in double for single; the
+	 * sampled check's is O(m + n)). */
+	sampled |= (double)m * (double)n * (double)n > 1e13;
+	double check_bytes = o.check && !sampled ? (double)m * n * (8 + elsize) + (double)n * n * 16 : 0;
+	check_memory(prog, (double)m * n * (8 + elsize) + (double)n * n * elsize + check_bytes);
 
 	driver_start(prog, &o);
 
@@ -152,7 +156,6 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 	double flops = d->flops ? d->flops(m, n) : 2.0 * m * n * n;
 	result_num("gflops", "%.1f", flops / best * 1e-9, NULL);
 
-	sampled |= (double)m * (double)n * (double)n > 1e13;
 	int failed = o.check && !check(&o, a0, a, r);
 	if (o.check && d->more_checks && !sampled)
 		failed |= d->more_checks(o.prec, m, n, a0, a, r);

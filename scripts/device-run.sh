@@ -3,9 +3,10 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|hr|trace|cgs|householder|tridiag|bench|suite|profile|all]
+#   sh scripts/device-run.sh [checks|hr|big|trace|cgs|householder|tridiag|bench|suite|profile|all]
 #   (default all)
 # hr: the Hessenberg panel's GPU checks and hr_reduce timings (a quick loop).
+# big: n = 50000 QRs with the sampled check (issue 9's 64-bit sizes).
 # trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
 # the Gram-Schmidt QRs only. HYLA_CGS_NBS="128 512": also time qr_cgs at those nb.
 # profile: GPU time of each kernel in a window of hr_reduce 8000's column
@@ -75,6 +76,13 @@ if [ "$what" = hr ]; then
 	for n in 8000 4000; do
 		STARPU_SCHED=dmda $bin/hr_reduce $n --repeat 2 --stats ${HYLA_HR_LAPACK:+--lapack}
 	done 2>&1 | tee "$out/bench-hr$tag.txt"
+fi
+
+if [ "$what" = big ]; then
+	# n = 50000 (64-bit sizes; 20 GB per matrix): QR with the sampled check.
+	for cmd in "qr_mgs 50000" "qr_cgs 50000 --no-reorth"; do
+		STARPU_SCHED=dmda $bin/$cmd --stats 2>&1 | tail -3
+	done 2>&1 | tee "$out/big$tag.txt"
 fi
 
 if [ "$what" = trace ] || [ "$what" = all ]; then
