@@ -352,6 +352,36 @@ int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *
 	return ret;
 }
 
+int hessenberg_sampled_errors(int64_t n, const double *a, int64_t lda, const double *h,
+                              int64_t ldh, const double *q, int k, double *resid, double *orth)
+{
+	double *x = malloc(sizeof *x * (size_t)(n * k)), *y = malloc(sizeof *y * (size_t)(n * k));
+	double *z = calloc((size_t)(n * k), sizeof *z);
+	lapack_int seed[4] = {3, 5, 7, 11};
+	int ret = !x || !y || !z || LAPACKE_dlarnv(3, seed, (lapack_int)(n * k), x) ? -1 : 0;
+	if (ret == 0) {
+		/* y = Q^T x, z = H y (H's columns down to the subdiagonal), x = A x - Q z */
+		cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, k, n, 1, q, n, x, n, 0, y, n);
+		for (int64_t v = 0; v < k; v++)
+			for (int64_t j = 0; j < n; j++)
+				cblas_daxpy(j + 2 < n ? j + 2 : n, y[j + v * n], h + j * ldh, 1, z + v * n, 1);
+		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, k, n, 1, a, lda, x, n, 0, y, n);
+		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, k, n, -1, q, n, z, n, 1, y, n);
+		double norm = 0;
+		for (int64_t j = 0; j < n; j++)
+			for (int64_t i = 0; i < n; i++)
+				norm += a[i + j * lda] * a[i + j * lda];
+		*resid = sqrt(cblas_ddot(n * k, y, 1, y, 1) / k / norm) / (double)n;
+		/* z = Q x, then x = Q^T z - x for a fresh x */
+		ret = LAPACKE_dlarnv(3, seed, (lapack_int)(n * k), x) ? -1 : 0;
+		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, k, n, 1, q, n, x, n, 0, z, n);
+		cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, k, n, 1, q, n, z, n, -1, x, n);
+		*orth = sqrt(cblas_ddot(n * k, x, 1, x, 1) / k) / (double)n;
+	}
+	free(x), free(y), free(z);
+	return ret;
+}
+
 int tridiagonal_residuals(int64_t n, char uplo, const double *a, int64_t lda, const double *h,
                           const double *d, const double *e, const double *tau, double *resid,
                           double *orth)

@@ -164,6 +164,11 @@ double lapack_gehrd_seconds(int64_t n, const double *a, int64_t lda, char prec, 
  * or, if q is NULL, Q formed by LAPACK's dorghr. 0 or -1. */
 int hessenberg_residuals(int64_t n, const double *a, int64_t lda, const double *h, int64_t ldh,
                          const double *tau, const double *q, double *resid, double *orth);
+/* The same two from k Gaussian vectors, O(n^2 k) (see qr_sampled_errors):
+ * ||(A - Q H Q^T) X||_F / (sqrt(k) n ||A||_F) and ||(Q^T Q - I) Y||_F /
+ * (sqrt(k) n), H the upper Hessenberg part of h, Q given. 0 or -1. */
+int hessenberg_sampled_errors(int64_t n, const double *a, int64_t lda, const double *h,
+                              int64_t ldh, const double *q, int k, double *resid, double *orth);
 
 /* For a dsytrd result of the symmetric a (h: the reflectors where uplo says,
  * leading dimension n; d, e, tau): resid = ||A - Q T Q^T||_F / (n ||A||_F)

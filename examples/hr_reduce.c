@@ -9,14 +9,15 @@
 #include "result.h"
 
 static const char *prog = "hr_reduce";
-static int want_q;
+static int want_q, sampled;
 static hyla_gehrd_panel panel = HYLA_PANEL_AUTO;
+enum { OPT_SAMPLED = 1000 }; /* above the common options' codes */
 static const char *panel_names[] = {"auto", "gpu", "cpu"};
 
 static int on_option(int opt, const char *arg)
 {
-	if (opt == 'q') {
-		want_q = 1;
+	if (opt == 'q' || opt == OPT_SAMPLED) {
+		*(opt == 'q' ? &want_q : &sampled) = 1;
 		return 1;
 	}
 	if (opt != 'P')
@@ -38,6 +39,9 @@ static void usage(void)
 	       "cores and GPUs. Checks ||A - Q H Q^T||_F / (n ||A||_F) and ||I - Q^T Q||_F / n\n"
 	       "(Q from LAPACK's dorghr, or hyla's with --want-q), each at most 30 eps.\n\n"
 	       "  --want-q         also form Q explicitly (hyla's dorghr), timed apart\n"
+	       "  --sampled-check  check on 4 random vectors with hyla's Q (needs --want-q), O(n^2)\n"
+	       "                   (the default when n^3 > 1e13, where the full check would outlast\n"
+	       "                   the run)\n"
 	       "  --panel P        auto (default): the fused panel where a GPU is (the models pick\n"
 	       "                   GPU or core), the split one on CPUs alone; gpu: the fused panel\n"
 	       "                   on the GPU; cpu: the seed's split panel, the column loop on the\n"
@@ -49,6 +53,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	static const struct option extra[] = {{"want-q", no_argument, 0, 'q'},
+	                                      {"sampled-check", no_argument, 0, OPT_SAMPLED},
 	                                      {"panel", required_argument, 0, 'P'}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 1, extra, on_option, usage);
 	o.algorithms[0] = "gehrd";
@@ -60,9 +65,14 @@ int main(int argc, char **argv)
 		          o.input, (long long)o.m, (long long)o.n);
 	int64_t n = o.n;
 	size_t elsize = o.prec == 's' ? sizeof(float) : sizeof(double), nn = (size_t)(n * n);
-	/* Input kept in double, the reduced copy (and Q), the checks' H and Q in
-	 * double and their four n-by-n. */
-	check_memory(prog, (double)nn * (7 * 8 + elsize * (want_q ? 2 : 1)));
+	sampled = o.check && (sampled || (double)n * (double)n * (double)n > 1e13);
+	if (sampled && !want_q)
+		die_usage(prog, "the sampled check (n^3 > 1e13 or --sampled-check) uses hyla's Q: add "
+		          "--want-q, or --no-check");
+	/* Input kept in double, the reduced copy and Q, the checks' H and Q in
+	 * double (single precision) and, for the full check, four n-by-n. */
+	double checks = !o.check ? 0 : (o.prec == 's' ? 16 : 0) + (sampled ? 0 : 4 * 8);
+	check_memory(prog, (double)nn * (8 + elsize * (want_q ? 2 : 1) + checks));
 	if (panel == HYLA_PANEL_GPU)
 		o.require_gpu = 1;
 	driver_start(prog, &o);
@@ -151,8 +161,11 @@ int main(int argc, char **argv)
 				to_double(n, n, q, qd, n);
 		}
 		double eps = o.prec == 's' ? 0x1p-24 : 0x1p-53, resid = NAN, orth = NAN;
-		int ok = hessenberg_residuals(n, a0, n, h, n, taud, qd, &resid, &orth) == 0 &&
+		int ok = (sampled ? hessenberg_sampled_errors(n, a0, n, h, n, qd, 4, &resid, &orth)
+		                  : hessenberg_residuals(n, a0, n, h, n, taud, qd, &resid, &orth)) == 0 &&
 		         resid <= 30 * eps && orth <= 30 * eps;
+		if (sampled)
+			result_str("check_by", "sampled");
 		failed = !ok;
 		result_num("resid", "%.2e", resid, NULL);
 		result_num("orth", "%.2e", orth, NULL);

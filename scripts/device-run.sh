@@ -6,7 +6,7 @@
 #   sh scripts/device-run.sh [checks|hr|big|trace|cgs|householder|tridiag|bench|suite|profile|all]
 #   (default all)
 # hr: the Hessenberg panel's GPU checks and hr_reduce timings (a quick loop).
-# big: n = 50000 QRs with the sampled check (issue 9's 64-bit sizes).
+# big: n = 50000 QRs and Hessenberg with the sampled checks (issue 9's 64-bit sizes).
 # trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
 # the Gram-Schmidt QRs only. HYLA_CGS_NBS="128 512": also time qr_cgs at those nb.
 # profile: GPU time of each kernel in a window of hr_reduce 8000's column
@@ -79,8 +79,9 @@ if [ "$what" = hr ]; then
 fi
 
 if [ "$what" = big ]; then
-	# n = 50000 (64-bit sizes; 20 GB per matrix): QR with the sampled check.
-	for cmd in "qr_mgs 50000" "qr_cgs 50000 --no-reorth"; do
+	# n = 50000 (64-bit sizes; 20 GB per matrix) with the sampled checks;
+	# hr_reduce takes about 5 minutes there.
+	for cmd in "qr_mgs 50000" "qr_cgs 50000 --no-reorth" "hr_reduce 50000 --want-q"; do
 		STARPU_SCHED=dmda $bin/$cmd --stats 2>&1 | tail -3
 	done 2>&1 | tee "$out/big$tag.txt"
 fi

@@ -272,16 +272,25 @@ int main(int argc, char **argv)
 	 * two valid reductions whose H and tau drift apart more (6000 eps seen at
 	 * n = 128 with ilo = 3, ihi = n); the identities above stay at 30 eps. */
 	double tol_range = 10 * tol;
+	/* hr_reduce's sampled check: passes hyla's result, catches a wrong H. */
+	double s_resid = INFINITY, s_orth = INFINITY, s_bad = 0, junk;
+	int sampled = qinfo == 0 && hessenberg_sampled_errors(n, a0, n, h, n, q, 4, &s_resid, &s_orth) == 0;
+	double anorm = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', (lapack_int)n, (lapack_int)n, a0,
+	                              (lapack_int)n);
+	h[(n - 1) * n] += 1e4 * 30 * eps * (double)n * anorm; /* resid ~ 1e4 x 30 eps */
+	sampled &= qinfo == 0 && hessenberg_sampled_errors(n, a0, n, h, n, q, 4, &s_bad, &junk) == 0;
+	sampled &= s_resid <= 30 * eps && s_orth <= 30 * eps && s_bad > 100 * 30 * eps;
 	int ok = info == 0 && resid <= 30 * eps && orth <= 30 * eps && hdiff <= tol && taudiff <= tol &&
 	         qinfo == 0 && q_resid <= 30 * eps && q_orth <= 30 * eps && qdiff <= tol &&
-	         rrange <= 30 * eps && orange <= 30 * eps && hrange <= tol_range && qrange <= tol;
+	         rrange <= 30 * eps && orange <= 30 * eps && hrange <= tol_range && qrange <= tol &&
+	         sampled;
 	printf("gehrd prec=%c n=%lld nb=%lld panel=%s info=%d resid=%.2f eps orth=%.2f eps (tol 30) "
 	       "h_vs_lapack=%.2e tau_vs_lapack=%.2e (tol %.1e) | orghr info=%d resid=%.2f eps "
 	       "orth=%.2f eps q_vs_lapack=%.2e | ilo,ihi ranges: resid %.2f orth %.2f eps h,tau_vs_lapack "
-	       "%.2e (tol %.1e) orghr_vs_lapack %.2e %s\n",
+	       "%.2e (tol %.1e) orghr_vs_lapack %.2e | sampled %.2f/%.2f eps (wrong H: %.1e eps) %s\n",
 	       prec, (long long)n, (long long)nb, panel_name, info, resid / eps, orth / eps, hdiff,
 	       taudiff, tol, qinfo, q_resid / eps, q_orth / eps, qdiff, rrange / eps, orange / eps, hrange,
-	       tol_range, qrange, ok ? "pass" : "FAILED");
+	       tol_range, qrange, s_resid / eps, s_orth / eps, s_bad / eps, ok ? "pass" : "FAILED");
 	free(a0), free(h), free(ref), free(tau), free(tau_ref), free(af), free(tauf), free(q), free(q_ref);
 	return !ok;
 }
