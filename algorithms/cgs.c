@@ -97,24 +97,21 @@ static int submit_cgs(const hyla_desc *A, real_t *r, int64_t ldr, hyla_cgs_varia
                       hyla_request *req)
 {
 	hyla__clear_lower(A->n, r, ldr, sizeof(real_t));
-	starpu_data_handle_t *handles = malloc(sizeof *handles * (size_t)(2 * A->nt));
-	if (!handles)
+	starpu_data_handle_t *rk = malloc(sizeof *rk * (size_t)A->nt); /* the request's */
+	if (!rk)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)A->nt);
-	starpu_data_handle_t *rk = handles + A->nt;
 	int ret = register_r_columns(rk, r, ldr, A, req);
 	if (ret == HYLA_SUCCESS)
 		ret = variant == HYLA_CGS_VECTOR
 		          ? submit_vector(A, rk, req)
 		          : submit_blocked(A, rk, variant == HYLA_CGS2 ? 2 : 1, req);
-	for (int64_t k = 0; k < A->nt; k++)
-		handles[k] = A->tiles[k];
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_fence(req, handles, (int)(2 * A->nt));
+		ret = hyla__request_fence(req, A, NULL);
 	req->pivots = r;
 	req->pivots_n = A->n;
 	req->pivots_ld = ldr;
 	req->pivots_elsize = sizeof(real_t);
-	free(handles);
+	free(rk);
 	return ret;
 }
 

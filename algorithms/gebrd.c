@@ -120,7 +120,7 @@ static int submit_call(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq, r
 		if (ret == HYLA_SUCCESS)
 			ret = TYPED(hyla__insert_transpose)(T, A);
 	}
-	return ret == HYLA_SUCCESS ? hyla__request_fence(req, A->tiles, (int)A->nt) : ret;
+	return ret == HYLA_SUCCESS ? hyla__request_fence(req, A, NULL) : ret;
 }
 
 int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,

@@ -16,7 +16,6 @@
  * tau(0:n-1). */
 #include <lapacke.h>
 #include <stdlib.h>
-#include <string.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
@@ -192,15 +191,8 @@ static int submit_reduction(const hyla_desc *A, real_t *tau, hyla_gehrd_panel pa
 		ret = submit_gehrd(&run);
 		run_unregister(&run);
 	}
-	starpu_data_handle_t *handles = malloc(sizeof *handles * (size_t)(A->nt + descTau.mt));
-	if (!handles && ret == HYLA_SUCCESS)
-		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)A->nt);
-	if (ret == HYLA_SUCCESS) {
-		memcpy(handles, A->tiles, sizeof *handles * (size_t)A->nt);
-		memcpy(handles + A->nt, descTau.tiles, sizeof *handles * (size_t)descTau.mt);
-		ret = hyla__request_fence(req, handles, (int)(A->nt + descTau.mt));
-	}
-	free(handles);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__request_fence(req, A, NULL);
 	free(descTau.tiles); /* the handles are the request's */
 	return ret;
 }

@@ -14,7 +14,6 @@
  *                 look-ahead), the others in groups. */
 #include <lapacke.h>
 #include <stdlib.h>
-#include <string.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
@@ -113,18 +112,8 @@ static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla
 		                                     (int)B->nt, A->n);
 		starpu_data_unregister_submit(scratch);
 	}
-	int64_t count = A->nt + (B ? B->nt : 0) + T.mt;
-	starpu_data_handle_t *handles = malloc(sizeof *handles * (size_t)count);
-	if (!handles && ret == HYLA_SUCCESS)
-		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)count);
-	if (ret == HYLA_SUCCESS) {
-		memcpy(handles, A->tiles, sizeof *handles * (size_t)A->nt);
-		if (B)
-			memcpy(handles + A->nt, B->tiles, sizeof *handles * (size_t)B->nt);
-		memcpy(handles + count - T.mt, T.tiles, sizeof *handles * (size_t)T.mt);
-		ret = hyla__request_fence(req, handles, (int)count);
-	}
-	free(handles);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__request_fence(req, A, B);
 	free(T.tiles); /* the handles are the request's */
 	return ret;
 }

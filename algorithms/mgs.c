@@ -68,7 +68,7 @@ static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form
 		hyla__desc_unregister_submit(&G);
 	}
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_fence(req, A->tiles, (int)A->nt);
+		ret = hyla__request_fence(req, A, NULL);
 	free(R.tiles); /* the handles are the request's */
 	req->pivots = r;
 	req->pivots_n = n;

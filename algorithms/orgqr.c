@@ -10,7 +10,6 @@
  *   form(i)      the panel's own columns of Q. */
 #include <lapacke.h>
 #include <stdlib.h>
-#include <string.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
@@ -82,18 +81,7 @@ int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla
 	int ret = submit_orgqr(A, B, tau, w_apply, w_form, group);
 	starpu_data_unregister_submit(w_apply);
 	starpu_data_unregister_submit(w_form);
-	int64_t count = A->nt + (B ? B->nt : 0);
-	starpu_data_handle_t *handles = malloc(sizeof *handles * (size_t)count);
-	if (!handles && ret == HYLA_SUCCESS)
-		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)count);
-	if (ret == HYLA_SUCCESS) {
-		memcpy(handles, A->tiles, sizeof *handles * (size_t)A->nt);
-		if (B)
-			memcpy(handles + A->nt, B->tiles, sizeof *handles * (size_t)B->nt);
-		ret = hyla__request_fence(req, handles, (int)count);
-	}
-	free(handles);
-	return ret;
+	return ret == HYLA_SUCCESS ? hyla__request_fence(req, A, B) : ret;
 }
 
 /* hyla__orgqr_submit with tau registered here (the request owns it). */

@@ -90,7 +90,7 @@ static int submit_call(const hyla_desc *A, int upper, real_t *d, real_t *e, real
 	if (ret == HYLA_SUCCESS && upper)
 		ret = TYPED(hyla__insert_reverse)(A, out, 3);
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_fence(req, A->tiles, (int)A->nt);
+		ret = hyla__request_fence(req, A, NULL);
 	free(out[0].tiles), free(out[1].tiles), free(out[2].tiles); /* the handles are the request's */
 	return ret;
 }

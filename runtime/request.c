@@ -109,15 +109,17 @@ static int submit_home(const hyla_request *req, starpu_data_handle_t token)
 	return hyla__submitted(ret, home_cl.name);
 }
 
-int hyla__request_fence(hyla_request *req, const starpu_data_handle_t *handles, int count)
+int hyla__request_fence(hyla_request *req, const hyla_desc *a, const hyla_desc *b)
 {
+	int count = (int)(a->nt + (b ? b->nt : 0));
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)(count + 1));
 	if (!descr)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a request's fence");
 	for (int i = 0; i < count; i++)
-		descr[i] = (struct starpu_data_descr){handles[i], STARPU_R};
-	/* The request's handles home first: a later writer of the matrix (after
-	 * the fence) finds them in the caller's memory. */
+		descr[i] = (struct starpu_data_descr){i < a->nt ? a->tiles[i] : b->tiles[i - a->nt],
+		                                      STARPU_R};
+	/* The request's handles home first (the fence follows them through the
+	 * token): a later writer of the matrix finds them in the caller's memory. */
 	starpu_data_handle_t token = NULL;
 	int ret = HYLA_SUCCESS;
 	if (req->nowned > 0) {

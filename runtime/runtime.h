@@ -120,10 +120,11 @@ int hyla__request_vector(hyla_request *req, hyla_desc *d, void *x, int64_t len, 
  * and registers it as panel views of width nb (hyla__desc_register_views):
  * the request's copy, which the wait unregisters and frees (one per request). */
 int hyla__request_matrix(hyla_request *req, int64_t m, int64_t n, int64_t nb, size_t elsize);
-/* Submits the task the wait waits for, after every access to handles and
- * after a CPU task that brings the request's own handles home (so a task
- * that writes handles after the fence finds them in the caller's memory). */
-int hyla__request_fence(hyla_request *req, const starpu_data_handle_t *handles, int count);
+/* Submits the task the wait waits for, after every access to the tiles of
+ * a and b (NULL: none) and after a CPU task that brings the request's own
+ * handles home (so a task that writes the matrix after the fence finds them
+ * in the caller's memory). */
+int hyla__request_fence(hyla_request *req, const hyla_desc *a, const hyla_desc *b);
 /* A task that runs nowhere and writes a's tiles: what follows waits for
  * every earlier access to a, an earlier call's fence included (so the
  * outputs of that call, its tau, are home by then). */
