@@ -157,6 +157,18 @@ void to_double(int64_t m, int64_t n, const float *f, double *a, int64_t lda)
 			a[i + j * lda] = f[i + j * m];
 }
 
+double relative_difference(int64_t m, int64_t n, const double *x, const double *y, int64_t ld)
+{
+	double d = 0, s = 0;
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = 0; i < m; i++) {
+			double e = x[i + j * ld] - y[i + j * ld];
+			d += e * e;
+			s += y[i + j * ld] * y[i + j * ld];
+		}
+	return s > 0 ? sqrt(d / s) : sqrt(d);
+}
+
 double orthogonality(int64_t m, int64_t n, const double *q, int64_t ldq)
 {
 	double *w = calloc((size_t)(n * n), sizeof *w);
@@ -194,6 +206,17 @@ double qr_residual(int64_t m, int64_t n, const double *a, int64_t lda, const dou
 	return sqrt(diff / norm);
 }
 
+/* ||(Q^T Q - I) X||_F / sqrt(k) for a fresh Gaussian n-by-k x (seed moves
+ * on); z: m-by-k workspace. */
+static double sampled_orthogonality(int64_t m, int64_t n, const double *q, int64_t ldq, int k,
+                                    lapack_int seed[4], double *x, double *z)
+{
+	LAPACKE_dlarnv(3, seed, (lapack_int)(n * k), x);
+	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1, q, ldq, x, n, 0, z, m);
+	cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, k, m, 1, q, ldq, z, m, -1, x, n);
+	return sqrt(cblas_ddot(n * k, x, 1, x, 1) / k);
+}
+
 int qr_sampled_errors(int64_t m, int64_t n, const double *a, int64_t lda, const double *q,
                       int64_t ldq, const double *r, int64_t ldr, int k, double *resid,
                       double *orth)
@@ -207,18 +230,10 @@ int qr_sampled_errors(int64_t m, int64_t n, const double *a, int64_t lda, const 
 		cblas_dtrmm(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, n, k, 1, r,
 		            ldr, x, n);
 		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1, q, ldq, x, n, 0, z, m);
-		double diff = 0, norm = 0;
-		for (int64_t i = 0; i < m * k; i++)
-			diff += (y[i] - z[i]) * (y[i] - z[i]);
-		for (int64_t j = 0; j < n; j++)
-			for (int64_t i = 0; i < m; i++)
-				norm += a[i + j * lda] * a[i + j * lda];
-		*resid = sqrt(diff / k / norm);
-		/* z = Q x, then x = Q^T z - x for a fresh x */
-		ret = LAPACKE_dlarnv(3, seed, (lapack_int)(n * k), x);
-		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1, q, ldq, x, n, 0, z, m);
-		cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, k, m, 1, q, ldq, z, m, -1, x, n);
-		*orth = sqrt(cblas_ddot(n * k, x, 1, x, 1) / k);
+		cblas_daxpy(m * k, -1, z, 1, y, 1);
+		*resid = sqrt(cblas_ddot(m * k, y, 1, y, 1) / k) /
+		         LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', (lapack_int)m, (lapack_int)n, a, (lapack_int)lda);
+		*orth = sampled_orthogonality(m, n, q, ldq, k, seed, x, z);
 	}
 	free(x), free(y), free(z);
 	return ret != 0;
@@ -367,16 +382,9 @@ int hessenberg_sampled_errors(int64_t n, const double *a, int64_t lda, const dou
 				cblas_daxpy(j + 2 < n ? j + 2 : n, y[j + v * n], h + j * ldh, 1, z + v * n, 1);
 		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, k, n, 1, a, lda, x, n, 0, y, n);
 		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, k, n, -1, q, n, z, n, 1, y, n);
-		double norm = 0;
-		for (int64_t j = 0; j < n; j++)
-			for (int64_t i = 0; i < n; i++)
-				norm += a[i + j * lda] * a[i + j * lda];
-		*resid = sqrt(cblas_ddot(n * k, y, 1, y, 1) / k / norm) / (double)n;
-		/* z = Q x, then x = Q^T z - x for a fresh x */
-		ret = LAPACKE_dlarnv(3, seed, (lapack_int)(n * k), x) ? -1 : 0;
-		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, k, n, 1, q, n, x, n, 0, z, n);
-		cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, k, n, 1, q, n, z, n, -1, x, n);
-		*orth = sqrt(cblas_ddot(n * k, x, 1, x, 1) / k) / (double)n;
+		*resid = sqrt(cblas_ddot(n * k, y, 1, y, 1) / k) / (double)n /
+		         LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', (lapack_int)n, (lapack_int)n, a, (lapack_int)lda);
+		*orth = sampled_orthogonality(n, n, q, n, k, seed, x, z) / (double)n;
 	}
 	free(x), free(y), free(z);
 	return ret;

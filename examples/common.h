@@ -113,6 +113,9 @@ void round_to_float(int64_t m, int64_t n, double *a, int64_t lda);
 void to_float(int64_t m, int64_t n, const double *a, int64_t lda, float *f);
 void to_double(int64_t m, int64_t n, const float *f, double *a, int64_t lda);
 
+/* ||x - y||_F / ||y||_F (||x - y||_F if y is zero) over an m-by-n block of
+ * leading dimension ld. */
+double relative_difference(int64_t m, int64_t n, const double *x, const double *y, int64_t ld);
 /* ||I - Q^T Q||_F for the m-by-n Q. */
 double orthogonality(int64_t m, int64_t n, const double *q, int64_t ldq);
 /* ||A - Q R||_F / ||A||_F with R n-by-n upper triangular. */

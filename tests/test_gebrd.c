@@ -24,16 +24,6 @@ static const char *prog = "test_gebrd";
 /* Steps compared entry by entry with LAPACK's (the first ones reduced). */
 #define LEAD 8
 
-static double rel_diff(int64_t len, const double *x, const double *y)
-{
-	double d = 0, s = 0;
-	for (int64_t i = 0; i < len; i++) {
-		d += (x[i] - y[i]) * (x[i] - y[i]);
-		s += y[i] * y[i];
-	}
-	return s > 0 ? sqrt(d / s) : sqrt(d);
-}
-
 /* LAPACK's gebrd in prec on the double a (m-by-n), results in double: d,
  * e, tauq, taup at v, v + k, v + 2k, v + 3k (k = min(m, n)). */
 static void lapack_gebrd(char prec, int m, int n, double *a, double *v)
@@ -97,9 +87,10 @@ int main(int argc, char **argv)
 				rs += ref[i + j * m] * ref[i + j * m];
 			}
 	int64_t elead = lead < k - 1 ? lead : k - 1;
-	double vdiff = rs > 0 ? sqrt(rd / rs) : sqrt(rd), ddiff = rel_diff(lead, v, vr);
-	double ediff = rel_diff(elead, v + k, vr + k), tqdiff = rel_diff(lead, v + 2 * k, vr + 2 * k);
-	double tpdiff = rel_diff(lead, v + 3 * k, vr + 3 * k);
+	double vdiff = rs > 0 ? sqrt(rd / rs) : sqrt(rd), ddiff = relative_difference(lead, 1, v, vr, lead);
+	double ediff = relative_difference(elead, 1, v + k, vr + k, elead);
+	double tqdiff = relative_difference(lead, 1, v + 2 * k, vr + 2 * k, lead);
+	double tpdiff = relative_difference(lead, 1, v + 3 * k, vr + 3 * k, lead);
 
 	double resid = NAN, orth = NAN, scale = 0;
 	int checked = bidiagonal_residuals(m, n, a0, m, a, v, v + k, v + 2 * k, v + 3 * k, &resid, &orth);

@@ -44,19 +44,6 @@ static int hyla_qr(char prec, int64_t m, int64_t n, int64_t nb, double *a, doubl
 	return info ? info : hyla_dorgqr_ex(m, k, k, q, m, tau, nb);
 }
 
-/* ||x - y||_F / ||y||_F over an m-by-n block (leading dimension ld). */
-static double rel_diff(int64_t m, int64_t n, const double *x, const double *y, int64_t ld)
-{
-	double d = 0, s = 0;
-	for (int64_t j = 0; j < n; j++)
-		for (int64_t i = 0; i < m; i++) {
-			double e = x[i + j * ld] - y[i + j * ld];
-			d += e * e;
-			s += y[i + j * ld] * y[i + j * ld];
-		}
-	return s > 0 ? sqrt(d / s) : sqrt(d);
-}
-
 int main(int argc, char **argv)
 {
 	if (argc != 5 || (strcmp(argv[1], "d") && strcmp(argv[1], "s")))
@@ -99,8 +86,8 @@ int main(int argc, char **argv)
 	for (int64_t j = 0; j < n; j++)
 		for (int64_t i = 0; i <= j && i < k; i++)
 			rref[i + j * k] = ref[i + j * m];
-	double rdiff = rel_diff(k, n, r, rref, k), tdiff = rel_diff(k, 1, tau, tref, k);
-	double qdiff = rel_diff(m, k, q, qref, m);
+	double rdiff = relative_difference(k, n, r, rref, k), tdiff = relative_difference(k, 1, tau, tref, k);
+	double qdiff = relative_difference(m, k, q, qref, m);
 
 	/* The full Q of a tall A: LAPACK's way for k < n columns, in double. */
 	double full_orth = 0, full_first = 0;
@@ -108,7 +95,7 @@ int main(int argc, char **argv)
 		memcpy(full, a, sizeof *full * (size_t)(m * n));
 		info = info ? info : hyla_dorgqr_ex(m, m, n, full, m, tau, nb);
 		full_orth = orthogonality(m, m, full, m);
-		full_first = rel_diff(m, n, full, q, m);
+		full_first = relative_difference(m, n, full, q, m);
 	}
 
 	double eps = prec == 's' ? 0x1p-24 : 0x1p-53, rn = sqrt((double)(n > 1 ? n : 1));

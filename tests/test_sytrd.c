@@ -24,16 +24,6 @@ static const char *prog = "test_sytrd";
 /* Steps compared entry by entry with LAPACK's (the first ones reduced). */
 #define LEAD 8
 
-static double rel_diff(int64_t len, const double *x, const double *y)
-{
-	double d = 0, s = 0;
-	for (int64_t i = 0; i < len; i++) {
-		d += (x[i] - y[i]) * (x[i] - y[i]);
-		s += y[i] * y[i];
-	}
-	return s > 0 ? sqrt(d / s) : sqrt(d);
-}
-
 int main(int argc, char **argv)
 {
 	if (argc != 4 || (strcmp(argv[1], "d") && strcmp(argv[1], "s")) ||
@@ -94,8 +84,9 @@ int main(int argc, char **argv)
 		}
 	double vdiff = rs > 0 ? sqrt(rd / rs) : sqrt(rd);
 	int64_t d0 = uplo == 'L' ? 0 : first + 1;
-	double ddiff = rel_diff(lead, d + d0, dr + d0), ediff = rel_diff(lead, e + first, er + first);
-	double tdiff = rel_diff(lead, tau + first, tr + first);
+	double ddiff = relative_difference(lead, 1, d + d0, dr + d0, lead);
+	double ediff = relative_difference(lead, 1, e + first, er + first, lead);
+	double tdiff = relative_difference(lead, 1, tau + first, tr + first, lead);
 
 	double resid, orth, spread;
 	int checked = tridiagonal_residuals(n, uplo, a0, n, a, d, e, tau, &resid, &orth);
