@@ -32,7 +32,7 @@ static void settle(real_t *x, real_t *entry, int from_vector)
 static void finish_cpu(void *buffers[], void *cl_arg)
 {
 	struct band_args arg;
-	starpu_codelet_unpack_args(cl_arg, &arg);
+	starpu_codelet_unpack_args(cl_arg, &arg, 0);
 	int p = arg.first, n = hyla__contiguous_cols(buffers, p, sizeof(real_t));
 	if (!n)
 		STARPU_ABORT_MSG("band finish: panels are not contiguous in host memory");

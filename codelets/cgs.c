@@ -47,7 +47,7 @@ struct cgs_args {
 static struct cgs_args args_of(void *cl_arg)
 {
 	struct cgs_args arg;
-	starpu_codelet_unpack_args(cl_arg, &arg);
+	starpu_codelet_unpack_args(cl_arg, &arg, 0);
 	return arg;
 }
 

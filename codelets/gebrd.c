@@ -34,7 +34,7 @@ struct gebrd_args {
 static struct gebrd_args args_of(void *cl_arg)
 {
 	struct gebrd_args arg;
-	starpu_codelet_unpack_args(cl_arg, &arg);
+	starpu_codelet_unpack_args(cl_arg, &arg, 0);
 	return arg;
 }
 

@@ -29,7 +29,7 @@ struct split_args {
 static struct split_args args_of(void *cl_arg)
 {
 	struct split_args arg;
-	starpu_codelet_unpack_args(cl_arg, &arg);
+	starpu_codelet_unpack_args(cl_arg, &arg, 0);
 	return arg;
 }
 

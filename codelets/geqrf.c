@@ -23,7 +23,7 @@
 static void panel_cpu(void *buffers[], void *cl_arg)
 {
 	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0);
+	starpu_codelet_unpack_args(cl_arg, &c0, 0);
 	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), lda = LD(buffers[0]);
 	LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, rows, w, MAT(buffers[0]) + c0, lda, MAT(buffers[1]),
 	                    VEC(buffers[2]), w * PANEL_LWORK_PER_COL);
@@ -33,7 +33,7 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 static void panel_cuda(void *buffers[], void *cl_arg)
 {
 	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0);
+	starpu_codelet_unpack_args(cl_arg, &c0, 0);
 	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), lda = LD(buffers[0]);
 	TYPED(hyla__cuda_geqr2)(rows, w, MAT(buffers[0]) + c0, lda, MAT(buffers[1]), VEC(buffers[2]),
 	                        starpu_cublas_get_local_handle(), starpu_cuda_get_local_stream());
@@ -45,7 +45,7 @@ static size_t panel_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
 	int c0;
-	starpu_codelet_unpack_args(task->cl_arg, &c0);
+	starpu_codelet_unpack_args(task->cl_arg, &c0, 0);
 	starpu_data_handle_t a = STARPU_TASK_GET_HANDLE(task, 0);
 	size_t w = starpu_matrix_get_ny(a);
 	return (starpu_matrix_get_nx(a) - (size_t)c0) * w * w;
@@ -96,7 +96,7 @@ int TASK(geqrf_panel)(starpu_data_handle_t panel, starpu_data_handle_t tau,
 static void tail_cpu(void *buffers[], void *cl_arg)
 {
 	int r0;
-	starpu_codelet_unpack_args(cl_arg, &r0);
+	starpu_codelet_unpack_args(cl_arg, &r0, 0);
 	int cols = hyla__contiguous_cols(buffers, 2, sizeof(real_t));
 	if (!cols)
 		STARPU_ABORT_MSG("geqrf tail: panels are not contiguous in host memory");

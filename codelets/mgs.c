@@ -244,6 +244,7 @@ static struct starpu_codelet panel_cl = {
 	.nbuffers = 4,
 	.modes = {STARPU_RW, STARPU_RW, STARPU_W, STARPU_SCRATCH},
 	.model = &panel_model,
+	.can_execute = hyla__fits_worker,
 	.name = "mgs_panel_" PREC_NAME,
 };
 
@@ -256,6 +257,7 @@ static struct starpu_codelet update_cl = {
 	.nbuffers = 4,
 	.modes = {STARPU_R, STARPU_R, STARPU_RW, STARPU_RW},
 	.model = &update_model,
+	.can_execute = hyla__fits_worker,
 	.name = "mgs_update_" PREC_NAME,
 };
 

@@ -40,7 +40,7 @@ static real_t *element(void *buffers[], int first, int nb, int j)
 static void reverse_cpu(void *buffers[], void *cl_arg)
 {
 	struct reverse_args arg;
-	starpu_codelet_unpack_args(cl_arg, &arg);
+	starpu_codelet_unpack_args(cl_arg, &arg, 0);
 	int first = 0;
 	for (int v = 0; v < arg.nvectors; first += arg.tiles[v++]) {
 		int len = 0, nb = ROWS(buffers[first]);
@@ -90,7 +90,7 @@ int TYPED(hyla__insert_reverse)(const hyla_desc *a, const hyla_desc *vectors, in
 static void transpose_cpu(void *buffers[], void *cl_arg)
 {
 	int first;
-	starpu_codelet_unpack_args(cl_arg, &first);
+	starpu_codelet_unpack_args(cl_arg, &first, 0);
 	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
 	for (int p = 0, j0 = 0; p < first; j0 += COLS(buffers[p++])) {
 		const real_t *a = MAT(buffers[p]);

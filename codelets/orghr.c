@@ -30,7 +30,7 @@ void TYPED(hyla__orghr_shift)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, in
 static void shift_cpu(void *buffers[], void *cl_arg)
 {
 	int first;
-	starpu_codelet_unpack_args(cl_arg, &first);
+	starpu_codelet_unpack_args(cl_arg, &first, 0);
 	int n = hyla__contiguous_cols(buffers, first, sizeof(real_t));
 	if (!n)
 		STARPU_ABORT_MSG("orghr shift: panels are not contiguous in host memory");

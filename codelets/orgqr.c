@@ -34,7 +34,7 @@ enum { F_A, F_T, F_W };
 static void t_cpu(void *buffers[], void *cl_arg)
 {
 	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0);
+	starpu_codelet_unpack_args(cl_arg, &c0, 0);
 	real_t *v = MAT(buffers[0]) + c0, *t = MAT(buffers[2]);
 	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), ldv = LD(buffers[0]);
 	int ldt = LD(buffers[2]);
@@ -47,7 +47,7 @@ static void t_cpu(void *buffers[], void *cl_arg)
 static void apply_cpu(void *buffers[], void *cl_arg)
 {
 	int c0, trans, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
-	starpu_codelet_unpack_args(cl_arg, &c0, &trans);
+	starpu_codelet_unpack_args(cl_arg, &c0, &trans, 0);
 	if (!cols)
 		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in host memory");
 	int rows = ROWS(buffers[A_V]) - c0, w = COLS(buffers[A_V]), ldv = LD(buffers[A_V]);
@@ -63,7 +63,7 @@ static void apply_cpu(void *buffers[], void *cl_arg)
 static void form_cpu(void *buffers[], void *cl_arg)
 {
 	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0);
+	starpu_codelet_unpack_args(cl_arg, &c0, 0);
 	real_t *a = MAT(buffers[F_A]), *t = MAT(buffers[F_T]);
 	real_t *w = (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]);
 	int m = ROWS(buffers[F_A]), nb = COLS(buffers[F_A]), lda = LD(buffers[F_A]);
@@ -89,7 +89,7 @@ static void form_cpu(void *buffers[], void *cl_arg)
 static void apply_cuda(void *buffers[], void *cl_arg)
 {
 	int c0, trans, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
-	starpu_codelet_unpack_args(cl_arg, &c0, &trans);
+	starpu_codelet_unpack_args(cl_arg, &c0, &trans, 0);
 	if (!cols)
 		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in GPU memory");
 	real_t *v = MAT(buffers[A_V]) + c0, *t = MAT(buffers[A_T]), *c = MAT(buffers[A_C]) + c0;
@@ -115,7 +115,7 @@ static void apply_cuda(void *buffers[], void *cl_arg)
 static void t_cuda(void *buffers[], void *cl_arg)
 {
 	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0);
+	starpu_codelet_unpack_args(cl_arg, &c0, 0);
 	TYPED(hyla__cuda_larft)(ROWS(buffers[0]) - c0, COLS(buffers[0]), MAT(buffers[0]) + c0,
 	                        LD(buffers[0]), MAT(buffers[1]), MAT(buffers[2]), LD(buffers[2]),
 	                        starpu_cublas_get_local_handle(), starpu_cuda_get_local_stream());
@@ -124,7 +124,7 @@ static void t_cuda(void *buffers[], void *cl_arg)
 static void form_cuda(void *buffers[], void *cl_arg)
 {
 	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0);
+	starpu_codelet_unpack_args(cl_arg, &c0, 0);
 	real_t *a = MAT(buffers[F_A]), *t = MAT(buffers[F_T]);
 	real_t *w = (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]);
 	int m = ROWS(buffers[F_A]), nb = COLS(buffers[F_A]), lda = LD(buffers[F_A]);
@@ -153,7 +153,7 @@ static void form_cuda(void *buffers[], void *cl_arg)
 static int task_c0(struct starpu_task *task)
 {
 	int c0;
-	starpu_codelet_unpack_args(task->cl_arg, &c0);
+	starpu_codelet_unpack_args(task->cl_arg, &c0, 0);
 	return c0;
 }
 

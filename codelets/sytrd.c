@@ -34,7 +34,7 @@ struct sytrd_args {
 static struct sytrd_args args_of(void *cl_arg)
 {
 	struct sytrd_args arg;
-	starpu_codelet_unpack_args(cl_arg, &arg);
+	starpu_codelet_unpack_args(cl_arg, &arg, 0);
 	return arg;
 }
 

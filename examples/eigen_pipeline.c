@@ -32,7 +32,7 @@ static double entry(int64_t i, int64_t j)
 static void fill_cpu(void *buffers[], void *arg)
 {
 	int64_t col;
-	starpu_codelet_unpack_args(arg, &col);
+	starpu_codelet_unpack_args(arg, &col, 0);
 	double *a = (double *)STARPU_MATRIX_GET_PTR(buffers[0]);
 	int64_t m = STARPU_MATRIX_GET_NX(buffers[0]), w = STARPU_MATRIX_GET_NY(buffers[0]);
 	int64_t ld = STARPU_MATRIX_GET_LD(buffers[0]);

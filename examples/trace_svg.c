@@ -1,6 +1,7 @@
 /* Gantt chart of a traced run as SVG (see trace_svg.h). */
 #include "trace_svg.h"
 #include <errno.h>
+#include <stdlib.h>
 #include <starpu.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,43 @@ static int colour_of(const char *name, const char **names, int *nnames)
 	return (*nnames)++;
 }
 
+static const hyla_trace_event *sorted_events;
+
+static int by_end(const void *a, const void *b)
+{
+	double x = sorted_events[*(const size_t *)a].end, y = sorted_events[*(const size_t *)b].end;
+	return (x > y) - (x < y);
+}
+
+/* Marks the critical path of the schedule as it ran: from the task that
+ * ended last, back through each task's releaser, the task that ended last
+ * before it became ready. Returns the path's length; on[e] is 1 on it. */
+static size_t mark_critical(const hyla_trace_event *events, size_t n, char *on)
+{
+	size_t *order = malloc(sizeof *order * (n ? n : 1)), marked = 0;
+	if (!order)
+		return 0;
+	for (size_t e = 0; e < n; e++)
+		order[e] = e;
+	sorted_events = events;
+	qsort(order, n, sizeof *order, by_end);
+	for (size_t k = n; k > 0;) { /* order[k - 1]: on the path */
+		size_t cur = order[k - 1];
+		on[cur] = 1, marked++;
+		size_t lo = 0, hi = k - 1; /* the last of order[0..k-2] ending by cur's ready */
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (events[order[mid]].end <= events[cur].ready)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		k = lo;
+	}
+	free(order);
+	return marked;
+}
+
 int trace_svg_write(const char *path, const char *title, const hyla_trace_event *events, size_t n,
                     char *err, size_t errlen)
 {
@@ -45,7 +83,9 @@ int trace_svg_write(const char *path, const char *title, const hyla_trace_event 
 	int nnames = 0;
 	for (size_t e = 0; e < n; e++)
 		colour_of(events[e].codelet, names, &nnames);
-	int height = TOP + workers * ROW + 30 + (nnames + 3) / 4 * ROW;
+	char *critical = calloc(n ? n : 1, 1);
+	size_t ncritical = critical ? mark_critical(events, n, critical) : 0;
+	int height = TOP + workers * ROW + 30 + (nnames + 4) / 4 * ROW;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 	        "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" "
 	        "fill=\"white\"/>\n<text x=\"10\" y=\"20\" font-size=\"14\">%s — %.3f s, %zu tasks</text>\n",
@@ -62,16 +102,24 @@ int trace_svg_write(const char *path, const char *title, const hyla_trace_event 
 		if (ev->worker < 0 || ev->worker >= workers)
 			continue;
 		double x = LEFT + ev->start * scale, width = (ev->end - ev->start) * scale;
-		fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\">"
-		        "<title>%s %.3f ms at %.4f s</title></rect>\n", x, TOP + ev->worker * ROW,
+		fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"%s>"
+		        "<title>%s %.3f ms at %.4f s%s</title></rect>\n", x, TOP + ev->worker * ROW,
 		        width > 0.3 ? width : 0.3, ROW - 4, palette[colour_of(ev->codelet, names, &nnames)],
-		        ev->codelet, (ev->end - ev->start) * 1e3, ev->start);
+		        critical && critical[e] ? " stroke=\"black\" stroke-width=\"1\"" : "", ev->codelet,
+		        (ev->end - ev->start) * 1e3, ev->start,
+		        critical && critical[e] ? ", on the critical path" : "");
 	}
-	for (int k = 0; k < nnames; k++) {
+	for (int k = 0; k <= nnames; k++) {
 		int x = LEFT + k % 4 * 240, y = TOP + workers * ROW + 20 + k / 4 * ROW;
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%d\" "
-		        "y=\"%d\">%s</text>\n", x, y, palette[k], x + 16, y + 10, names[k]);
+		if (k < nnames)
+			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/><text "
+			        "x=\"%d\" y=\"%d\">%s</text>\n", x, y, palette[k], x + 16, y + 10, names[k]);
+		else
+			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"white\" "
+			        "stroke=\"black\"/><text x=\"%d\" y=\"%d\">critical path (%zu tasks)</text>\n",
+			        x, y, x + 16, y + 10, ncritical);
 	}
+	free(critical);
 	fputs("</svg>\n", f);
 	if (fclose(f)) {
 		snprintf(err, errlen, "writing %s failed: %s", path, strerror(errno));

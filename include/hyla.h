@@ -49,13 +49,15 @@ void hyla_set_progress(hyla_progress_fn fn, void *arg);
 
 /* The schedule, for pictures of it: between hyla_trace_start and
  * hyla_trace_stop every hyla task records the StarPU worker that ran it
- * (starpu_worker_get_name gives its name), its codelet and its start and
- * end, in seconds since the start of the trace. hyla_trace_stop hands over
- * the events (free them with free) and returns their count. */
+ * (starpu_worker_get_name gives its name), its codelet, when it became
+ * ready (its last dependency met: StarPU pushed it to the scheduler), its
+ * start and its end, in seconds since the start of the trace.
+ * hyla_trace_stop hands over the events (free them with free) and returns
+ * their count. */
 typedef struct {
 	const char *codelet;
 	int worker;
-	double start, end;
+	double ready, start, end;
 } hyla_trace_event;
 void hyla_trace_start(void);
 size_t hyla_trace_stop(hyla_trace_event **events);

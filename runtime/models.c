@@ -7,14 +7,19 @@
 #include "runtime.h"
 
 /* A model an algorithm's tasks use: its symbol (%c: the precision), whether
- * its codelet also runs on CUDA workers, and whether it is history-based
- * (one size: a mean per footprint) rather than a regression. */
+ * its codelet also runs on CUDA workers, and its kind: a non-linear
+ * regression a n^b + c, a power law a n^b (for costs so flat on one kind of
+ * worker that StarPU's a n^b + c fit fails: NaN), or history-based (one
+ * size: a mean per footprint). */
+enum model_kind { NL_REGRESSION, POWER_LAW, HISTORY };
+
 struct model_use {
 	const char *symbol;
-	int cuda, history;
+	int cuda;
+	enum model_kind kind;
 };
 
-#define REGRESSION(symbol, cuda) {symbol, cuda, 0}
+#define REGRESSION(symbol, cuda) {symbol, cuda, NL_REGRESSION}
 static const struct model_use mgs[] = {REGRESSION("hyla_mgs_panel_%c_v4", 1),
                                        REGRESSION("hyla_mgs_update_%c_v2", 1), {0}};
 static const struct model_use cgs[] = {REGRESSION("hyla_cgs_project_%c_v1", 1),
@@ -32,11 +37,11 @@ static const struct model_use gebrd[] = {REGRESSION("hyla_gebrd_panel_%c_v1", 1)
                                          REGRESSION("hyla_gebrd_update_%c_v1", 1), {0}};
 /* The fused panel with a GPU; without one the split panel (hr_reduce's auto). */
 static const struct model_use gehrd_gpu[] = {REGRESSION("hyla_gehrd_panel_%c_v2", 1),
-                                             REGRESSION("hyla_gehrd_update_%c_v1", 1), {0}};
-static const struct model_use gehrd_cpu[] = {{"hyla_gehrd_snapshot_%c_v1", 1, 1},
+                                             {"hyla_gehrd_update_%c_v2", 1, POWER_LAW}, {0}};
+static const struct model_use gehrd_cpu[] = {{"hyla_gehrd_snapshot_%c_v1", 1, HISTORY},
                                              REGRESSION("hyla_gehrd_gemv_%c_v1", 1),
                                              REGRESSION("hyla_gehrd_ytop_%c_v1", 1),
-                                             REGRESSION("hyla_gehrd_update_%c_v1", 1), {0}};
+                                             {"hyla_gehrd_update_%c_v2", 1, POWER_LAW}, {0}};
 
 static const struct model_use *uses_of(const char *algorithm)
 {
@@ -57,18 +62,24 @@ static const struct model_use *uses_of(const char *algorithm)
 	return NULL;
 }
 
+/* A regression's prediction in microseconds: a n^b + c (NL_REGRESSION) or
+ * alpha n^beta (POWER_LAW). */
+static double fit(const struct starpu_perfmodel_regression_model *r, enum model_kind kind, double n)
+{
+	return kind == POWER_LAW ? r->alpha * pow(n, r->beta) : r->a * pow(n, r->b) + r->c;
+}
+
 /* The fit's relative error on the sizes measured (root mean square over
  * the history's entries), or NaN without entries. */
-static double fit_error(const struct starpu_perfmodel_per_arch *per)
+static double fit_error(const struct starpu_perfmodel_per_arch *per, enum model_kind kind)
 {
-	const struct starpu_perfmodel_regression_model *r = &per->regression;
 	double sum = 0;
 	int count = 0;
 	for (const struct starpu_perfmodel_history_list *l = per->list; l; l = l->next) {
 		const struct starpu_perfmodel_history_entry *e = l->entry;
 		if (!e || !(e->mean > 0))
 			continue;
-		double fit = r->a * pow((double)e->size, r->b) + r->c, err = (fit - e->mean) / e->mean;
+		double err = (fit(&per->regression, kind, (double)e->size) - e->mean) / e->mean;
 		sum += err * err;
 		count++;
 	}
@@ -97,7 +108,7 @@ static int history_ready(const struct starpu_perfmodel_per_arch *per, const char
 
 /* One model: ready on every kind of worker present that runs its codelet;
  * a report line per kind. */
-static int model_ready(const char *symbol, int cuda, int history, FILE *report)
+static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE *report)
 {
 	struct starpu_perfmodel model;
 	memset(&model, 0, sizeof model);
@@ -117,19 +128,21 @@ static int model_ready(const char *symbol, int cuda, int history, FILE *report)
 		struct starpu_perfmodel_per_arch *per = starpu_perfmodel_get_model_per_arch(&model, arch, 0);
 		char name[64];
 		starpu_perfmodel_get_arch_name(arch, name, sizeof name, 0);
-		if (history) {
+		if (kind == HISTORY) {
 			ready &= history_ready(per, symbol, name, report);
 			continue;
 		}
 		const struct starpu_perfmodel_regression_model *r = per ? &per->regression : NULL;
-		int ok = r && r->nl_valid;
+		int ok = r && (kind == POWER_LAW ? r->valid : r->nl_valid);
 		ready &= ok;
 		if (!report)
 			continue;
 		if (ok)
 			fprintf(report, "%-28s %-14s regression: %u samples, sizes %lu..%lu, "
 			        "%.3g n^%.3f %+.3g us, error %.1f%%: ready\n", symbol, name, r->nsample,
-			        r->minx, r->maxx, r->a, r->b, r->c, 100 * fit_error(per));
+			        r->minx, r->maxx, kind == POWER_LAW ? r->alpha : r->a,
+			        kind == POWER_LAW ? r->beta : r->b, kind == POWER_LAW ? 0 : r->c,
+			        100 * fit_error(per, kind));
 		else
 			fprintf(report, "%-28s %-14s regression: %u samples, no fit yet: not ready\n", symbol,
 			        name, r ? r->nsample : 0);
@@ -150,7 +163,7 @@ int hyla_models_ready(const char *algorithm, char prec, FILE *report)
 	for (const struct model_use *u = uses; u->symbol; u++) {
 		char symbol[64];
 		snprintf(symbol, sizeof symbol, u->symbol, prec);
-		ready &= model_ready(symbol, u->cuda, u->history, report);
+		ready &= model_ready(symbol, u->cuda, u->kind, report);
 	}
 	return ready;
 }

@@ -43,11 +43,15 @@ int hyla__views_node(void);
 /* For codelets over consecutive views (runtime/views.c): the columns of
  * the panels buffers[first..] if they follow each other in memory with one
  * leading dimension (one matrix), else 0; a can_execute that keeps such
- * codelets on the node where that holds; the columns of a task's handles
+ * codelets on the node where that holds (and tasks too big for one core
+ * off the cores when a GPU is there); the columns of a task's handles
  * from first on; a footprint that is the size itself (the task's model's
  * size base), for models whose cost the size alone decides. */
 int hyla__contiguous_cols(void *buffers[], int first, size_t elsize);
 int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
+/* can_execute that keeps a task whose model's size base passes 1e10 off the
+ * cores when a GPU is there (runtime/views.c says why). */
+int hyla__fits_worker(unsigned worker, struct starpu_task *task, unsigned impl);
 size_t hyla__cols_from(struct starpu_task *task, unsigned first);
 uint32_t hyla__size_footprint(struct starpu_task *task);
 /* can_execute of a Householder panel's codelet (buffer 0 the panel, the

@@ -1,6 +1,6 @@
 /* The schedule of hyla's tasks, for pictures of it: while a trace is on,
- * every task records at its end the worker that ran it, its codelet and its
- * start and end (StarPU's task profiling). */
+ * every task records at its end the worker that ran it, its codelet, when it
+ * became ready, its start and end (StarPU's task profiling). */
 #include <pthread.h>
 #include <stdlib.h>
 #include "runtime.h"
@@ -54,6 +54,7 @@ void hyla__task_done(void *arg)
 			events[count++] = (hyla_trace_event){
 				.codelet = task->cl && task->cl->name ? task->cl->name : "task",
 				.worker = info->workerid,
+				.ready = (starpu_timing_timespec_to_us(&info->push_start_time) - origin_us) * 1e-6,
 				.start = (starpu_timing_timespec_to_us(&info->start_time) - origin_us) * 1e-6,
 				.end = (starpu_timing_timespec_to_us(&info->end_time) - origin_us) * 1e-6};
 	}

@@ -19,18 +19,31 @@ int hyla__contiguous_cols(void *buffers[], int first, size_t elsize)
 	return cols;
 }
 
+/* A task fits a worker unless it is too big for one core and a GPU is
+ * there: its model's size base (about half its flops) beyond 1e10, seconds
+ * on a core against milliseconds on the GPU. Beyond the sizes a regression model has measured
+ * StarPU has no prediction and dmda would run such tasks on idle cores to
+ * calibrate (qr_cgs 50000 did not finish in 10 minutes). */
+int hyla__fits_worker(unsigned worker, struct starpu_task *task, unsigned impl)
+{
+	const struct starpu_perfmodel *model = task->cl->model;
+	return starpu_worker_get_type((int)worker) != STARPU_CPU_WORKER || !model ||
+	       !model->size_base || starpu_cuda_worker_get_count() == 0 ||
+	       model->size_base(task, impl) <= 10000000000u;
+}
+
 int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
 {
-	(void)task, (void)impl;
-	return starpu_worker_get_type((int)worker) != STARPU_CUDA_WORKER ||
-	       (int)starpu_worker_get_memory_node(worker) == hyla__views_node();
+	if (starpu_worker_get_type((int)worker) != STARPU_CUDA_WORKER)
+		return hyla__fits_worker(worker, task, impl);
+	return (int)starpu_worker_get_memory_node(worker) == hyla__views_node();
 }
 
 int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
 {
 	if (starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER) {
 		int c0;
-		starpu_codelet_unpack_args(task->cl_arg, &c0);
+		starpu_codelet_unpack_args(task->cl_arg, &c0, 0);
 		starpu_data_handle_t panel = STARPU_TASK_GET_HANDLE(task, 0);
 		if (starpu_matrix_get_nx(panel) - (size_t)c0 < starpu_matrix_get_ny(panel))
 			return 0;

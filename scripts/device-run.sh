@@ -3,11 +3,12 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|hr|big|trace|cgs|householder|tridiag|bench|suite|profile|all]
+#   sh scripts/device-run.sh [checks|hr|big|big-hr|calibrate|trace|cgs|householder|tridiag|bench|suite|profile|all]
 #   (default all)
 # hr: the Hessenberg panel's GPU checks and hr_reduce timings (a quick loop).
-# big: n = 50000 QRs and Hessenberg with the sampled checks (issue 9's 64-bit sizes).
-# trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
+# big, big-hr: n = 50000 QRs, Hessenberg with the sampled checks (issue 9's 64-bit sizes).
+# calibrate: perfmodels/calibrate.sh from empty models, timed, then hr_reduce 8000 with
+# them and its pictures. trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
 # the Gram-Schmidt QRs only. HYLA_CGS_NBS="128 512": also time qr_cgs at those nb.
 # profile: GPU time of each kernel in a window of hr_reduce 8000's column
 # loop (Nsight Compute), the per-column timeline of the panel.
@@ -78,12 +79,33 @@ if [ "$what" = hr ]; then
 	done 2>&1 | tee "$out/bench-hr$tag.txt"
 fi
 
-if [ "$what" = big ]; then
-	# n = 50000 (64-bit sizes; 20 GB per matrix) with the sampled checks;
-	# hr_reduce takes about 5 minutes there.
-	for cmd in "qr_mgs 50000" "qr_cgs 50000 --no-reorth" "hr_reduce 50000 --want-q"; do
-		STARPU_SCHED=dmda $bin/$cmd --stats 2>&1 | tail -3
-	done 2>&1 | tee "$out/big$tag.txt"
+if [ "$what" = big ] || [ "$what" = big-hr ]; then
+	# n = 50000 (64-bit sizes; 20 GB per matrix) with the sampled checks: big
+	# the QRs, big-hr the Hessenberg reduction with Q (minutes: a call of its own);
+	# HYLA_BIG: other commands (driver:arg:...), HYLA_BIG_LIMIT seconds each.
+	cmds="qr_mgs:50000 qr_cgs:50000:--no-reorth"
+	[ "$what" = big-hr ] && cmds="hr_reduce:50000:--want-q:--panel:gpu"
+	for cmd in ${HYLA_BIG:-$cmds}; do
+		STARPU_SCHED=dmda timeout "${HYLA_BIG_LIMIT:-580}" $bin/$(echo $cmd | tr : ' ') --stats
+		echo "exit $?: $cmd"
+	done 2>&1 | tee "$out/$what$tag.txt"
+fi
+
+if [ "$what" = calibrate ]; then
+	# Calibration from empty models, timed (perfmodels/calibrate.sh); then
+	# hr_reduce 8000 with those models, and the schedule pictures of the fused
+	# GPU panel and of the CPU panel with its GEMVs on the GPU.
+	export STARPU_PERF_MODEL_DIR="$out/models" # comes back as models.tar.gz
+	rm -rf "$STARPU_PERF_MODEL_DIR"
+	timeout "${HYLA_CALIBRATE_LIMIT:-450}" sh perfmodels/calibrate.sh $bin 2>&1 | tee "$out/calibrate$tag.txt"
+	{
+		for i in 1 2 3; do STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check; done
+		STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check --stats --trace "$out/hr_reduce-8000.svg"
+		for i in 1 2 3; do STARPU_SCHED=dmda $bin/hr_reduce 8000 --panel cpu --no-check >/dev/null 2>&1; done
+		STARPU_SCHED=dmda $bin/hr_reduce 8000 --panel cpu --no-check --stats \
+			--trace "$out/hr_reduce-8000-cpu-panel.svg"
+	} 2>&1 | tee "$out/after-calibration$tag.txt"
+	tar -C "$out" -czf "$out/models.tar.gz" models && rm -rf "$out/models"
 fi
 
 if [ "$what" = trace ] || [ "$what" = all ]; then

@@ -88,5 +88,14 @@ import xml.etree.ElementTree as ET
 bars = [r for r in ET.parse(d + '/hr.svg').getroot().iter('{http://www.w3.org/2000/svg}rect')
         if r.find('{http://www.w3.org/2000/svg}title') is not None]
 check('--trace: task bars in the chart (none?)', 0 if len(bars) > 10 else 1, 0)
+import re
+spans = [tuple(float(x) for x in re.search(r'([\d.]+) ms at ([\d.]+) s', b.find(
+    '{http://www.w3.org/2000/svg}title').text).groups()) for b in bars]
+spans = [(at, at + ms * 1e-3) for ms, at in spans]
+path = sorted(s for b, s in zip(bars, spans) if b.get('stroke') == 'black')
+check('--trace: critical-path bars', 0 if len(path) > 1 else 1, 0)
+# a chain: each task starts after the one before it ends, the last ends last
+check('--trace: critical path overlaps itself', sum(b[0] < a[1] - 2e-4 for a, b in zip(path, path[1:])), 0)
+check('--trace: critical path ends with the run', 0 if path and path[-1][1] >= max(e for _, e in spans) - 2e-4 else 1, 0)
 sys.exit(0 if ok else 1)
 PY
