@@ -181,7 +181,7 @@ static struct starpu_codelet panel_cl = {
 	.cuda_funcs = {panel_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-	.can_execute = hyla__on_views_node,
+	.can_execute = hyla__panel_on_views_node,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &panel_model,
 	.name = "gebrd_panel_" PREC_NAME,

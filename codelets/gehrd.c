@@ -118,13 +118,19 @@ static void tail_cpu(void *buffers[], void *cl_arg)
 	LAPACK(gehd2)(&n, &ilo, &n, a, &lda, tau, (real_t *)STARPU_VECTOR_GET_PTR(buffers[2]), &info);
 }
 
+/* The fused panel: on a GPU up to HYLA_GEHRD_MAX_NB columns; on a core only
+ * when no GPU can take it or it is small (runtime.h: its size base leaves
+ * out the width). */
 static int panel_can_execute(unsigned worker, struct starpu_task *task, unsigned impl)
 {
+	size_t width = starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, P_OWN));
+	int cuda = starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER;
 #ifdef HYLA_WITH_CUDA
-	if (starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER &&
-	    starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, P_OWN)) > HYLA_GEHRD_MAX_NB)
-		return 0;
+	if (width > HYLA_GEHRD_MAX_NB)
+		return !cuda; /* only a core can */
 #endif
+	if (!cuda)
+		return !hyla__leave_to_gpu(task, impl, HYLA_CORE_MAX_PANEL / width);
 	return hyla__on_views_node(worker, task, impl);
 }
 

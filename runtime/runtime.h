@@ -49,9 +49,19 @@ int hyla__views_node(void);
  * size base), for models whose cost the size alone decides. */
 int hyla__contiguous_cols(void *buffers[], int first, size_t elsize);
 int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
-/* can_execute that keeps a task whose model's size base passes 1e10 off the
- * cores when a GPU is there (runtime/views.c says why). */
+/* Tasks too big for a core when a GPU can take them (runtime/views.c says
+ * why): whether a core should leave the task to a GPU (one is there, the
+ * codelet has a CUDA body the task may use, and its model's size base
+ * passes bound); a can_execute that keeps tasks beyond HYLA_CORE_MAX_WORK
+ * (Level-3 codelets: the size base is about half the flops, 1e10 is seconds
+ * on a core) off the cores; and one for the reductions' fused panels, whose
+ * body on a core pulls the trailing matrix home and streams it once per
+ * column (size base: rows x columns x width; 1e8 is about 0.1 s there). */
+#define HYLA_CORE_MAX_WORK 10000000000u
+#define HYLA_CORE_MAX_PANEL 100000000u
+int hyla__leave_to_gpu(struct starpu_task *task, unsigned impl, size_t bound);
 int hyla__fits_worker(unsigned worker, struct starpu_task *task, unsigned impl);
+int hyla__panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
 size_t hyla__cols_from(struct starpu_task *task, unsigned first);
 uint32_t hyla__size_footprint(struct starpu_task *task);
 /* can_execute of a Householder panel's codelet (buffer 0 the panel, the

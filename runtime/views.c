@@ -19,17 +19,24 @@ int hyla__contiguous_cols(void *buffers[], int first, size_t elsize)
 	return cols;
 }
 
-/* A task fits a worker unless it is too big for one core and a GPU is
- * there: its model's size base (about half its flops) beyond 1e10, seconds
- * on a core against milliseconds on the GPU. Beyond the sizes a regression model has measured
- * StarPU has no prediction and dmda would run such tasks on idle cores to
- * calibrate (qr_cgs 50000 did not finish in 10 minutes). */
-int hyla__fits_worker(unsigned worker, struct starpu_task *task, unsigned impl)
+/* Beyond the sizes a regression model has measured StarPU has no prediction,
+ * and dmda then runs the task on an idle core to calibrate it: seconds to
+ * minutes where the GPU takes milliseconds (qr_cgs 50000 did not finish in
+ * 10 minutes; hr_reduce 8000's first run took 95 s with its panels on
+ * cores). So a core leaves a task to the GPU when one can run it and the
+ * task's model's size base passes the bound. */
+int hyla__leave_to_gpu(struct starpu_task *task, unsigned impl, size_t bound)
 {
 	const struct starpu_perfmodel *model = task->cl->model;
-	return starpu_worker_get_type((int)worker) != STARPU_CPU_WORKER || !model ||
-	       !model->size_base || starpu_cuda_worker_get_count() == 0 ||
-	       model->size_base(task, impl) <= 10000000000u;
+	return starpu_cuda_worker_get_count() > 0 && task->cl->cuda_funcs[0] &&
+	       (task->where & STARPU_CUDA) && model && model->size_base &&
+	       model->size_base(task, impl) > bound;
+}
+
+int hyla__fits_worker(unsigned worker, struct starpu_task *task, unsigned impl)
+{
+	return starpu_worker_get_type((int)worker) != STARPU_CPU_WORKER ||
+	       !hyla__leave_to_gpu(task, impl, HYLA_CORE_MAX_WORK);
 }
 
 int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
@@ -37,6 +44,13 @@ int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl
 	if (starpu_worker_get_type((int)worker) != STARPU_CUDA_WORKER)
 		return hyla__fits_worker(worker, task, impl);
 	return (int)starpu_worker_get_memory_node(worker) == hyla__views_node();
+}
+
+int hyla__panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
+{
+	if (starpu_worker_get_type((int)worker) == STARPU_CPU_WORKER)
+		return !hyla__leave_to_gpu(task, impl, HYLA_CORE_MAX_PANEL);
+	return hyla__on_views_node(worker, task, impl);
 }
 
 int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
