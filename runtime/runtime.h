@@ -67,7 +67,8 @@ uint32_t hyla__size_footprint(struct starpu_task *task);
 /* can_execute of a Householder panel's codelet (buffer 0 the panel, the
  * first packed argument an int c0, its first row): CUDA workers only when
  * the rows from c0 are at least the panel's columns (the GPU panel's
- * case); otherwise as hyla__on_views_node. */
+ * case); otherwise as hyla__on_views_node, but a core always takes the
+ * panels a GPU cannot. */
 int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
 
 /* Submits one task of cl on the nfixed buffers fixed, then the npanels

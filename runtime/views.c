@@ -55,14 +55,13 @@ int hyla__panel_on_views_node(unsigned worker, struct starpu_task *task, unsigne
 
 int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
 {
-	if (starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER) {
-		int c0;
-		starpu_codelet_unpack_args(task->cl_arg, &c0, 0);
-		starpu_data_handle_t panel = STARPU_TASK_GET_HANDLE(task, 0);
-		if (starpu_matrix_get_nx(panel) - (size_t)c0 < starpu_matrix_get_ny(panel))
-			return 0;
-	}
-	return hyla__on_views_node(worker, task, impl);
+	int c0;
+	starpu_codelet_unpack_args(task->cl_arg, &c0, 0);
+	starpu_data_handle_t panel = STARPU_TASK_GET_HANDLE(task, 0);
+	int tall = starpu_matrix_get_nx(panel) - (size_t)c0 >= starpu_matrix_get_ny(panel);
+	if (starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER)
+		return tall && hyla__on_views_node(worker, task, impl);
+	return !tall || hyla__fits_worker(worker, task, impl); /* a core takes what a GPU cannot */
 }
 
 size_t hyla__cols_from(struct starpu_task *task, unsigned first)
