@@ -40,21 +40,10 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-/* Rows from c0 on times the width squared. */
-static size_t panel_size(struct starpu_task *task, unsigned impl)
-{
-	(void)impl;
-	int c0;
-	starpu_codelet_unpack_args(task->cl_arg, &c0, 0);
-	starpu_data_handle_t a = STARPU_TASK_GET_HANDLE(task, 0);
-	size_t w = starpu_matrix_get_ny(a);
-	return (starpu_matrix_get_nx(a) - (size_t)c0) * w * w;
-}
-
 static struct starpu_perfmodel panel_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_geqrf_panel_" PREC_NAME "_v2",
-	.size_base = panel_size,
+	.size_base = hyla__panel_size, /* rows from c0 on times the width squared */
 	.footprint = hyla__size_footprint,
 };
 

@@ -149,31 +149,14 @@ static void form_cuda(void *buffers[], void *cl_arg)
 #endif
 
 /* Models by the flops' size: the rows from c0 on x the columns updated x
- * the panel width (apply), the rows from c0 on x the width squared (form). */
-static int task_c0(struct starpu_task *task)
-{
-	int c0;
-	starpu_codelet_unpack_args(task->cl_arg, &c0, 0);
-	return c0;
-}
-
+ * the panel width (apply), the rows from c0 on x the width squared (form,
+ * T: hyla__panel_size). */
 static size_t apply_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
-	starpu_data_handle_t v = STARPU_TASK_GET_HANDLE(task, A_V);
-	return (starpu_matrix_get_nx(v) - (size_t)task_c0(task)) * hyla__cols_from(task, A_C) *
-	       starpu_matrix_get_ny(v);
+	return hyla__panel_rows(task) * hyla__cols_from(task, A_C) *
+	       starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, A_V));
 }
-
-static size_t form_size(struct starpu_task *task, unsigned impl)
-{
-	(void)impl;
-	starpu_data_handle_t a = STARPU_TASK_GET_HANDLE(task, F_A);
-	size_t w = starpu_matrix_get_ny(a);
-	return (starpu_matrix_get_nx(a) - (size_t)task_c0(task)) * w * w;
-}
-
-
 
 static struct starpu_perfmodel apply_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
@@ -185,14 +168,14 @@ static struct starpu_perfmodel apply_model = {
 static struct starpu_perfmodel form_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_orgqr_form_" PREC_NAME "_v2",
-	.size_base = form_size,
+	.size_base = hyla__panel_size,
 	.footprint = hyla__size_footprint,
 };
 
 static struct starpu_perfmodel t_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_orgqr_t_" PREC_NAME "_v1",
-	.size_base = form_size,
+	.size_base = hyla__panel_size,
 	.footprint = hyla__size_footprint,
 };
 

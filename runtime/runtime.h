@@ -70,6 +70,10 @@ uint32_t hyla__size_footprint(struct starpu_task *task);
  * case); otherwise as hyla__on_views_node, but a core always takes the
  * panels a GPU cannot. */
 int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
+/* For such tasks: the panel's rows from c0 on, and the size base of a
+ * Householder panel's models (those rows times its width squared). */
+size_t hyla__panel_rows(struct starpu_task *task);
+size_t hyla__panel_size(struct starpu_task *task, unsigned impl);
 
 /* Submits one task of cl on the nfixed buffers fixed, then the npanels
  * panels (the first with mode_first, the others with mode_rest), with arg

@@ -53,12 +53,23 @@ int hyla__panel_on_views_node(unsigned worker, struct starpu_task *task, unsigne
 	return hyla__on_views_node(worker, task, impl);
 }
 
-int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
+size_t hyla__panel_rows(struct starpu_task *task)
 {
 	int c0;
 	starpu_codelet_unpack_args(task->cl_arg, &c0, 0);
-	starpu_data_handle_t panel = STARPU_TASK_GET_HANDLE(task, 0);
-	int tall = starpu_matrix_get_nx(panel) - (size_t)c0 >= starpu_matrix_get_ny(panel);
+	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, 0)) - (size_t)c0;
+}
+
+size_t hyla__panel_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	size_t w = starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, 0));
+	return hyla__panel_rows(task) * w * w;
+}
+
+int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
+{
+	int tall = hyla__panel_rows(task) >= starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, 0));
 	if (starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER)
 		return tall && hyla__on_views_node(worker, task, impl);
 	return !tall || hyla__fits_worker(worker, task, impl); /* a core takes what a GPU cannot */
