@@ -59,6 +59,12 @@ int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl
  * column (size base: rows x columns x width; 1e8 is about 0.1 s there). */
 #define HYLA_CORE_MAX_WORK 10000000000u
 #define HYLA_CORE_MAX_PANEL 100000000u
+/* A Householder panel or its T on the GPU is launch-bound: 2-3 ms (T 0.4-1 ms)
+ * at every size on the H100, where a core takes 2.3 ms at (m - c0) x w^2 =
+ * 1.2e7 and 40 ms at 1e8. Left to regression models fitted to such flat data,
+ * dmda gave qr_householder 8000's panels to the GPU on one machine (0.61 s)
+ * and to the cores on others (1.5-1.9 s). */
+#define HYLA_CORE_MAX_QR_PANEL 16777216u
 int hyla__leave_to_gpu(struct starpu_task *task, unsigned impl, size_t bound);
 int hyla__fits_worker(unsigned worker, struct starpu_task *task, unsigned impl);
 int hyla__panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
@@ -67,8 +73,8 @@ uint32_t hyla__size_footprint(struct starpu_task *task);
 /* can_execute of a Householder panel's codelet (buffer 0 the panel, the
  * first packed argument an int c0, its first row): CUDA workers only when
  * the rows from c0 are at least the panel's columns (the GPU panel's
- * case); otherwise as hyla__on_views_node, but a core always takes the
- * panels a GPU cannot. */
+ * case), where it lives; cores the panels a GPU cannot and, when one can,
+ * those up to HYLA_CORE_MAX_QR_PANEL. */
 int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
 /* For such tasks: the panel's rows from c0 on, and the size base of a
  * Householder panel's models (those rows times its width squared). */

@@ -72,7 +72,7 @@ int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, un
 	int tall = hyla__panel_rows(task) >= starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, 0));
 	if (starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER)
 		return tall && hyla__on_views_node(worker, task, impl);
-	return !tall || hyla__fits_worker(worker, task, impl); /* a core takes what a GPU cannot */
+	return !tall || !hyla__leave_to_gpu(task, impl, HYLA_CORE_MAX_QR_PANEL);
 }
 
 size_t hyla__cols_from(struct starpu_task *task, unsigned first)
