@@ -9,6 +9,7 @@
  * they must be contiguous with the same leading dimension, as the views of
  * hyla__desc_register_views are. */
 #include <cblas.h>
+#include <limits.h>
 #include <stdlib.h>
 #include "codelets.h"
 #include "lapack.h"
@@ -85,21 +86,26 @@ static void ytop_cpu(void *buffers[], void *cl_arg)
 
 /* (I - V T V^T) from the right, then (I - V T^T V^T) from the left, on the
  * consecutive column panels a (columns first.., all n rows): what DGEHRD's
- * DGEMM and DLARFB do to the trailing matrix. w: nb-by-cols workspace. */
+ * DGEMM and DLARFB do to the trailing matrix (rows above r0: the seed's
+ * M_i). w: nb-by-cols workspace. A parallel task: each core of a combined
+ * worker takes a slice of the columns. */
 static void update_cpu(void *buffers[], void *cl_arg)
 {
 	const struct gehrd_args *arg = cl_arg;
-	int cols = hyla__contiguous_cols(buffers, U_A, sizeof(real_t));
-	if (!cols)
+	int all = hyla__contiguous_cols(buffers, U_A, sizeof(real_t)), c;
+	if (!all)
 		STARPU_ABORT_MSG("gehrd update: panels are not contiguous in host memory");
-	real_t *v = MAT(buffers[U_V]), *t = MAT(buffers[U_T]), *y = MAT(buffers[U_Y]);
-	real_t *a = MAT(buffers[U_A]), *w = MAT(buffers[U_W]);
+	int cols = hyla__spmd_cols(all, &c);
 	int n = ROWS(buffers[U_A]), nb = COLS(buffers[U_V]);
 	int lda = LD(buffers[U_A]), ldv = LD(buffers[U_V]), ldt = LD(buffers[U_T]);
 	int ldy = LD(buffers[U_Y]), ldw = LD(buffers[U_W]), r0 = (int)arg->col + 1;
+	real_t *v = MAT(buffers[U_V]), *t = MAT(buffers[U_T]), *y = MAT(buffers[U_Y]);
+	real_t *a = MAT(buffers[U_A]) + (int64_t)c * lda, *w = MAT(buffers[U_W]) + (int64_t)c * ldw;
+	if (cols == 0)
+		return;
 
-	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, n, cols, nb, -1, y, ldy, v + arg->first, ldv,
-	           1, a, lda);
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, n, cols, nb, -1, y, ldy, v + arg->first + c,
+	           ldv, 1, a, lda);
 	BLAS(gemm)(CblasColMajor, CblasTrans, CblasNoTrans, nb, cols, n - r0, 1, v + r0, ldv, a + r0, lda,
 	           0, w, ldw);
 	BLAS(trmm)(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit, nb, cols, 1, t, ldt,
@@ -124,7 +130,7 @@ static void tail_cpu(void *buffers[], void *cl_arg)
 static int panel_can_execute(unsigned worker, struct starpu_task *task, unsigned impl)
 {
 	size_t width = starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, P_OWN));
-	int cuda = starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER;
+	int cuda = hyla__is_cuda_worker(worker);
 #ifdef HYLA_WITH_CUDA
 	if (width > HYLA_GEHRD_MAX_NB)
 		return !cuda; /* only a core can */
@@ -260,6 +266,8 @@ static struct starpu_codelet update_cl = {
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
 	.can_execute = hyla__on_views_node,
+	.type = STARPU_SPMD,
+	.max_parallelism = INT_MAX,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &update_model,
 	.name = "gehrd_update_" PREC_NAME,
@@ -374,7 +382,8 @@ int TASK(gehrd_update)(starpu_data_handle_t v, starpu_data_handle_t t, starpu_da
 	double n = (double)starpu_matrix_get_nx(panels[0]), nb = (double)starpu_matrix_get_ny(v);
 	double flops = 2 * n * cols * nb + 4 * (n - (double)col - 1) * cols * nb;
 	int ret = starpu_task_insert(&update_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
-	                             arg, sizeof *arg, STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
+	                             arg, sizeof *arg, STARPU_PRIORITY, hyla__parallel_prio(priority),
+	                             STARPU_FLOPS, flops, 0);
 	free(descr);
 	return hyla__submitted(ret, update_cl.name);
 }

@@ -11,6 +11,7 @@
  * Typed source: see runtime/precision.h. */
 #include <cblas.h>
 #include <lapacke.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "codelets.h"
@@ -44,18 +45,22 @@ static void t_cpu(void *buffers[], void *cl_arg)
 			t[i + (int64_t)j * ldt] = 0;
 }
 
+/* LAPACK's dlarfb; a parallel task: each core of a combined worker takes a
+ * slice of the columns (and of the workspace). */
 static void apply_cpu(void *buffers[], void *cl_arg)
 {
-	int c0, trans, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
+	int c0, trans, c, all = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
 	starpu_codelet_unpack_args(cl_arg, &c0, &trans, 0);
-	if (!cols)
+	if (!all)
 		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in host memory");
+	int cols = hyla__spmd_cols(all, &c);
 	int rows = ROWS(buffers[A_V]) - c0, w = COLS(buffers[A_V]), ldv = LD(buffers[A_V]);
-	int ldt = LD(buffers[A_T]), ldc = LD(buffers[A_C]), ldw = cols;
-	LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', trans ? 'T' : 'N', 'F', 'C', rows, cols, w,
-	                    MAT(buffers[A_V]) + c0,
-	                    ldv, MAT(buffers[A_T]), ldt, MAT(buffers[A_C]) + c0, ldc,
-	                    (real_t *)STARPU_VECTOR_GET_PTR(buffers[A_W]), ldw);
+	int ldt = LD(buffers[A_T]), ldc = LD(buffers[A_C]);
+	if (cols > 0)
+		LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', trans ? 'T' : 'N', 'F', 'C', rows, cols, w,
+		                    MAT(buffers[A_V]) + c0, ldv, MAT(buffers[A_T]), ldt,
+		                    MAT(buffers[A_C]) + c0 + (int64_t)c * ldc, ldc,
+		                    (real_t *)STARPU_VECTOR_GET_PTR(buffers[A_W]) + (int64_t)c * w, cols);
 }
 
 /* Panel = (I - V T V^T) E: zero above row c0; below it, with W = T V1^T
@@ -199,6 +204,8 @@ static struct starpu_codelet apply_cl = {
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
 	.can_execute = hyla__on_views_node,
+	.type = STARPU_SPMD,
+	.max_parallelism = INT_MAX,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &apply_model,
 	.name = "orgqr_apply_" PREC_NAME,
@@ -244,7 +251,7 @@ int TASK(larfb)(starpu_data_handle_t v, starpu_data_handle_t t,
 	double rows = (double)starpu_matrix_get_nx(v) - (double)c0, nb = starpu_matrix_get_ny(v);
 	int ret = starpu_task_insert(&apply_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY,
 	                             descr, count, STARPU_VALUE, &c, sizeof c, STARPU_VALUE, &trans,
-	                             sizeof trans, STARPU_PRIORITY, priority, STARPU_FLOPS,
+	                             sizeof trans, STARPU_PRIORITY, hyla__parallel_prio(priority), STARPU_FLOPS,
 	                             4 * rows * cols * nb, 0);
 	free(descr);
 	return hyla__submitted(ret, apply_cl.name);

@@ -131,6 +131,13 @@ int hyla__error(const char *func, int code, const char *fmt, ...)
 	return code;
 }
 
+int hyla__parallel_prio(int priority)
+{
+	return priority >= STARPU_MAX_PRIO && starpu_combined_worker_get_count() > 0
+	               ? STARPU_MAX_PRIO - 1
+	               : priority;
+}
+
 int hyla__submitted(int ret, const char *codelet)
 {
 	if (ret == 0)

@@ -48,6 +48,12 @@ int hyla__views_node(void);
  * from first on; a footprint that is the size itself (the task's model's
  * size base), for models whose cost the size alone decides. */
 int hyla__contiguous_cols(void *buffers[], int first, size_t elsize);
+/* Whether a worker (or combined worker) is a GPU; and for a CPU body of a
+ * parallel codelet (STARPU_SPMD) whose columns are independent, the
+ * columns [*first, *first + return) of cols this core takes (all of them
+ * outside a combined worker). */
+int hyla__is_cuda_worker(unsigned worker);
+int hyla__spmd_cols(int cols, int *first);
 int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
 /* Tasks too big for a core when a GPU can take them (runtime/views.c says
  * why): whether a core should leave the task to a GPU (one is there, the
@@ -169,5 +175,11 @@ int64_t hyla__first_zero_pivot(int64_t n, const void *r, int64_t ldr, size_t els
 
 /* Checks that an insert function's starpu_task_insert succeeded. */
 int hyla__submitted(int ret, const char *codelet);
+/* The priority a parallel (STARPU_SPMD) task gets: below STARPU_MAX_PRIO when
+ * there are combined workers. pheft puts STARPU_MAX_PRIO tasks at the front
+ * of each core's queue, so two parallel tasks could reach the cores of a
+ * combined worker in opposite orders, each core waiting at the other
+ * task's barrier (seen: test_geqrf under pheft hung). */
+int hyla__parallel_prio(int priority);
 
 #endif

@@ -19,6 +19,20 @@ int hyla__contiguous_cols(void *buffers[], int first, size_t elsize)
 	return cols;
 }
 
+/* Combined workers (ids from starpu_worker_get_count() on) are groups of cores. */
+int hyla__is_cuda_worker(unsigned worker)
+{
+	return worker < starpu_worker_get_count() &&
+	       starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER;
+}
+
+int hyla__spmd_cols(int cols, int *first)
+{
+	int64_t size = starpu_combined_worker_get_size(), rank = starpu_combined_worker_get_rank();
+	*first = (int)(cols * rank / size);
+	return (int)(cols * (rank + 1) / size) - *first;
+}
+
 /* Beyond the sizes a regression model has measured StarPU has no prediction,
  * and dmda then runs the task on an idle core to calibrate it: seconds to
  * minutes where the GPU takes milliseconds (qr_cgs 50000 did not finish in
@@ -35,20 +49,20 @@ int hyla__leave_to_gpu(struct starpu_task *task, unsigned impl, size_t bound)
 
 int hyla__fits_worker(unsigned worker, struct starpu_task *task, unsigned impl)
 {
-	return starpu_worker_get_type((int)worker) != STARPU_CPU_WORKER ||
+	return hyla__is_cuda_worker(worker) ||
 	       !hyla__leave_to_gpu(task, impl, HYLA_CORE_MAX_WORK);
 }
 
 int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
 {
-	if (starpu_worker_get_type((int)worker) != STARPU_CUDA_WORKER)
+	if (!hyla__is_cuda_worker(worker))
 		return hyla__fits_worker(worker, task, impl);
 	return (int)starpu_worker_get_memory_node(worker) == hyla__views_node();
 }
 
 int hyla__panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
 {
-	if (starpu_worker_get_type((int)worker) == STARPU_CPU_WORKER)
+	if (!hyla__is_cuda_worker(worker))
 		return !hyla__leave_to_gpu(task, impl, HYLA_CORE_MAX_PANEL);
 	return hyla__on_views_node(worker, task, impl);
 }
@@ -70,7 +84,7 @@ size_t hyla__panel_size(struct starpu_task *task, unsigned impl)
 int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
 {
 	int tall = hyla__panel_rows(task) >= starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, 0));
-	if (starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER)
+	if (hyla__is_cuda_worker(worker))
 		return tall && hyla__on_views_node(worker, task, impl);
 	return !tall || !hyla__leave_to_gpu(task, impl, HYLA_CORE_MAX_QR_PANEL);
 }

@@ -3,13 +3,14 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|hr|big|big-hr|calibrate|trace|cgs|householder|tridiag|bench|suite|profile|all]
+#   sh scripts/device-run.sh [checks|hr|big|big-hr|calibrate|parallel|trace|cgs|householder|tridiag|bench|suite|profile|all]
 #   (default all)
 # hr: the Hessenberg panel's GPU checks and hr_reduce timings (a quick loop).
 # big, big-hr: n = 50000 QRs, Hessenberg with the sampled checks (issue 9's 64-bit sizes).
 # calibrate: perfmodels/calibrate.sh from empty models, timed, then hr_reduce 8000 with
 # them and its pictures. trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
 # the Gram-Schmidt QRs only. HYLA_CGS_NBS="128 512": also time qr_cgs at those nb.
+# parallel: checks under pheft and peager (parallel tasks on combined workers).
 # profile: GPU time of each kernel in a window of hr_reduce 8000's column
 # loop (Nsight Compute), the per-column timeline of the panel.
 set -u
@@ -100,12 +101,24 @@ if [ "$what" = calibrate ]; then
 	timeout "${HYLA_CALIBRATE_LIMIT:-450}" sh perfmodels/calibrate.sh $bin 2>&1 | tee "$out/calibrate$tag.txt"
 	{
 		for i in 1 2 3; do STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check; done
+		STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check --repeat 5
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check --stats --trace "$out/hr_reduce-8000.svg"
 		for i in 1 2 3; do STARPU_SCHED=dmda $bin/hr_reduce 8000 --panel cpu --no-check >/dev/null 2>&1; done
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --panel cpu --no-check --stats \
 			--trace "$out/hr_reduce-8000-cpu-panel.svg"
 	} 2>&1 | tee "$out/after-calibration$tag.txt"
 	tar -C "$out" -czf "$out/models.tar.gz" models && rm -rf "$out/models"
+fi
+
+if [ "$what" = parallel ] || [ "$what" = all ]; then
+	# The parallel schedulers with the GPU: SPMD updates on combined workers.
+	for sched in pheft peager; do
+		for cmd in "tests/test_geqrf d 2000 1500 128" "tests/test_geqrf s 1000 2500 128" \
+			"tests/test_gehrd d 1000 64" "tests/test_gehrd d 1025 64 cpu" "hr_reduce 2000 --want-q" \
+			"qr_householder 2000 1500"; do
+			STARPU_SCHED=$sched timeout 60 $bin/$cmd || echo "FAILED (exit $?): $cmd under $sched"
+		done
+	done 2>&1 | tee "$out/parallel$tag.txt"
 fi
 
 if [ "$what" = trace ] || [ "$what" = all ]; then

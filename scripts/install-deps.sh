@@ -8,7 +8,8 @@ set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 cache=${HYLA_CACHE:-$HOME/.cache/hyla}
-patch="$here/patches/starpu-1.3.10-cuda13.patch"
+# patches/: CUDA 13's API changes; parallel tasks' kernels given their data
+patches=$(ls "$here"/patches/starpu-1.3.10-*.patch)
 version=1.3.10
 
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
@@ -31,7 +32,7 @@ else
 	flags="$flags --disable-cuda"
 fi
 
-key=$(printf '%s\n%s\n' "$flags" "$(cat "$patch" "$0")" | sha256sum | cut -c1-12)
+key=$(printf '%s\n%s\n' "$flags" "$(cat $patches "$0")" | sha256sum | cut -c1-12)
 prefix="$cache/starpu-$version-$variant-$key"
 
 if [ -z "${HYLA_NO_APT:-}" ] && [ "$(id -u)" = 0 ]; then
@@ -62,7 +63,7 @@ else
 	(cd "$work" && apt-get source -qq starpu=$version+dfsg-2 >/dev/null 2>&1 ||
 		apt-get source -qq starpu >/dev/null)
 	src=$(ls -d "$work"/starpu-$version*/)
-	(cd "$src" && patch -p1 -s < "$patch" &&
+	(cd "$src" && for p in $patches; do patch -p1 -s < "$p" || exit 1; done &&
 		./configure -q --prefix="$prefix" $flags >"$work/configure.log" 2>&1 ||
 		{ tail -30 "$work/configure.log"; exit 1; }
 		make -s -j"$(nproc)" >"$work/make.log" 2>&1 || { tail -40 "$work/make.log"; exit 1; }
