@@ -9,7 +9,6 @@
  * they must be contiguous with the same leading dimension, as the views of
  * hyla__desc_register_views are. */
 #include <cblas.h>
-#include <limits.h>
 #include <stdlib.h>
 #include "codelets.h"
 #include "lapack.h"
@@ -267,7 +266,7 @@ static struct starpu_codelet update_cl = {
 #endif
 	.can_execute = hyla__on_views_node,
 	.type = STARPU_SPMD,
-	.max_parallelism = INT_MAX,
+	.max_parallelism = HYLA_MAX_PARALLELISM,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &update_model,
 	.name = "gehrd_update_" PREC_NAME,

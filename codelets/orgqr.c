@@ -11,7 +11,6 @@
  * Typed source: see runtime/precision.h. */
 #include <cblas.h>
 #include <lapacke.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "codelets.h"
@@ -205,7 +204,7 @@ static struct starpu_codelet apply_cl = {
 #endif
 	.can_execute = hyla__on_views_node,
 	.type = STARPU_SPMD,
-	.max_parallelism = INT_MAX,
+	.max_parallelism = HYLA_MAX_PARALLELISM,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &apply_model,
 	.name = "orgqr_apply_" PREC_NAME,

@@ -2,6 +2,7 @@
 #ifndef HYLA_RUNTIME_H
 #define HYLA_RUNTIME_H
 
+#include <limits.h>
 #include <starpu.h>
 #include <stdint.h>
 #include "hyla.h"
@@ -54,6 +55,14 @@ int hyla__contiguous_cols(void *buffers[], int first, size_t elsize);
  * outside a combined worker). */
 int hyla__is_cuda_worker(unsigned worker);
 int hyla__spmd_cols(int cols, int *first);
+/* Such codelets' max_parallelism: every core of a combined worker with a
+ * StarPU that carries patches/starpu-1.3.10-parallel-tasks.patch, else one
+ * (CMakeLists.txt decides). */
+#ifdef HYLA_PARALLEL_TASKS
+#define HYLA_MAX_PARALLELISM INT_MAX
+#else
+#define HYLA_MAX_PARALLELISM 1
+#endif
 int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
 /* Tasks too big for a core when a GPU can take them (runtime/views.c says
  * why): whether a core should leave the task to a GPU (one is there, the

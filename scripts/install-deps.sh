@@ -69,7 +69,7 @@ else
 		make -s -j"$(nproc)" >"$work/make.log" 2>&1 || { tail -40 "$work/make.log"; exit 1; }
 		make -s install >/dev/null 2>&1)
 	rm -rf "$prefix/share/doc" "$prefix/share/starpu/examples"
-	touch "$prefix/.built"
+	for p in $patches; do basename "$p"; done >"$prefix/.built" # CMakeLists.txt reads it
 fi
 ln -sfn "$prefix" "$cache/starpu"
 echo "hyla: StarPU ready: PKG_CONFIG_PATH=$cache/starpu/lib/pkgconfig"
