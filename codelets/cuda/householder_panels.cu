@@ -59,43 +59,60 @@ __global__ void put_diagonal(int w, T *a, int64_t lda, const T *beta)
 
 // T (w-by-w, upper, zero below) of the block reflector I - V T V^T of the
 // m-by-w panel a (reflector j: unit at row j, stored below it; R above),
-// LAPACK's dlarft forward columnwise: T(0:j, j) = -tau_j T(0:j, 0:j) S(0:j, j)
-// with S = V^T V. On entry t holds V^T V over rows w..m-1 (has_g) or
-// nothing; the rows of the top w-by-w block, where V has its structure,
-// are added here. One block, column after column, in place.
+// LAPACK's dlarft forward columnwise, from S = V^T V: T(0:j, j) =
+// -tau_j T(0:j, 0:j) S(0:j, j), T(j, j) = tau_j; in blocks, T12 =
+// -T11 S12 T22. First S's strict upper part: t holds V^T V over rows
+// w..m-1 (has_g) or nothing; here the top w-by-w block, where V has its
+// structure, is added, one thread per entry, and the part below the
+// diagonal zeroed.
 template <typename T>
-__global__ void __launch_bounds__(THREADS)
-larft_top(int m, int w, const T *a, int64_t lda, const T *tau, T *t, int64_t ldt, bool has_g)
+__global__ void larft_gram_top(int m, int w, const T *a, int64_t lda, T *t, int64_t ldt, bool has_g)
 {
-	extern __shared__ unsigned char shared[];
-	T *s = reinterpret_cast<T *>(shared);
+	const int l = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+	if (l >= w || j >= w || l == j)
+		return;
+	T *out = t + l + j * ldt;
+	if (l > j) {
+		*out = 0;
+		return;
+	}
 	const int top = m < w ? m : w;
-	for (int j = 0; j < w; j++) {
-		const T *vj = a + j * lda;
-		for (int l = threadIdx.x; l < j; l += THREADS) {
-			const T *vl = a + l * lda;
-			T sum = has_g ? t[l + j * ldt] : T(0);
-			if (j < top)
-				sum += vl[j]; /* V(j, l) V(j, j), V(j, j) = 1 */
-			for (int r = j + 1; r < top; r++)
-				sum += vl[r] * vj[r];
-			s[l] = sum;
-		}
+	const T *vl = a + l * lda, *vj = a + j * lda;
+	T sum = has_g ? *out : T(0);
+	if (j < top)
+		sum += vl[j]; /* V(j, l) V(j, j), V(j, j) = 1 */
+	for (int r = j + 1; r < top; r++)
+		sum += vl[r] * vj[r];
+	*out = sum;
+}
+
+// The recurrence on each diagonal block of LARFT_LEAF columns (a block of
+// threads each, the block's T in shared memory), over S there.
+#define LARFT_LEAF 32
+template <typename T>
+__global__ void __launch_bounds__(LARFT_LEAF) larft_leaves(int w, const T *tau, T *t, int64_t ldt)
+{
+	__shared__ T tl[LARFT_LEAF][LARFT_LEAF + 1], s[LARFT_LEAF];
+	const int b0 = blockIdx.x * LARFT_LEAF, n = min(LARFT_LEAF, w - b0), l = threadIdx.x;
+	T *tb = t + b0 + b0 * ldt;
+	for (int j = 0; j < n; j++) {
+		if (l < j)
+			s[l] = tb[l + j * ldt];
 		__syncthreads();
-		const T tj = tau[j];
-		for (int l = threadIdx.x; l < w; l += THREADS) {
-			T out = 0;
-			if (l < j) {
-				for (int k = l; k < j; k++)
-					out += t[l + k * ldt] * s[k];
-				out *= -tj;
-			} else if (l == j) {
-				out = tj;
-			}
-			t[l + j * ldt] = out;
+		T out = 0;
+		if (l < j) {
+			for (int k = l; k < j; k++)
+				out += tl[l][k] * s[k];
+			out *= -tau[b0 + j];
+		} else if (l == j) {
+			out = tau[b0 + j];
 		}
+		tl[l][j] = out;
 		__syncthreads();
 	}
+	if (l < n)
+		for (int j = 0; j < n; j++)
+			tb[l + j * ldt] = tl[l][j];
 }
 
 // x *= *s (a scalar in device memory).
@@ -225,16 +242,52 @@ static void geqr2(int m, int w, T *a, int lda, T *tau, T *scratch, cublasHandle_
 	hyla_check_launch("put_diagonal");
 }
 
-// DLARFT on the m-by-w panel a: V^T V below the top block by SYRK, the rest
-// and the recurrence by larft_top.
+// b = alpha op(a) b (or b op(a)) in place, a upper triangular.
+static void trmm_upper(cublasHandle_t h, cublasSideMode_t side, int m, int n, double alpha,
+                       const double *a, int lda, double *b, int ldb)
+{
+	if (cublasDtrmm(h, side, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m, n, &alpha,
+	                a, lda, b, ldb, b, ldb) != CUBLAS_STATUS_SUCCESS)
+		hyla_fail("cuBLAS dtrmm of dlarft");
+}
+
+static void trmm_upper(cublasHandle_t h, cublasSideMode_t side, int m, int n, float alpha,
+                       const float *a, int lda, float *b, int ldb)
+{
+	if (cublasStrmm(h, side, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m, n, &alpha,
+	                a, lda, b, ldb, b, ldb) != CUBLAS_STATUS_SUCCESS)
+		hyla_fail("cuBLAS strmm of dlarft");
+}
+
+// T of n columns whose leaves are done, S12 still above them: T12 =
+// -T11 S12 T22, the halves first (split at a multiple of LARFT_LEAF).
+template <typename T>
+static void larft_merge(cublasHandle_t h, int n, T *t, int ldt)
+{
+	if (n <= LARFT_LEAF)
+		return;
+	const int n1 = (n / LARFT_LEAF + 1) / 2 * LARFT_LEAF, n2 = n - n1;
+	T *t12 = t + (int64_t)n1 * ldt, *t22 = t12 + n1;
+	larft_merge(h, n1, t, ldt);
+	larft_merge(h, n2, t22, ldt);
+	trmm_upper(h, CUBLAS_SIDE_LEFT, n1, n2, T(-1), t, ldt, t12, ldt);
+	trmm_upper(h, CUBLAS_SIDE_RIGHT, n1, n2, T(1), t22, ldt, t12, ldt);
+}
+
+// DLARFT on the m-by-w panel a: V^T V below the top block by SYRK, the top
+// block's share, the leaves' recurrences, their merges by TRMM.
 template <typename T>
 static void larft(int m, int w, const T *a, int lda, const T *tau, T *t, int ldt, cublasHandle_t h,
                   cudaStream_t stream)
 {
 	if (m > w)
 		syrk_upper(h, w, m - w, a + w, lda, t, ldt);
-	larft_top<T><<<1, THREADS, w * sizeof(T), stream>>>(m, w, a, lda, tau, t, ldt, m > w);
-	hyla_check_launch("larft_top");
+	const dim3 block(32, 8), grid((w + 31) / 32, (w + 7) / 8);
+	larft_gram_top<T><<<grid, block, 0, stream>>>(m, w, a, lda, t, ldt, m > w);
+	hyla_check_launch("larft_gram_top");
+	larft_leaves<T><<<(w + LARFT_LEAF - 1) / LARFT_LEAF, LARFT_LEAF, 0, stream>>>(w, tau, t, ldt);
+	hyla_check_launch("larft_leaves");
+	larft_merge(h, w, t, ldt);
 }
 
 #define HYLA_QR_PANEL_INSTANCES(S, T)                                                              \
