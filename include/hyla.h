@@ -222,7 +222,8 @@ int hyla_dorghr(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, con
 int hyla_sorghr(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, const float *tau);
 
 /* Block size (panel width) of the Hessenberg reduction, and the width of
- * its trailing-update tasks, for the workers present. */
+ * the trailing-update tasks (every reduction's and the Householder QR's),
+ * for the workers present; the environment's HYLA_UPDATE_WIDTH overrides it. */
 int64_t hyla_gehrd_default_nb(int64_t n);
 int64_t hyla_gehrd_update_width(int64_t n);
 
