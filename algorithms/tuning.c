@@ -1,4 +1,5 @@
 /* Block-size tables: the seeds tune them per machine (GPU or not). */
+#include <errno.h>
 #include <stdlib.h>
 #include "hyla.h"
 
@@ -52,14 +53,15 @@ int64_t hyla_gehrd_default_nb(int64_t n)
 int64_t hyla_gehrd_update_width(int64_t n)
 {
 	(void)n;
-	/* HYLA_UPDATE_WIDTH: an override, to tune it (ignored unless a positive number). */
-	const char *env = getenv("HYLA_UPDATE_WIDTH");
-	char *end;
-	long long width = env ? strtoll(env, &end, 10) : 0;
-	if (env && *end == '\0' && width > 0)
-		return width;
 	/* H100, n = 8000, against 512: hr_reduce 0.90 s (0.96), tridiag 1.00 s (1.05),
 	 * bidiag 2.46 s (2.53), qr_householder 0.44 s (0.47; 16384: 1.42 s, 1.77):
-	 * fewer, larger GEMMs; 4096 and 8192 no better. */
-	return hyla_ncuda() > 0 ? 2048 : 128;
+	 * fewer, larger GEMMs; 4096 and 8192 no better. HYLA_UPDATE_WIDTH
+	 * overrides it (ignored unless a positive number); never beyond n. */
+	const char *env = getenv("HYLA_UPDATE_WIDTH");
+	char *end;
+	errno = 0;
+	long long width = env ? strtoll(env, &end, 10) : 0;
+	if (!env || *end != '\0' || errno == ERANGE || width <= 0)
+		width = hyla_ncuda() > 0 ? 2048 : 128;
+	return width < n ? width : n > 0 ? n : 1;
 }

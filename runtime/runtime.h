@@ -188,7 +188,8 @@ int hyla__submitted(int ret, const char *codelet);
  * there are combined workers. pheft puts STARPU_MAX_PRIO tasks at the front
  * of each core's queue, so two parallel tasks could reach the cores of a
  * combined worker in opposite orders, each core waiting at the other
- * task's barrier (seen: test_geqrf under pheft hung). */
+ * task's barrier (seen: test_geqrf under pheft hung). The look-ahead update
+ * loses its precedence there. */
 int hyla__parallel_prio(int priority);
 
 #endif

@@ -29,6 +29,10 @@ int hyla__is_cuda_worker(unsigned worker)
 int hyla__spmd_cols(int cols, int *first)
 {
 	int64_t size = starpu_combined_worker_get_size(), rank = starpu_combined_worker_get_rank();
+	if (rank >= size) { /* a parallel job StarPU gave no combined worker: rank 0 does it all */
+		*first = cols;
+		return 0;
+	}
 	*first = (int)(cols * rank / size);
 	return (int)(cols * (rank + 1) / size) - *first;
 }

@@ -8,8 +8,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 cache=${HYLA_CACHE:-$HOME/.cache/hyla}
-# patches/: CUDA 13's API changes; parallel tasks' kernels given their data
-patches=$(ls "$here"/patches/starpu-1.3.10-*.patch)
+# patches/starpu-1.3.10-*.patch: CUDA 13's API changes; parallel tasks' kernels given their data
 version=1.3.10
 
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
@@ -32,7 +31,7 @@ else
 	flags="$flags --disable-cuda"
 fi
 
-key=$(printf '%s\n%s\n' "$flags" "$(cat $patches "$0")" | sha256sum | cut -c1-12)
+key=$(printf '%s\n%s\n' "$flags" "$(cat "$here"/patches/starpu-1.3.10-*.patch "$0")" | sha256sum | cut -c1-12)
 prefix="$cache/starpu-$version-$variant-$key"
 
 if [ -z "${HYLA_NO_APT:-}" ] && [ "$(id -u)" = 0 ]; then
@@ -63,13 +62,13 @@ else
 	(cd "$work" && apt-get source -qq starpu=$version+dfsg-2 >/dev/null 2>&1 ||
 		apt-get source -qq starpu >/dev/null)
 	src=$(ls -d "$work"/starpu-$version*/)
-	(cd "$src" && for p in $patches; do patch -p1 -s < "$p" || exit 1; done &&
+	(cd "$src" && for p in "$here"/patches/starpu-1.3.10-*.patch; do patch -p1 -s < "$p" || exit 1; done &&
 		./configure -q --prefix="$prefix" $flags >"$work/configure.log" 2>&1 ||
 		{ tail -30 "$work/configure.log"; exit 1; }
 		make -s -j"$(nproc)" >"$work/make.log" 2>&1 || { tail -40 "$work/make.log"; exit 1; }
 		make -s install >/dev/null 2>&1)
 	rm -rf "$prefix/share/doc" "$prefix/share/starpu/examples"
-	for p in $patches; do basename "$p"; done >"$prefix/.built" # CMakeLists.txt reads it
+	for p in "$here"/patches/starpu-1.3.10-*.patch; do basename "$p"; done >"$prefix/.built" # CMakeLists.txt reads it
 fi
 ln -sfn "$prefix" "$cache/starpu"
 echo "hyla: StarPU ready: PKG_CONFIG_PATH=$cache/starpu/lib/pkgconfig"
