@@ -52,7 +52,6 @@ int64_t hyla_gehrd_default_nb(int64_t n)
 
 int64_t hyla_gehrd_update_width(int64_t n)
 {
-	(void)n;
 	/* H100, n = 8000, against 512: hr_reduce 0.90 s (0.96), tridiag 1.00 s (1.05),
 	 * bidiag 2.46 s (2.53), qr_householder 0.44 s (0.47; 16384: 1.42 s, 1.77):
 	 * fewer, larger GEMMs; 4096 and 8192 no better. HYLA_UPDATE_WIDTH
