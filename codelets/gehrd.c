@@ -170,7 +170,7 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 	cublasHandle_t h = starpu_cublas_get_local_handle();
 	cudaStream_t stream = starpu_cuda_get_local_stream();
 
-	TYPED(hyla__cuda_gehrd_columns)(n, nb, r0, a, lda, tau, t, ldt, y, ldy, scratch, h, stream);
+	TYPED(hyla__cuda_gehrd_columns)(n, nb, r0, a, lda, tau, t, ldt, y, ldy, scratch, stream);
 	TYPED(hyla__cuda_gehrd_build_v)(n, nb, r0, a, lda, v, ldv, stream);
 	ytop_cublas(h, n, nb, r0, a, lda, v, ldv, t, ldt, y, ldy);
 }
@@ -232,7 +232,7 @@ static size_t update_size(struct starpu_task *task, unsigned impl)
 
 static struct starpu_perfmodel panel_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_gehrd_panel_" PREC_NAME "_v2",
+	.symbol = "hyla_gehrd_panel_" PREC_NAME "_v3",
 	.size_base = panel_size,
 	.footprint = hyla__size_footprint,
 };

@@ -27,20 +27,17 @@ void hyla__cuda_mgs_columns_s(int m, int j0, int j1, float *a, int64_t lda, floa
 
 /* DLAHR2's column loop for the Hessenberg panel of nb <= HYLA_GEHRD_MAX_NB
  * columns at a (n rows, reflector j's unit element at row r0 + j), on the
- * stream with the handle's cuBLAS: writes the reflectors into a, tau, T
- * (upper triangle) and rows r0..n-1 of Y; reads the trailing matrix after the
- * panel's columns in a (one matrix, leading dimension lda). Two launches
- * per column (one cooperative), no host sync. scratch: HYLA_GEHRD_SCRATCH_ELEMS elements. */
+ * stream: writes the reflectors into a, tau, T (upper triangle) and rows
+ * r0..n-1 of Y; reads the trailing matrix after the panel's columns in a (one
+ * matrix, leading dimension lda). One cooperative launch per panel, its GEMVs
+ * included. scratch: HYLA_GEHRD_SCRATCH_ELEMS elements. */
 #define HYLA_GEHRD_MAX_NB 128
-#define HYLA_GEHRD_MAX_BLOCKS 128
-#define HYLA_GEHRD_SCRATCH_ELEMS                                                                  \
-	(8 + HYLA_GEHRD_MAX_NB + (HYLA_GEHRD_MAX_NB + 3) * HYLA_GEHRD_MAX_BLOCKS)
+#define HYLA_GEHRD_MAX_BLOCKS 160
+#define HYLA_GEHRD_SCRATCH_ELEMS (8 + (2 * HYLA_GEHRD_MAX_NB + 3 + 512) * HYLA_GEHRD_MAX_BLOCKS)
 void hyla__cuda_gehrd_columns_d(int n, int nb, int r0, double *a, int lda, double *tau, double *t,
-                                int ldt, double *y, int ldy, double *scratch, cublasHandle_t h,
-                                cudaStream_t stream);
+                                int ldt, double *y, int ldy, double *scratch, cudaStream_t stream);
 void hyla__cuda_gehrd_columns_s(int n, int nb, int r0, float *a, int lda, float *tau, float *t,
-                                int ldt, float *y, int ldy, float *scratch, cublasHandle_t h,
-                                cudaStream_t stream);
+                                int ldt, float *y, int ldy, float *scratch, cudaStream_t stream);
 
 /* Householder QR's panel on the stream with the handle's cuBLAS, no host
  * sync: geqr2 is LAPACK's DGEQR2 on the m-by-w a (m >= w; reflectors below
