@@ -21,10 +21,13 @@
 #include "runtime.h"
 
 /* What the panels of one reduction share: the fused panel's scratch (where
- * it may run) or the split panel's v_j, beta and partial sums, and the
- * updates' workspace and group width (in panels). */
+ * it may run) or the split panel's v_j, beta and partial sums, Y and V of
+ * even and odd steps (adjacent views of one matrix, so that a GPU update
+ * multiplies by [Y V] at once), and the updates' workspace and group width
+ * (in panels). */
 struct gehrd_run {
 	const hyla_desc *A, *tau;
+	const starpu_data_handle_t *yv;
 	int split;
 	unsigned long long where; /* of the fused panel, or the split one's GEMVs and Y top */
 	starpu_data_handle_t scratch, w, vj, ei, parts[HYLA_SPLIT_MAX_PARTS];
@@ -68,25 +71,23 @@ static int submit_gehrd(const struct gehrd_run *r)
 	const hyla_desc *A = r->A;
 	int64_t n = A->n, nb = A->nb;
 	for (int64_t k = 0; k + 1 < A->nt; k++) {
-		starpu_data_handle_t t, y, v;
+		starpu_data_handle_t t, y = r->yv[2 * (k % 2)], v = r->yv[2 * (k % 2) + 1];
 		starpu_matrix_data_register(&t, -1, 0, (uint32_t)nb, (uint32_t)nb, (uint32_t)nb, sizeof(real_t));
-		starpu_matrix_data_register(&y, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
-		starpu_matrix_data_register(&v, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
 		int ret = r->split ? submit_split_panel(r, k, t, y, v)
 		                   : TASK(gehrd_panel)(hyla__tile(r->tau, k, 0), t, y, v, r->scratch,
 		                                       &A->tiles[k], (int)(A->nt - k), k * nb, r->where);
-		/* The next panel alone first (it is on the critical path), then
-		 * groups of panels wide enough for Level-3 efficiency. */
+		/* The split panel's first column needs only the next panel: that one
+		 * first (on the critical path), then groups wide enough for Level-3
+		 * efficiency. The fused panel reads the whole trailing matrix, so
+		 * its group is all of it: one update. */
 		for (int64_t c = k + 1; c < A->nt && ret == HYLA_SUCCESS;) {
-			int64_t count = c == k + 1 ? 1 : (A->nt - c < r->group ? A->nt - c : r->group);
+			int64_t count = c == k + 1 && r->split ? 1 : (A->nt - c < r->group ? A->nt - c : r->group);
 			int prio = c == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO;
 			ret = TASK(gehrd_update)(v, t, y, r->w, &A->tiles[c], (int)count, k * nb, c * nb,
 			                         prio);
 			c += count;
 		}
 		starpu_data_unregister_submit(t);
-		starpu_data_unregister_submit(y);
-		starpu_data_unregister_submit(v);
 		if (ret != HYLA_SUCCESS)
 			return ret;
 		hyla__progress_mark(hyla__tile(r->tau, k, 0), k + 1, A->nt - 1);
@@ -102,10 +103,11 @@ static int submit_gehrd(const struct gehrd_run *r)
 static void run_register(struct gehrd_run *r, int64_t n, int64_t nb, hyla_gehrd_panel panel)
 {
 	int64_t width = hyla_gehrd_update_width(n);
-	r->group = width / nb > 1 ? width / nb : 1;
-	starpu_matrix_data_register(&r->w, -1, 0, (uint32_t)nb, (uint32_t)nb, (uint32_t)(r->group * nb),
-	                            sizeof(real_t));
 	r->split = panel == HYLA_PANEL_CPU || (panel == HYLA_PANEL_AUTO && hyla_ncuda() == 0);
+	r->group = !r->split ? r->A->nt : width / nb > 1 ? width / nb : 1;
+	/* 2nb by nb + the group's columns: see the update codelet. */
+	starpu_matrix_data_register(&r->w, -1, 0, (uint32_t)(2 * nb), (uint32_t)(2 * nb),
+	                            (uint32_t)((r->group + 1) * nb), sizeof(real_t));
 	/* The fused panel where asked (the models choose under auto); the split
 	 * panel's GEMVs and Y top where the trailing matrix lives. */
 	r->where = panel == HYLA_PANEL_GPU || (r->split && hyla_ncuda() > 0) ? STARPU_CUDA
@@ -186,7 +188,10 @@ static int submit_reduction(const hyla_desc *A, real_t *tau, hyla_gehrd_panel pa
 	for (int64_t k = 0; k < descTau.mt && ret == HYLA_SUCCESS; k++)
 		ret = hyla__request_own(req, descTau.tiles[k]);
 	struct gehrd_run run = {.A = A, .tau = &descTau};
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__request_matrix(req, n, 4 * nb, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS) {
+		run.yv = req->copy.tiles;
 		run_register(&run, n, nb, panel);
 		ret = submit_gehrd(&run);
 		run_unregister(&run);

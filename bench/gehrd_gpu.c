@@ -1,11 +1,11 @@
 /* gehrd_gpu_bench: the Hessenberg reduction's GPU work with no runtime in
  * between. Per panel, as hyla's CUDA codelets issue it, back to back on one
  * stream: the fused column loop (hyla__cuda_gehrd_columns), V and Y's top
- * rows, the trailing update (the next panel, then groups of WIDTH columns).
+ * rows, the trailing update (in groups of WIDTH columns).
  * Each part is timed with CUDA events; the panels' cuBLAS GEMVs are also
  * timed alone (the bandwidth floor). What StarPU's schedule adds to
  * `hr_reduce N` is the difference with its time.
- * Usage: gehrd_gpu_bench [N [NB [WIDTH]]]. */
+ * Usage: gehrd_gpu_bench [N [NB [WIDTH]]] (WIDTH: N, one update a step). */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -26,19 +26,21 @@ static int check(int failed, const char *what)
 	return 0;
 }
 
-/* DGEHRD's update of columns c..c+cols-1 by panel col (r0 = col + 1). */
+/* DGEHRD's update of columns c..c+cols-1 by panel col (r0 = col + 1), as the
+ * codelet's two-pass GPU path does it (V follows Y in memory). */
 static void update(int col, int c, int cols)
 {
 	const double one = 1, zero = 0, minus_one = -1;
-	int r0 = col + 1;
-	double *ac = a + (size_t)c * n;
-	cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, n, cols, nb, &minus_one, y, n, v + c, n, &one, ac, n);
-	cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, n - r0, &one, v + r0, n, ac + r0, n, &zero, w,
-	            nb);
+	int r0 = col + 1, ldw = 2 * nb;
+	double *ac = a + (size_t)c * n, *b = w + (size_t)nb * ldw, *bw = b + nb;
+	cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, nb, n - r0, &one, v + r0, n, y + r0, n, &zero, w, ldw);
+	cublasDgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, &one, v + c, n, &zero, b, ldw, b, ldw);
+	cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, n - r0, &one, v + r0, n, ac + r0, n, &zero,
+	            bw, ldw);
+	cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, nb, cols, nb, &minus_one, w, ldw, b, ldw, &one, bw, ldw);
 	cublasDtrmm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, nb,
-	            cols, &one, t, nb, w, nb, w, nb);
-	cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n - r0, cols, nb, &minus_one, v + r0, n, w, nb, &one,
-	            ac + r0, n);
+	            cols, &one, t, nb, bw, ldw, bw, ldw);
+	cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, cols, 2 * nb, &minus_one, y, n, b, ldw, &one, ac, n);
 }
 
 /* Y's rows above the panel and the panel's columns above the reduction. */
@@ -65,7 +67,7 @@ int main(int argc, char **argv)
 {
 	n = argc > 1 ? atoi(argv[1]) : 8000;
 	nb = argc > 2 ? atoi(argv[2]) : 64;
-	width = argc > 3 ? atoi(argv[3]) : 2048;
+	width = argc > 3 ? atoi(argv[3]) : n;
 	if (n < 2 * nb || nb < 2 || nb > HYLA_GEHRD_MAX_NB || width < nb) {
 		fprintf(stderr, "gehrd_gpu_bench: want N >= 2 NB, 2 <= NB <= %d, WIDTH >= NB\n",
 		        HYLA_GEHRD_MAX_NB);
@@ -80,12 +82,13 @@ int main(int argc, char **argv)
 	srand(1);
 	for (size_t i = 0; i < elems; i++)
 		host[i] = 2.0 * rand() / RAND_MAX - 1;
-	check(cudaMalloc((void **)&a, elems * sizeof *a) || cudaMalloc((void **)&y, (size_t)n * nb * 8) ||
-	          cudaMalloc((void **)&v, (size_t)n * nb * 8) || cudaMalloc((void **)&t, (size_t)nb * nb * 8) ||
+	check(cudaMalloc((void **)&a, elems * sizeof *a) || cudaMalloc((void **)&y, (size_t)n * 2 * nb * 8) ||
+	          cudaMalloc((void **)&t, (size_t)nb * nb * 8) ||
 	          cudaMalloc((void **)&tau, (size_t)n * 8) || cudaMalloc((void **)&x, (size_t)n * 8) ||
-	          cudaMalloc((void **)&w, (size_t)nb * n * 8) ||
+	          cudaMalloc((void **)&w, (size_t)2 * nb * (n + nb) * 8) ||
 	          cudaMalloc((void **)&scratch, HYLA_GEHRD_SCRATCH_ELEMS * 8),
 	      "cudaMalloc");
+	v = y + (size_t)n * nb; /* [Y V]: one matrix */
 	cudaMemset(x, 0, (size_t)n * 8);
 	int panels = (n + nb - 1) / nb - 1; /* the last goes to DGEHD2 on the host */
 	cudaEvent_t *ev = malloc(sizeof *ev * (size_t)(4 * panels + 2));
@@ -106,11 +109,8 @@ int main(int argc, char **argv)
 			hyla__cuda_gehrd_build_v_d(n, nb, col + 1, a + (size_t)col * n, n, v, n, stream);
 			ytop(col);
 			cudaEventRecord(ev[4 * k + 2], stream);
-			for (int c = col + nb; c < n;) {
-				int cols = c == col + nb ? nb : (n - c < width ? n - c : width);
-				update(col, c, cols);
-				c += cols;
-			}
+			for (int c = col + nb; c < n; c += width)
+				update(col, c, n - c < width ? n - c : width);
 			cudaEventRecord(ev[4 * k + 3], stream);
 		}
 		cudaEventRecord(ev[4 * panels + 1], stream);

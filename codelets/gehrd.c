@@ -186,6 +186,31 @@ static void ytop_cuda(void *buffers[], void *cl_arg)
 	            LD(buffers[Y_Y]));
 }
 
+/* update_cpu's steps in two passes over the panels instead of three, when V
+ * follows Y in memory ([Y V] one n-by-2nb matrix, as gehrd's views give
+ * them) and the workspace w is 2nb by nb + cols:
+ *   M = V^T Y (w's first nb columns), B = [Vc^T; W] (the next cols),
+ *   W = T^T (V^T A - M Vc^T), A -= [Y V] B. */
+static void update_fused(cublasHandle_t h, int n, int cols, int nb, int r0, int64_t first,
+                         const real_t *y, int ldy, const real_t *t, int ldt, real_t *a, int lda,
+                         real_t *w, int ldw)
+{
+	const real_t one = 1, zero = 0, minus_one = -1;
+	const real_t *v = y + (int64_t)nb * ldy;
+	real_t *b = w + (int64_t)nb * ldw, *bw = b + nb;
+	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, nb, n - r0, &one, v + r0, ldy, y + r0, ldy, &zero,
+	             w, ldw);
+	CUBLAS(geam)(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, &one, v + first, ldy, &zero, b, ldw, b, ldw);
+	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, n - r0, &one, v + r0, ldy, a + r0, lda,
+	             &zero, bw, ldw);
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, nb, cols, nb, &minus_one, w, ldw, b, ldw, &one, bw,
+	             ldw);
+	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, nb,
+	             cols, &one, t, ldt, bw, ldw, bw, ldw);
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, n, cols, 2 * nb, &minus_one, y, ldy, b, ldw, &one, a,
+	             lda);
+}
+
 static void update_cuda(void *buffers[], void *cl_arg)
 {
 	const struct gehrd_args *arg = cl_arg;
@@ -200,6 +225,11 @@ static void update_cuda(void *buffers[], void *cl_arg)
 	cublasHandle_t h = starpu_cublas_get_local_handle();
 	const real_t one = 1, zero = 0, minus_one = -1;
 
+	if (v == y + (int64_t)nb * ldy && ldv == ldy && ROWS(buffers[U_W]) >= 2 * nb &&
+	    COLS(buffers[U_W]) >= nb + cols) {
+		update_fused(h, n, cols, nb, r0, arg->first, y, ldy, t, ldt, a, lda, w, ldw);
+		return;
+	}
 	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_T, n, cols, nb, &minus_one, y, ldy, v + arg->first, ldv,
 	             &one, a, lda);
 	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, n - r0, &one, v + r0, ldv, a + r0, lda,
@@ -241,7 +271,7 @@ static struct starpu_perfmodel panel_model = {
  * (launch-bound, 60-110 us), where StarPU's a n^b + c fit gives NaN. */
 static struct starpu_perfmodel update_model = {
 	.type = STARPU_REGRESSION_BASED,
-	.symbol = "hyla_gehrd_update_" PREC_NAME "_v2",
+	.symbol = "hyla_gehrd_update_" PREC_NAME "_v3",
 	.size_base = update_size,
 	.footprint = hyla__size_footprint,
 };
@@ -264,7 +294,7 @@ static struct starpu_codelet update_cl = {
 	.cuda_funcs = {update_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-	.can_execute = hyla__on_views_node,
+	.can_execute = hyla__update_on_views_node,
 	.type = STARPU_SPMD,
 	.max_parallelism = HYLA_MAX_PARALLELISM,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,

@@ -64,11 +64,23 @@ int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl
 	return (int)starpu_worker_get_memory_node(worker) == hyla__views_node();
 }
 
-int hyla__panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
+/* A core up to bound (the task's size base) when a GPU can take the task;
+ * a GPU where the views live. */
+static int on_core_within(unsigned worker, struct starpu_task *task, unsigned impl, size_t bound)
 {
 	if (!hyla__is_cuda_worker(worker))
-		return !hyla__leave_to_gpu(task, impl, HYLA_CORE_MAX_PANEL);
+		return !hyla__leave_to_gpu(task, impl, bound);
 	return hyla__on_views_node(worker, task, impl);
+}
+
+int hyla__panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
+{
+	return on_core_within(worker, task, impl, HYLA_CORE_MAX_PANEL);
+}
+
+int hyla__update_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
+{
+	return on_core_within(worker, task, impl, HYLA_CORE_MAX_UPDATE);
 }
 
 size_t hyla__panel_rows(struct starpu_task *task)
