@@ -193,7 +193,7 @@ static struct starpu_codelet update_cl = {
 	.cuda_funcs = {update_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-	.can_execute = hyla__on_views_node,
+	.can_execute = hyla__update_on_views_node,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &update_model,
 	.name = "gebrd_update_" PREC_NAME,

@@ -202,7 +202,7 @@ static struct starpu_codelet apply_cl = {
 	.cuda_funcs = {apply_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-	.can_execute = hyla__on_views_node,
+	.can_execute = hyla__update_on_views_node,
 	.type = STARPU_SPMD,
 	.max_parallelism = HYLA_MAX_PARALLELISM,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,

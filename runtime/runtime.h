@@ -80,11 +80,11 @@ int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl
  * dmda gave qr_householder 8000's panels to the GPU on one machine (0.61 s)
  * and to the cores on others (1.5-1.9 s). */
 #define HYLA_CORE_MAX_QR_PANEL 16777216u
-/* The reductions' trailing updates (size base: rows x columns x width, about
- * a sixth of the flops): beyond 1e8 a core takes 10 ms or more where the GPU
- * holding the views takes 0.1 ms, and every core dmda may weigh costs it an
- * estimate per panel of the task (hr_reduce 8000: 424 updates of up to 33
- * panels, 15 cores). */
+/* Trailing updates (the reductions', Householder QR's dlarfb; size base:
+ * rows x columns x width, a quarter to a sixth of the flops): beyond 1e8 a
+ * core takes 10 ms or more where the GPU holding the views takes 0.1 ms, and
+ * every core dmda may weigh costs it an estimate per panel of the task
+ * (hr_reduce 8000 with 2048-wide updates: 0.836 s, 0.799 s without). */
 #define HYLA_CORE_MAX_UPDATE 100000000u
 int hyla__leave_to_gpu(struct starpu_task *task, unsigned impl, size_t bound);
 int hyla__fits_worker(unsigned worker, struct starpu_task *task, unsigned impl);

@@ -42,6 +42,7 @@ enum { S_ALPHA, S_DOTS_C = 8, S_DOTS_V = S_DOTS_C + MAX_BLOCKS * MAX_NB,
        S_NORM = S_DOTS_V + MAX_BLOCKS * MAX_NB, S_RESCALED = S_NORM + 2 * MAX_BLOCKS,
        S_YPART = S_RESCALED + MAX_BLOCKS, S_END = S_YPART + MAX_BLOCKS * THREADS };
 static_assert(S_END <= HYLA_GEHRD_SCRATCH_ELEMS, "scratch too small");
+static_assert(MAX_NB < THREADS, "a thread per panel column");
 
 template <typename T>
 struct Panel {
@@ -150,6 +151,29 @@ __device__ T add_blocks(const T *part)
 	T r = total;
 	__syncthreads();
 	return r;
+}
+
+// The blocks' sum of squares and largest entry below the diagonal (in block
+// order) and alpha, loaded at once by three warps.
+template <typename T>
+__device__ void column_norm(const Panel<T> &p, T &sq, T &amax, T &alpha)
+{
+	__shared__ T got[3];
+	const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+	if (warp == 0) {
+		T s = warp_reduce(strided_sum<T, 32>(p.scratch + S_NORM, lane));
+		if (lane == 0)
+			got[0] = s;
+	} else if (warp == 1) {
+		T m = warp_reduce<T, true>(strided_sum<T, 32, true>(p.scratch + S_NORM + MAX_BLOCKS, lane));
+		if (lane == 0)
+			got[1] = m;
+	} else if (warp == 2 && lane == 0) {
+		got[2] = __ldcg(&p.scratch[S_ALPHA]);
+	}
+	__syncthreads();
+	sq = got[0], amax = got[1], alpha = got[2];
+	__syncthreads();
 }
 
 // Row tiles of the block: r0 + (blockIdx.x + i gridDim.x) TILE, i = 0, 1, ...
@@ -295,11 +319,13 @@ __device__ void rows_phase(const Panel<T> &p, int j, const Reflector<T> &h)
 				cp[r] *= h.scale;
 		}
 	}
+	/* u = V's row r0 + jp (j <= MAX_NB < THREADS), loaded beside s. */
+	const T uk = update && threadIdx.x < jp ? __ldcg(&p.a[unit + threadIdx.x * p.lda]) : T(1);
 	split_table(p.n - p.r0, jp, lo);
 	add_dots(p.scratch + S_DOTS_V, jp, s);
-	for (int k = threadIdx.x; update && k < j; k += THREADS) {
-		u[k] = k == jp ? T(1) : __ldcg(&p.a[unit + k * p.lda]);
-		acc[k] = 0;
+	if (update && threadIdx.x < j) {
+		u[threadIdx.x] = uk;
+		acc[threadIdx.x] = 0;
 	}
 	if (blockIdx.x == gridDim.x - 1) {
 		/* T(l, jp) = -tau sum_{m >= l} T(l, m) s[m]: a warp per l, on the
@@ -378,7 +404,7 @@ __device__ void reflect_phase(const Panel<T> &p, int j)
 	T sq = 0, amax = 0;
 	FOR_TILES(base) {
 		const int64_t r = base + rx;
-		T vw = 0;
+		T cr = ks == 0 && r < p.n ? c[r] : T(0), vw = 0;
 		if (r < p.n)
 #pragma unroll 4
 			for (int k = ks; k < j; k += SLICES)
@@ -386,7 +412,6 @@ __device__ void reflect_phase(const Panel<T> &p, int j)
 		if (j > 0)
 			vw = slice_total(vw);
 		if (ks == 0 && r < p.n) {
-			T cr = c[r];
 			if (j > 0) {
 				cr -= vw;
 				c[r] = cr;
@@ -415,8 +440,8 @@ __device__ Reflector<T> product_phase(const Panel<T> &p, int j, cg::grid_group &
 	__shared__ T acc[MAX_NB], x_tile[TILE];
 	T *c = p.a + j * p.lda;
 	const int64_t x0 = (int64_t)p.r0 + j + 1;
-	T sq = add_blocks<T, false>(p.scratch + S_NORM);
-	T amax = add_blocks<T, true>(p.scratch + S_NORM + MAX_BLOCKS);
+	T sq, amax, alpha;
+	column_norm(p, sq, amax, alpha);
 	/* Huge or tiny columns: the norm of c / amax (all blocks agree). */
 	T scale_norm = 1;
 	if (amax > 0 && (!isfinite(sq) || sq < p.tiny)) {
@@ -435,7 +460,6 @@ __device__ Reflector<T> product_phase(const Panel<T> &p, int j, cg::grid_group &
 		grid.sync();
 		sq = add_blocks<T, false>(p.scratch + S_RESCALED);
 	}
-	T alpha = __ldcg(&p.scratch[S_ALPHA]);
 	Reflector<T> h = {0, 1, alpha};
 	if (amax > 0) {
 		h.beta = -copysign(hypot(alpha, scale_norm * sqrt(sq)), alpha);
