@@ -103,7 +103,10 @@ static int submit_gehrd(const struct gehrd_run *r)
 static void run_register(struct gehrd_run *r, int64_t n, int64_t nb, hyla_gehrd_panel panel)
 {
 	int64_t width = hyla_gehrd_update_width(n);
-	r->split = panel == HYLA_PANEL_CPU || (panel == HYLA_PANEL_AUTO && hyla_ncuda() == 0);
+	/* Auto on cores alone: the fused panel where it is a parallel task,
+	 * else the split one (its GEMVs as tasks over all cores). */
+	r->split = panel == HYLA_PANEL_CPU ||
+	           (panel == HYLA_PANEL_AUTO && hyla_ncuda() == 0 && !hyla__parallel_tasks());
 	r->group = !r->split ? r->A->nt : width / nb > 1 ? width / nb : 1;
 	/* 2nb by nb + the group's columns: see the update codelet. */
 	starpu_matrix_data_register(&r->w, -1, 0, (uint32_t)(2 * nb), (uint32_t)(2 * nb),

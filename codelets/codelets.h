@@ -58,6 +58,16 @@ int TYPED(hyla__insert_gehrd_ytop)(starpu_data_handle_t y, starpu_data_handle_t 
 /* The explicit n-by-nb V of a panel (zeros above the unit elements). */
 void TYPED(hyla__gehrd_build_v)(int n, int nb, int r0, const real_t *a, int lda, real_t *v, int ldv);
 
+/* DLAHR2 on the panel at a (n rows, nb <= HYLA_GEHRD_GPU_MAX_NB columns,
+ * reflector j's unit at row r0 + j) as rank of the size cores of a combined
+ * worker, then V and Y's top rows (see codelets/gehrd_spmd.c); scratch: 1 +
+ * size HYLA_GEHRD_SPMD_STRIDE elements. */
+#define HYLA_GEHRD_SPMD_STRIDE (2 * HYLA_GEHRD_GPU_MAX_NB + 3)
+struct hyla_spmd_barrier;
+void TYPED(hyla__gehrd_panel_spmd)(struct hyla_spmd_barrier *barrier, int rank, int size, int n,
+                                   int nb, int r0, real_t *a, int lda, real_t *tau, real_t *t,
+                                   int ldt, real_t *y, int ldy, real_t *v, int ldv, real_t *scratch);
+
 /* Reduces the last column panel a (starting at column col) with LAPACK's
  * DGEHD2 on the CPU; tau: its part of tau (W). */
 int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau, int64_t col);

@@ -22,6 +22,7 @@ _Static_assert(HYLA_GEHRD_GPU_MAX_NB == HYLA_GEHRD_MAX_NB, "one widest GPU panel
 struct gehrd_args {
 	int64_t col;   /* first column of the panel */
 	int64_t first; /* first column of the panel being updated (update only) */
+	struct hyla_spmd_barrier barrier; /* the parallel panel's */
 };
 
 #define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
@@ -44,18 +45,31 @@ void TYPED(hyla__gehrd_build_v)(int n, int nb, int r0, const real_t *a, int lda,
 			v[row + (int64_t)j * ldv] = row < r0 + j ? 0 : row == r0 + j ? 1 : a[row + (int64_t)j * lda];
 }
 
+/* A parallel task: on a combined worker the cores share the column loop
+ * (codelets/gehrd_spmd.c); on one core LAPACK's DLAHR2. */
 static void panel_cpu(void *buffers[], void *cl_arg)
 {
-	const struct gehrd_args *arg = cl_arg;
+	struct gehrd_args *arg = cl_arg;
 	if (!hyla__contiguous_cols(buffers, P_OWN, sizeof(real_t)))
 		STARPU_ABORT_MSG("gehrd panel: trailing panels are not contiguous in host memory");
 	real_t *a = MAT(buffers[P_OWN]), *t = MAT(buffers[P_T]), *y = MAT(buffers[P_Y]);
-	real_t *v = MAT(buffers[P_V]);
+	real_t *v = MAT(buffers[P_V]), *tau = MAT(buffers[P_TAU]);
+	real_t *scratch = (real_t *)STARPU_VECTOR_GET_PTR(buffers[P_SCRATCH]);
 	int n = ROWS(buffers[P_OWN]), nb = COLS(buffers[P_OWN]), lda = LD(buffers[P_OWN]);
 	int ldt = LD(buffers[P_T]), ldy = LD(buffers[P_Y]), ldv = LD(buffers[P_V]);
 	int k = (int)arg->col + 1, r0 = k;
-
-	LAPACK(lahr2)(&n, &k, &nb, a, &lda, MAT(buffers[P_TAU]), t, &ldt, y, &ldy);
+	int size = starpu_combined_worker_get_size(), rank = starpu_combined_worker_get_rank();
+	if (rank >= size)
+		return; /* see hyla__spmd_cols */
+	if (size > 1 && nb <= HYLA_GEHRD_GPU_MAX_NB &&
+	    STARPU_VECTOR_GET_NX(buffers[P_SCRATCH]) >= 1 + (uint32_t)size * HYLA_GEHRD_SPMD_STRIDE) {
+		TYPED(hyla__gehrd_panel_spmd)(&arg->barrier, rank, size, n, nb, r0, a, lda, tau, t, ldt, y,
+		                              ldy, v, ldv, scratch);
+		return;
+	}
+	if (rank > 0)
+		return;
+	LAPACK(lahr2)(&n, &k, &nb, a, &lda, tau, t, &ldt, y, &ldy);
 	TYPED(hyla__gehrd_build_v)(n, nb, r0, a, lda, v, ldv);
 	/* Rows above the reduction of the panel's own columns 1..nb-1. */
 	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, r0, nb - 1, nb - 1, -1, y, ldy, v + r0, ldv,
@@ -283,6 +297,8 @@ static struct starpu_codelet panel_cl = {
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
 	.can_execute = panel_can_execute,
+	.type = STARPU_SPMD,
+	.max_parallelism = HYLA_MAX_PARALLELISM,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &panel_model,
 	.name = "gehrd_panel_" PREC_NAME,
@@ -350,10 +366,11 @@ static struct gehrd_args *args_new(int64_t col, int64_t first)
 starpu_data_handle_t WORKSPACE(gehrd)(void)
 {
 	starpu_data_handle_t scratch;
+	/* The GPU kernel's, or the parallel CPU panel's with every core. */
+	uint32_t elems = 1 + starpu_cpu_worker_get_count() * HYLA_GEHRD_SPMD_STRIDE;
 #ifdef HYLA_WITH_CUDA
-	uint32_t elems = HYLA_GEHRD_SCRATCH_ELEMS;
-#else
-	uint32_t elems = 1;
+	if (elems < HYLA_GEHRD_SCRATCH_ELEMS)
+		elems = HYLA_GEHRD_SCRATCH_ELEMS;
 #endif
 	starpu_vector_data_register(&scratch, -1, 0, elems, sizeof(real_t));
 	return scratch;
@@ -382,7 +399,7 @@ int TASK(gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t, starpu_d
 	double rows = n - (double)col - 1;
 	double flops = 2 * rows * rows * nb + 2 * (double)col * rows * nb;
 	int ret = starpu_task_insert(&panel_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
-	                             arg, sizeof *arg, STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
+	                             arg, sizeof *arg, STARPU_PRIORITY, hyla__parallel_prio(STARPU_MAX_PRIO), STARPU_FLOPS,
 	                             flops, STARPU_EXECUTE_WHERE, where, 0);
 	free(descr);
 	return hyla__submitted(ret, panel_cl.name);

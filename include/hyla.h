@@ -200,7 +200,8 @@ int hyla_dgehrd(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, dou
 int hyla_sgehrd(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau);
 /* Where the panel (DLAHR2 on nb columns) runs. */
 typedef enum {
-	HYLA_PANEL_AUTO = 0, /* GPU: fused, where the models say; CPUs alone: split */
+	HYLA_PANEL_AUTO = 0, /* GPU: fused, where the models say; CPUs alone: split, or fused
+	                        as a parallel task under pheft and peager */
 	HYLA_PANEL_GPU = 1,  /* fused: one task whose column loop stays on the GPU's stream */
 	HYLA_PANEL_CPU = 2   /* split (the seed's): the column loop on the CPU, one task per
 	                        column, each column's GEMV as tasks where the matrix lives */

@@ -131,6 +131,11 @@ int hyla__error(const char *func, int code, const char *fmt, ...)
 	return code;
 }
 
+int hyla__parallel_tasks(void)
+{
+	return HYLA_MAX_PARALLELISM > 1 && starpu_combined_worker_get_count() > 0;
+}
+
 int hyla__parallel_prio(int priority)
 {
 	return priority >= STARPU_MAX_PRIO && starpu_combined_worker_get_count() > 0

@@ -55,6 +55,13 @@ int hyla__contiguous_cols(void *buffers[], int first, size_t elsize);
  * outside a combined worker). */
 int hyla__is_cuda_worker(unsigned worker);
 int hyla__spmd_cols(int cols, int *first);
+/* A barrier for the cores of a combined worker running one parallel task
+ * (zeroed before the task runs, e.g. in its cl_arg): they spin until all
+ * size of them have arrived. */
+struct hyla_spmd_barrier {
+	unsigned arrived, generation;
+};
+void hyla__spmd_barrier(struct hyla_spmd_barrier *b, int size);
 /* Such codelets' max_parallelism: every core of a combined worker with a
  * StarPU that carries patches/starpu-1.3.10-parallel-tasks.patch, else one
  * (CMakeLists.txt decides). */
@@ -191,6 +198,9 @@ int64_t hyla__first_zero_pivot(int64_t n, const void *r, int64_t ldr, size_t els
 
 /* Checks that an insert function's starpu_task_insert succeeded. */
 int hyla__submitted(int ret, const char *codelet);
+/* Whether parallel codelets get several cores: the scheduler made combined
+ * workers (pheft, peager) and StarPU carries the parallel-tasks patch. */
+int hyla__parallel_tasks(void);
 /* The priority a parallel (STARPU_SPMD) task gets: below STARPU_MAX_PRIO when
  * there are combined workers. pheft puts STARPU_MAX_PRIO tasks at the front
  * of each core's queue, so two parallel tasks could reach the cores of a

@@ -37,6 +37,18 @@ int hyla__spmd_cols(int cols, int *first)
 	return (int)(cols * (rank + 1) / size) - *first;
 }
 
+void hyla__spmd_barrier(struct hyla_spmd_barrier *b, int size)
+{
+	unsigned generation = __atomic_load_n(&b->generation, __ATOMIC_ACQUIRE);
+	if (__atomic_add_fetch(&b->arrived, 1, __ATOMIC_ACQ_REL) == (unsigned)size) {
+		__atomic_store_n(&b->arrived, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&b->generation, generation + 1, __ATOMIC_RELEASE);
+		return;
+	}
+	while (__atomic_load_n(&b->generation, __ATOMIC_ACQUIRE) == generation)
+		;
+}
+
 /* Beyond the sizes a regression model has measured StarPU has no prediction,
  * and dmda then runs the task on an idle core to calibrate it: seconds to
  * minutes where the GPU takes milliseconds (qr_cgs 50000 did not finish in
