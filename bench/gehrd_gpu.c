@@ -2,9 +2,10 @@
  * between. Per panel, as hyla's CUDA codelets issue it, back to back on one
  * stream: the fused column loop (hyla__cuda_gehrd_columns), V and Y's top
  * rows, the trailing update (in groups of WIDTH columns).
- * Each part is timed with CUDA events; the panels' cuBLAS GEMVs are also
- * timed alone (the bandwidth floor). What StarPU's schedule adds to
- * `hr_reduce N` is the difference with its time.
+ * Each part is timed with CUDA events; cuBLAS's GEMVs of the panels' shapes
+ * are also timed alone (the floor as cuBLAS reaches it; the kernel's own
+ * GEMV is faster). The difference with `hr_reduce N`'s time is what
+ * StarPU's schedule and the matrix's trips over the bus add.
  * Usage: gehrd_gpu_bench [N [NB [WIDTH]]] (WIDTH: N, one update a step). */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -139,9 +140,9 @@ int main(int argc, char **argv)
 	                       "trailing updates"};
 	for (int p = 0; p < 3; p++)
 		printf("| %s | %.1f | %.2f |\n", names[p], part[p], 1e3 * part[p] / (panels * nb));
-	printf("| the column loop's cuBLAS GEMVs alone | %.1f | %.2f |\n", gemvs,
+	printf("| cuBLAS's GEMVs of the same shapes, alone | %.1f | %.2f |\n", gemvs,
 	       1e3 * gemvs / (panels * nb));
-	printf("| the column loop less its GEMVs | %.1f | %.2f |\n", part[0] - gemvs,
+	printf("| the column loop beyond cuBLAS's GEMVs | %.1f | %.2f |\n", part[0] - gemvs,
 	       1e3 * (part[0] - gemvs) / (panels * nb));
 	printf("| total (first event to last) | %.1f | |\n", total);
 	return 0;

@@ -36,12 +36,12 @@ static const struct model_use sytrd[] = {REGRESSION("hyla_sytrd_panel_%c_v1", 1)
 static const struct model_use gebrd[] = {REGRESSION("hyla_gebrd_panel_%c_v1", 1),
                                          REGRESSION("hyla_gebrd_update_%c_v1", 1), {0}};
 /* The fused panel with a GPU; without one the split panel (hr_reduce's auto). */
-static const struct model_use gehrd_gpu[] = {REGRESSION("hyla_gehrd_panel_%c_v2", 1),
-                                             {"hyla_gehrd_update_%c_v2", 1, POWER_LAW}, {0}};
+static const struct model_use gehrd_gpu[] = {REGRESSION("hyla_gehrd_panel_%c_v3", 1),
+                                             {"hyla_gehrd_update_%c_v3", 1, POWER_LAW}, {0}};
 static const struct model_use gehrd_cpu[] = {{"hyla_gehrd_snapshot_%c_v1", 1, HISTORY},
                                              REGRESSION("hyla_gehrd_gemv_%c_v1", 1),
                                              REGRESSION("hyla_gehrd_ytop_%c_v1", 1),
-                                             {"hyla_gehrd_update_%c_v2", 1, POWER_LAW}, {0}};
+                                             {"hyla_gehrd_update_%c_v3", 1, POWER_LAW}, {0}};
 
 static const struct model_use *uses_of(const char *algorithm)
 {

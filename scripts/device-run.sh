@@ -3,9 +3,10 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|hr|big|big-hr|calibrate|parallel|trace|cgs|householder|tridiag|bench|suite|profile|all]
+#   sh scripts/device-run.sh [checks|hr|hr-table|big|big-hr|calibrate|parallel|trace|cgs|householder|tridiag|bench|suite|profile|all]
 #   (default all)
 # hr: the Hessenberg panel's GPU checks and hr_reduce timings (a quick loop).
+# hr-table: hr_reduce's table for issue 3 (after calibrate, with its models).
 # big, big-hr: n = 50000 QRs, Hessenberg with the sampled checks (issue 9's 64-bit sizes).
 # calibrate: perfmodels/calibrate.sh from empty models, timed, then hr_reduce 8000 with
 # them and its pictures. trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
@@ -78,6 +79,27 @@ if [ "$what" = hr ]; then
 	for n in 8000 4000; do
 		STARPU_SCHED=dmda $bin/hr_reduce $n --repeat 2 --stats ${HYLA_HR_LAPACK:+--lapack}
 	done 2>&1 | tee "$out/bench-hr$tag.txt"
+fi
+
+if [ "$what" = hr-table ]; then
+	# Issue 3's table (models: STARPU_PERF_MODEL_DIR, e.g. calibrate's): 8000 with
+	# LAPACK and Q, the other sizes, single precision, the seed's split panel,
+	# cores alone (dmda's split panel; pheft's parallel panel) against LAPACK,
+	# and the GPU work without the runtime (gehrd_gpu_bench).
+	{
+		STARPU_SCHED=dmda $bin/hr_reduce 8000 --repeat 3 --lapack --want-q --stats --require-gpu
+		for n in 2000 4000 12000 16000; do
+			check=; [ $n -gt 8000 ] && check=--no-check
+			STARPU_SCHED=dmda $bin/hr_reduce $n --no-check >/dev/null 2>&1
+			STARPU_SCHED=dmda $bin/hr_reduce $n --repeat 2 --stats $check
+		done
+		STARPU_SCHED=dmda $bin/hr_reduce 8000 --prec s --repeat 3 --stats
+		STARPU_SCHED=dmda $bin/hr_reduce 8000 --panel cpu --repeat 2 --stats --no-check
+		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --repeat 2 --lapack --stats
+		for i in 1 2 3; do STARPU_SCHED=pheft STARPU_NCUDA=0 $bin/hr_reduce 4000 --no-check >/dev/null 2>&1; done
+		STARPU_SCHED=pheft STARPU_NCUDA=0 $bin/hr_reduce 4000 --repeat 2 --lapack --stats
+		for nb in 96 64; do $bin/gehrd_gpu_bench 8000 $nb; done
+	} 2>&1 | tee "$out/hr-table$tag.txt"
 fi
 
 if [ "$what" = big ] || [ "$what" = big-hr ]; then
