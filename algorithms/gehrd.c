@@ -8,8 +8,9 @@
  *                  per column over the whole trailing matrix; one task (the
  *                  fused panel, on the GPU or a core) or, split as in the
  *                  seed, a CPU task per column and its GEMVs as tasks;
- *   update(k, c)   for each later panel c: A_c -= Y V_c^T (from the right,
- *                  all rows, the seed's M and G parts), then
+ *   update(k, c)   for groups of later panels c (after the fused panel one
+ *                  group, all of them): A_c -= Y V_c^T (from the right, all
+ *                  rows, the seed's M and G parts), then
  *                  A_c = (I - V T^T V^T) A_c (from the left).
  * The last panel goes to LAPACK's DGEHD2 on the CPU. The output is LAPACK
  * dgehrd's: H on and above the first subdiagonal, the reflectors below it,
@@ -21,9 +22,9 @@
 #include "runtime.h"
 
 /* What the panels of one reduction share: the fused panel's scratch (where
- * it may run) or the split panel's v_j, beta and partial sums, Y and V of
- * even and odd steps (adjacent views of one matrix, so that a GPU update
- * multiplies by [Y V] at once), and the updates' workspace and group width
+ * it may run) and its Y and V of even and odd steps (adjacent views of one
+ * matrix, so that a GPU update multiplies by [Y V] at once), or the split
+ * panel's v_j, beta and partial sums; the updates' workspace and group width
  * (in panels). */
 struct gehrd_run {
 	const hyla_desc *A, *tau;
@@ -71,8 +72,16 @@ static int submit_gehrd(const struct gehrd_run *r)
 	const hyla_desc *A = r->A;
 	int64_t n = A->n, nb = A->nb;
 	for (int64_t k = 0; k + 1 < A->nt; k++) {
-		starpu_data_handle_t t, y = r->yv[2 * (k % 2)], v = r->yv[2 * (k % 2) + 1];
+		starpu_data_handle_t t, y, v;
 		starpu_matrix_data_register(&t, -1, 0, (uint32_t)nb, (uint32_t)nb, (uint32_t)nb, sizeof(real_t));
+		/* The split panel's own Y and V: shared ones would make step k + 2's
+		 * first column wait for every update group of step k. */
+		if (r->split) {
+			starpu_matrix_data_register(&y, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
+			starpu_matrix_data_register(&v, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
+		} else {
+			y = r->yv[2 * (k % 2)], v = r->yv[2 * (k % 2) + 1];
+		}
 		int ret = r->split ? submit_split_panel(r, k, t, y, v)
 		                   : TASK(gehrd_panel)(hyla__tile(r->tau, k, 0), t, y, v, r->scratch,
 		                                       &A->tiles[k], (int)(A->nt - k), k * nb, r->where);
@@ -88,6 +97,10 @@ static int submit_gehrd(const struct gehrd_run *r)
 			c += count;
 		}
 		starpu_data_unregister_submit(t);
+		if (r->split) {
+			starpu_data_unregister_submit(y);
+			starpu_data_unregister_submit(v);
+		}
 		if (ret != HYLA_SUCCESS)
 			return ret;
 		hyla__progress_mark(hyla__tile(r->tau, k, 0), k + 1, A->nt - 1);
@@ -191,12 +204,13 @@ static int submit_reduction(const hyla_desc *A, real_t *tau, hyla_gehrd_panel pa
 	for (int64_t k = 0; k < descTau.mt && ret == HYLA_SUCCESS; k++)
 		ret = hyla__request_own(req, descTau.tiles[k]);
 	struct gehrd_run run = {.A = A, .tau = &descTau};
-	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_matrix(req, n, 4 * nb, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS) {
-		run.yv = req->copy.tiles;
 		run_register(&run, n, nb, panel);
-		ret = submit_gehrd(&run);
+		if (!run.split)
+			ret = hyla__request_matrix(req, n, 4 * nb, nb, sizeof(real_t));
+		run.yv = req->copy.tiles;
+		if (ret == HYLA_SUCCESS)
+			ret = submit_gehrd(&run);
 		run_unregister(&run);
 	}
 	if (ret == HYLA_SUCCESS)

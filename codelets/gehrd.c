@@ -100,8 +100,8 @@ static void ytop_cpu(void *buffers[], void *cl_arg)
 /* (I - V T V^T) from the right, then (I - V T^T V^T) from the left, on the
  * consecutive column panels a (columns first.., all n rows): what DGEHRD's
  * DGEMM and DLARFB do to the trailing matrix (rows above r0: the seed's
- * M_i). w: nb-by-cols workspace. A parallel task: each core of a combined
- * worker takes a slice of the columns. */
+ * M_i). w: workspace of nb (of its 2nb) rows by cols. A parallel task: each
+ * core of a combined worker takes a slice of the columns. */
 static void update_cpu(void *buffers[], void *cl_arg)
 {
 	const struct gehrd_args *arg = cl_arg;
@@ -167,7 +167,7 @@ static void ytop_cublas(cublasHandle_t h, int n, int nb, int r0, real_t *a, int 
 	             &one, a + lda, lda);
 }
 
-/* DLAHR2 on the worker's stream: the column loop (kernels/gehrd_kernels.cu)
+/* DLAHR2 on the worker's stream: the column loop (codelets/cuda/gehrd_kernels.cu)
  * never returns to the host; the big GEMV of each column runs over the
  * trailing matrix, which stays resident. */
 static void panel_cuda(void *buffers[], void *cl_arg)

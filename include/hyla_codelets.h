@@ -127,7 +127,12 @@ int hyla_task_smgs_update(starpu_data_handle_t q, starpu_data_handle_t g, starpu
  * gehrd_update: with the panel's v, t, y (R), A -= Y V^T on all rows of the
  * panels (RW), then (I - V T^T V^T) from the left on their rows col+1..;
  * w: a scratch matrix handle of nb rows and at least the panels' columns
- * (starpu_matrix_data_register(&w, -1, 0, nb, nb, cols, elsize)). */
+ * (starpu_matrix_data_register(&w, -1, 0, nb, nb, cols, elsize)). On a GPU
+ * the update makes two passes over the panels instead of three when v lies
+ * right after y in memory with the same leading dimension (adjacent views of
+ * one n-by-2nb matrix) and w has 2nb rows and nb + cols columns.
+ * Both bodies on cores run as parallel tasks on combined workers (pheft,
+ * peager); the panel's sums then follow the worker's number of cores. */
 #define HYLA_GEHRD_GPU_MAX_NB 128
 starpu_data_handle_t hyla_workspace_dgehrd(void);
 starpu_data_handle_t hyla_workspace_sgehrd(void);

@@ -35,10 +35,11 @@ static const struct model_use sytrd[] = {REGRESSION("hyla_sytrd_panel_%c_v1", 1)
                                          REGRESSION("hyla_sytrd_update_%c_v1", 1), {0}};
 static const struct model_use gebrd[] = {REGRESSION("hyla_gebrd_panel_%c_v1", 1),
                                          REGRESSION("hyla_gebrd_update_%c_v1", 1), {0}};
-/* The fused panel with a GPU; without one the split panel (hr_reduce's auto). */
-static const struct model_use gehrd_gpu[] = {REGRESSION("hyla_gehrd_panel_%c_v3", 1),
+/* hr_reduce's auto: the fused panel with a GPU or under the parallel
+ * schedulers, else the split panel. */
+static const struct model_use gehrd_fused[] = {REGRESSION("hyla_gehrd_panel_%c_v3", 1),
                                              {"hyla_gehrd_update_%c_v3", 1, POWER_LAW}, {0}};
-static const struct model_use gehrd_cpu[] = {{"hyla_gehrd_snapshot_%c_v1", 1, HISTORY},
+static const struct model_use gehrd_split[] = {{"hyla_gehrd_snapshot_%c_v1", 1, HISTORY},
                                              REGRESSION("hyla_gehrd_gemv_%c_v1", 1),
                                              REGRESSION("hyla_gehrd_ytop_%c_v1", 1),
                                              {"hyla_gehrd_update_%c_v3", 1, POWER_LAW}, {0}};
@@ -58,7 +59,7 @@ static const struct model_use *uses_of(const char *algorithm)
 	if (!strcmp(algorithm, "gebrd"))
 		return gebrd;
 	if (!strcmp(algorithm, "gehrd"))
-		return hyla_ncuda() > 0 ? gehrd_gpu : gehrd_cpu;
+		return hyla_ncuda() > 0 || hyla__parallel_tasks() ? gehrd_fused : gehrd_split;
 	return NULL;
 }
 

@@ -1,6 +1,7 @@
 /* What codelets over consecutive column-panel views (hyla__desc_register_views)
  * share: treating the panels as one matrix, where that holds, and the size
  * their performance models go by. */
+#include <sched.h>
 #include <stdlib.h>
 #include "runtime.h"
 
@@ -45,8 +46,11 @@ void hyla__spmd_barrier(struct hyla_spmd_barrier *b, int size)
 		__atomic_store_n(&b->generation, generation + 1, __ATOMIC_RELEASE);
 		return;
 	}
-	while (__atomic_load_n(&b->generation, __ATOMIC_ACQUIRE) == generation)
-		;
+	/* Spin (the cores are the task's), yielding now and then in case a
+	 * waited-for core shares its hardware thread with another. */
+	for (unsigned spins = 1; __atomic_load_n(&b->generation, __ATOMIC_ACQUIRE) == generation; spins++)
+		if (spins % 4096 == 0)
+			sched_yield();
 }
 
 /* Beyond the sizes a regression model has measured StarPU has no prediction,

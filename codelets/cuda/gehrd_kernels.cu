@@ -432,8 +432,8 @@ __device__ void reflect_phase(const Panel<T> &p, int j)
 	}
 }
 
-// Column j's reflector (every block alike; block 0 stores tau and T(j, j)),
-// the partial sums of V^T v_j and the GEMV.
+// Column j's reflector (every block alike; the last block stores tau and
+// T(j, j)), the partial sums of V^T v_j and the GEMV.
 template <typename T>
 __device__ Reflector<T> product_phase(const Panel<T> &p, int j, cg::grid_group &grid)
 {
