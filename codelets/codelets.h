@@ -57,6 +57,11 @@ int TYPED(hyla__insert_gehrd_ytop)(starpu_data_handle_t y, starpu_data_handle_t 
                                    int npanels, int64_t col, unsigned long long where);
 /* The explicit n-by-nb V of a panel (zeros above the unit elements). */
 void TYPED(hyla__gehrd_build_v)(int n, int nb, int r0, const real_t *a, int lda, real_t *v, int ldv);
+/* Rows t0..t1-1 (< r0) of Y = A(:, col+1:n) V T and of the panel's columns
+ * 1..nb-1 (the panel at a, rows r0.. of V at v + r0). */
+void TYPED(hyla__gehrd_ytop_rows)(int t0, int t1, int n, int nb, int r0, real_t *a, int lda,
+                                  const real_t *v, int ldv, const real_t *t, int ldt, real_t *y,
+                                  int ldy);
 
 /* DLAHR2 on the panel at a (n rows, nb <= HYLA_GEHRD_GPU_MAX_NB columns,
  * reflector j's unit at row r0 + j) as rank of the size cores of a combined

@@ -76,6 +76,18 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 	           1, a + lda, lda);
 }
 
+void TYPED(hyla__gehrd_ytop_rows)(int t0, int t1, int n, int nb, int r0, real_t *a, int lda,
+                                  const real_t *v, int ldv, const real_t *t, int ldt, real_t *y,
+                                  int ldy)
+{
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, t1 - t0, nb, n - r0, 1, a + lda + t0, lda,
+	           v + r0, ldv, 0, y + t0, ldy);
+	BLAS(trmm)(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, t1 - t0, nb, 1, t,
+	           ldt, y + t0, ldy);
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, t1 - t0, nb - 1, nb - 1, -1, y + t0, ldy,
+	           v + r0, ldv, 1, a + lda + t0, lda);
+}
+
 /* The panel's last step (DLAHR2's and DGEHRD's): Y(0:r0, :) =
  * A(0:r0, i+1:n) V T over the panel and the trailing matrix (one matrix
  * from a), then the rows above the reduction of the panel's columns 1..nb-1. */
@@ -88,13 +100,8 @@ static void ytop_cpu(void *buffers[], void *cl_arg)
 	real_t *v = MAT(buffers[Y_V]);
 	int n = ROWS(buffers[Y_OWN]), nb = COLS(buffers[Y_OWN]), lda = LD(buffers[Y_OWN]);
 	int ldt = LD(buffers[Y_T]), ldy = LD(buffers[Y_Y]), ldv = LD(buffers[Y_V]);
-	int r0 = (int)arg->col + 1, rows = n - r0;
-	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, r0, nb, rows, 1, a + lda, lda, v + r0, ldv,
-	           0, y, ldy);
-	BLAS(trmm)(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, r0, nb, 1, t, ldt,
-	           y, ldy);
-	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, r0, nb - 1, nb - 1, -1, y, ldy, v + r0, ldv,
-	           1, a + lda, lda);
+	int r0 = (int)arg->col + 1;
+	TYPED(hyla__gehrd_ytop_rows)(0, r0, n, nb, r0, a, lda, v, ldv, t, ldt, y, ldy);
 }
 
 /* (I - V T V^T) from the right, then (I - V T^T V^T) from the left, on the

@@ -171,20 +171,12 @@ void TYPED(hyla__gehrd_panel_spmd)(struct hyla_spmd_barrier *barrier, int rank, 
 	if (lo <= last && last < hi)
 		a[last + (int64_t)(nb - 1) * lda] = beta;
 	hyla__spmd_barrier(barrier, size);
-	/* V in full, then Y's rows above r0 and the panel's (panel_cpu's steps),
+	/* V in full, then Y's rows above r0 and the panel's (ytop_cpu's steps),
 	 * each core its rows. */
-	int64_t v0 = (int64_t)n * rank / size, v1 = (int64_t)n * (rank + 1) / size;
-	for (int j = 0; j < nb; j++)
-		for (int64_t r = v0; r < v1; r++)
-			v[r + (int64_t)j * ldv] = v_at(&p, r, j);
+	int v0 = (int)((int64_t)n * rank / size), v1 = (int)((int64_t)n * (rank + 1) / size);
+	TYPED(hyla__gehrd_build_v)(v1 - v0, nb, r0 - v0, a + v0, lda, v + v0, ldv);
 	hyla__spmd_barrier(barrier, size);
 	int t0 = (int)((int64_t)r0 * rank / size), t1 = (int)((int64_t)r0 * (rank + 1) / size);
-	if (t1 > t0) {
-		BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, t1 - t0, nb, (int)rows, 1,
-		           a + lda + t0, lda, v + r0, ldv, 0, y + t0, ldy);
-		BLAS(trmm)(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, t1 - t0, nb,
-		           1, t, ldt, y + t0, ldy);
-		BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, t1 - t0, nb - 1, nb - 1, -1, y + t0,
-		           ldy, v + r0, ldv, 1, a + lda + t0, lda);
-	}
+	if (t1 > t0)
+		TYPED(hyla__gehrd_ytop_rows)(t0, t1, n, nb, r0, a, lda, v, ldv, t, ldt, y, ldy);
 }
