@@ -7,8 +7,8 @@
  * asynchronous call takes the caller's panels as they are: for m < n, the
  * panels wholly left of column m, then the others, whose last m mod nb
  * rows go to LAPACK's dgeqrf in a last task (CPU). For each panel k:
- *   panel(k)      LAPACK's dgeqrf on its rows from c0 on (CPU);
- *   t(k)          the block reflector's T (LAPACK's dlarft);
+ *   panel(k)      LAPACK's dgeqrf on its rows from c0 on and the block
+ *                 reflector's T (LAPACK's dlarft), on a core or the GPU;
  *   update(k, c)  Q_k^T = (I - V T V^T)^T on rows c0.. of the later panels:
  *                 the next one alone and first (so the next panel can start:
  *                 look-ahead), the others in groups. */
@@ -49,9 +49,7 @@ static int submit_geqrf(const struct geqrf_run *r)
 		int64_t c0 = k * A->nb, w = hyla__tile_cols(A, k);
 		starpu_data_handle_t panel = A->tiles[k], tau = hyla__tile(r->tau, k, 0), t;
 		starpu_matrix_data_register(&t, -1, 0, (uint32_t)w, (uint32_t)w, (uint32_t)w, sizeof(real_t));
-		ret = TASK(geqrf_panel)(panel, tau, r->scratch, c0);
-		if (ret == HYLA_SUCCESS)
-			ret = TASK(larft)(panel, tau, t, c0, STARPU_MAX_PRIO);
+		ret = TASK(geqrf_panel)(panel, tau, t, r->scratch, c0);
 		if (ret == HYLA_SUCCESS)
 			ret = submit_updates(r, panel, t, c0, A, k + 1, 1);
 		if (ret == HYLA_SUCCESS && r->B)

@@ -119,6 +119,10 @@ int TYPED(hyla__insert_transpose)(const hyla_desc *a, const hyla_desc *b);
  * its first unit element) with its columns of Q, as if the identity's
  * columns c0.. went through (I - V T V^T); w: scratch vector of 2 w^2
  * elements. */
+/* LAPACK's dlarft (forward, columnwise) of the rows-by-w reflectors v into
+ * the w-by-w upper t, zero below its diagonal (the geqrf panel's T on a core). */
+void TYPED(hyla__larft_host)(int rows, int w, const real_t *v, int ldv, const real_t *tau,
+                             real_t *t, int ldt);
 int TYPED(hyla__insert_orgqr_form)(starpu_data_handle_t panel, starpu_data_handle_t t,
                                    starpu_data_handle_t w, int64_t c0, int priority);
 

@@ -1,8 +1,10 @@
 /* The Householder QR panel (algorithms/geqrf.c): LAPACK's dgeqrf on the
- * panel's rows from c0 on, on a core (seed 004: the panel on the host while
- * the GPU updates), or DGEQR2 on a GPU's stream where the panel lives
- * (cuda/householder_panels.cu); the models choose. Typed source: see
- * runtime/precision.h. */
+ * panel's rows from c0 on and its block reflector's T (dlarft), on a core
+ * (seed 004: the panel on the host while the GPU updates), or on a GPU's
+ * stream where the panel lives (cuda/geqr2_kernel.cu: the column loop as one
+ * cooperative kernel; cuda/householder_panels.cu: T, and the column loop by
+ * cuBLAS for panels too tall for the kernel); the models choose. Typed
+ * source: see runtime/precision.h. */
 #include <lapacke.h>
 #include "codelets.h"
 #include "runtime.h"
@@ -20,13 +22,18 @@
 /* LAPACK's block size inside the panel: the workspace is w times it. */
 #define PANEL_LWORK_PER_COL 64
 
+/* Buffers: the panel (RW), tau (W), T (W), scratch. */
+enum { P_A, P_TAU, P_T, P_W };
+
 static void panel_cpu(void *buffers[], void *cl_arg)
 {
 	int c0;
 	starpu_codelet_unpack_args(cl_arg, &c0, 0);
-	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), lda = LD(buffers[0]);
-	LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, rows, w, MAT(buffers[0]) + c0, lda, MAT(buffers[1]),
-	                    VEC(buffers[2]), w * PANEL_LWORK_PER_COL);
+	int rows = ROWS(buffers[P_A]) - c0, w = COLS(buffers[P_A]), lda = LD(buffers[P_A]);
+	real_t *v = MAT(buffers[P_A]) + c0, *tau = MAT(buffers[P_TAU]);
+	LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, rows, w, v, lda, tau, VEC(buffers[P_W]),
+	                    w * PANEL_LWORK_PER_COL);
+	TYPED(hyla__larft_host)(rows, w, v, lda, tau, MAT(buffers[P_T]), LD(buffers[P_T]));
 }
 
 #ifdef HYLA_WITH_CUDA
@@ -34,15 +41,18 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 {
 	int c0;
 	starpu_codelet_unpack_args(cl_arg, &c0, 0);
-	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), lda = LD(buffers[0]);
-	TYPED(hyla__cuda_geqr2)(rows, w, MAT(buffers[0]) + c0, lda, MAT(buffers[1]), VEC(buffers[2]),
-	                        starpu_cublas_get_local_handle(), starpu_cuda_get_local_stream());
+	int rows = ROWS(buffers[P_A]) - c0, w = COLS(buffers[P_A]), lda = LD(buffers[P_A]);
+	real_t *v = MAT(buffers[P_A]) + c0, *tau = MAT(buffers[P_TAU]);
+	cublasHandle_t h = starpu_cublas_get_local_handle();
+	cudaStream_t stream = starpu_cuda_get_local_stream();
+	TYPED(hyla__cuda_geqr2)(rows, w, v, lda, tau, VEC(buffers[P_W]), h, stream);
+	TYPED(hyla__cuda_larft)(rows, w, v, lda, tau, MAT(buffers[P_T]), LD(buffers[P_T]), h, stream);
 }
 #endif
 
 static struct starpu_perfmodel panel_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_geqrf_panel_" PREC_NAME "_v2",
+	.symbol = "hyla_geqrf_panel_" PREC_NAME "_v3",
 	.size_base = hyla__panel_size, /* rows from c0 on times the width squared */
 	.footprint = hyla__size_footprint,
 };
@@ -54,8 +64,8 @@ static struct starpu_codelet panel_cl = {
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
 	.can_execute = hyla__tall_panel_on_views_node,
-	.nbuffers = 3,
-	.modes = {STARPU_RW, STARPU_W, STARPU_SCRATCH},
+	.nbuffers = 4,
+	.modes = {STARPU_RW, STARPU_W, STARPU_W, STARPU_SCRATCH},
 	.model = &panel_model,
 	.name = "geqrf_panel_" PREC_NAME,
 };
@@ -63,19 +73,24 @@ static struct starpu_codelet panel_cl = {
 starpu_data_handle_t WORKSPACE(geqrf)(int64_t nb)
 {
 	starpu_data_handle_t scratch;
-	starpu_vector_data_register(&scratch, -1, 0, (uint32_t)(nb * PANEL_LWORK_PER_COL),
-	                            sizeof(real_t));
+	int64_t elems = nb * PANEL_LWORK_PER_COL;
+#ifdef HYLA_WITH_CUDA
+	if (elems < HYLA_GEQR2_SCRATCH_ELEMS)
+		elems = HYLA_GEQR2_SCRATCH_ELEMS;
+#endif
+	starpu_vector_data_register(&scratch, -1, 0, (uint32_t)elems, sizeof(real_t));
 	return scratch;
 }
 
-int TASK(geqrf_panel)(starpu_data_handle_t panel, starpu_data_handle_t tau,
-                                    starpu_data_handle_t scratch, int64_t c0)
+int TASK(geqrf_panel)(starpu_data_handle_t panel, starpu_data_handle_t tau, starpu_data_handle_t t,
+                      starpu_data_handle_t scratch, int64_t c0)
 {
 	int c = (int)c0;
 	double rows = (double)starpu_matrix_get_nx(panel) - (double)c0;
 	double w = starpu_matrix_get_ny(panel);
 	int ret = starpu_task_insert(&panel_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, panel,
-	                             STARPU_W, tau, STARPU_SCRATCH, scratch, STARPU_VALUE, &c, sizeof c,
+	                             STARPU_W, tau, STARPU_W, t, STARPU_SCRATCH, scratch, STARPU_VALUE,
+	                             &c, sizeof c,
 	                             STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
 	                             2 * rows * w * w - 2 * w * w * w / 3, 0);
 	return hyla__submitted(ret, panel_cl.name);

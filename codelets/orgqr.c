@@ -30,18 +30,22 @@ enum { A_V, A_T, A_W, A_C };
 /* Form buffers: the panel (RW), T (R), workspace (2 w-by-w blocks). */
 enum { F_A, F_T, F_W };
 
+void TYPED(hyla__larft_host)(int rows, int w, const real_t *v, int ldv, const real_t *tau,
+                             real_t *t, int ldt)
+{
+	LAPACKE(larft_work)(LAPACK_COL_MAJOR, 'F', 'C', rows, w, v, ldv, tau, t, ldt);
+	for (int j = 0; j < w; j++)
+		for (int i = j + 1; i < w; i++)
+			t[i + (int64_t)j * ldt] = 0;
+}
+
 /* T (w-by-w, upper; zero below) of the panel's reflectors from row c0. */
 static void t_cpu(void *buffers[], void *cl_arg)
 {
 	int c0;
 	starpu_codelet_unpack_args(cl_arg, &c0, 0);
-	real_t *v = MAT(buffers[0]) + c0, *t = MAT(buffers[2]);
-	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), ldv = LD(buffers[0]);
-	int ldt = LD(buffers[2]);
-	LAPACKE(larft_work)(LAPACK_COL_MAJOR, 'F', 'C', rows, w, v, ldv, MAT(buffers[1]), t, ldt);
-	for (int j = 0; j < w; j++)
-		for (int i = j + 1; i < w; i++)
-			t[i + (int64_t)j * ldt] = 0;
+	TYPED(hyla__larft_host)(ROWS(buffers[0]) - c0, COLS(buffers[0]), MAT(buffers[0]) + c0,
+	                        LD(buffers[0]), MAT(buffers[1]), MAT(buffers[2]), LD(buffers[2]));
 }
 
 /* LAPACK's dlarfb; a parallel task: each core of a combined worker takes a

@@ -35,9 +35,9 @@ static hyla_cgs_variant chosen(void)
 	return vector ? HYLA_CGS_VECTOR : reorth == 0 ? HYLA_CGS : HYLA_CGS2;
 }
 
-static int factor(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double *first)
+static int factor(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double phase[2])
 {
-	(void)first;
+	(void)phase;
 	return prec == 's' ? hyla_scgs(m, n, a, m, r, n, nb, chosen())
 	                   : hyla_dcgs(m, n, a, m, r, n, nb, chosen());
 }

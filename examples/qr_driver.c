@@ -102,6 +102,7 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 	void *a = hyla_malloc(elsize * (size_t)(m * n));
 	void *r = hyla_malloc(elsize * (size_t)(n * n));
 	double *times = malloc(sizeof *times * (size_t)(2 * o.repeat)), *first = times + o.repeat;
+	double phase[2] = {0, 0};
 	if (!a0 || !a || !r || !times) {
 		fprintf(stderr, "%s: error: out of memory\n", prog);
 		return 1;
@@ -120,8 +121,9 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 		driver_progress_begin(prog, &o);
 		driver_trace_begin(&o, k);
 		double t = now_seconds();
-		info = d->factor(o.prec, m, n, a, r, nb, &first[k]);
-		times[k] = now_seconds() - t;
+		info = d->factor(o.prec, m, n, a, r, nb, phase);
+		times[k] = d->phases[0] ? phase[0] + phase[1] : now_seconds() - t;
+		first[k] = phase[0];
 		driver_progress_end();
 		driver_trace_end(prog, &o, k);
 	}

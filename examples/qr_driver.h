@@ -13,8 +13,9 @@ struct qr_driver {
 	const struct option *extra;
 	int (*on_extra)(int opt, const char *arg);
 	/* A = QR in place (Q over a, R in r), hyla's info; with phases, the
-	 * seconds of the first phase into *first. */
-	int (*factor)(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double *first);
+	 * seconds of each phase into phase[0] and phase[1] (the run's time is
+	 * their sum: what the driver does between them is not timed). */
+	int (*factor)(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double phase[2]);
 	const char *phases[2]; /* result keys of the two phases' times, or NULL */
 	double (*flops)(int64_t m, int64_t n); /* NULL: 2 m n^2 */
 	int64_t (*default_nb)(int64_t m, int64_t n);

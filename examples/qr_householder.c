@@ -37,35 +37,42 @@ static void take_r(char prec, int64_t m, int64_t n, const void *a, void *r)
 	}
 }
 
-/* The m-by-m Q of the n reflectors in a (dorgqr with k = n < m) into full,
- * its first n columns back into a. */
-static int form_full_q(char prec, int64_t m, int64_t n, void *a, const void *tau, int64_t nb)
+/* Q of the n reflectors in a, its seconds into *secs: the thin m-by-n in
+ * place, or (--full-q) the m-by-m (dorgqr with k = n < m) into full, its
+ * first n columns back into a. */
+static int form_q(char prec, int64_t m, int64_t n, void *a, const void *tau, int64_t nb, double *secs)
 {
 	size_t el = prec == 's' ? sizeof(float) : sizeof(double);
-	if (!full && !(full = malloc(el * (size_t)(m * m))))
-		return HYLA_ERR_NOMEM;
-	memcpy(full, a, el * (size_t)(m * n));
-	int info = prec == 's' ? hyla_sorgqr_ex(m, m, n, full, m, tau, nb)
-	                       : hyla_dorgqr_ex(m, m, n, full, m, tau, nb);
-	memcpy(a, full, el * (size_t)(m * n));
+	int64_t cols = full_q ? m : n;
+	void *q = a;
+	if (full_q) {
+		if (!full && !(full = malloc(el * (size_t)(m * m))))
+			return HYLA_ERR_NOMEM;
+		memcpy(full, a, el * (size_t)(m * n));
+		q = full;
+	}
+	double t = now_seconds();
+	int info = prec == 's' ? hyla_sorgqr_ex(m, cols, n, q, m, tau, nb)
+	                       : hyla_dorgqr_ex(m, cols, n, q, m, tau, nb);
+	*secs = now_seconds() - t;
+	if (full_q)
+		memcpy(a, full, el * (size_t)(m * n));
 	return info;
 }
 
-static int factor(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double *first)
+/* geqrf, then Q; R is copied out between them, untimed. */
+static int factor(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double phase[2])
 {
 	void *tau = malloc((prec == 's' ? sizeof(float) : sizeof(double)) * (size_t)n);
 	if (!tau)
 		return HYLA_ERR_NOMEM;
 	double t = now_seconds();
 	int info = prec == 's' ? hyla_sgeqrf_ex(m, n, a, m, tau, nb) : hyla_dgeqrf_ex(m, n, a, m, tau, nb);
-	*first = now_seconds() - t;
+	phase[0] = now_seconds() - t;
 	if (info == 0)
 		take_r(prec, m, n, a, r);
-	if (info == 0 && full_q)
-		info = form_full_q(prec, m, n, a, tau, nb);
-	else if (info == 0)
-		info = prec == 's' ? hyla_sorgqr_ex(m, n, n, a, m, tau, nb)
-		                   : hyla_dorgqr_ex(m, n, n, a, m, tau, nb);
+	if (info == 0)
+		info = form_q(prec, m, n, a, tau, nb, &phase[1]);
 	free(tau);
 	return info;
 }

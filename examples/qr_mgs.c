@@ -22,9 +22,9 @@ static int on_option(int opt, const char *arg)
 	return 1;
 }
 
-static int factor(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double *first)
+static int factor(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double phase[2])
 {
-	(void)first;
+	(void)phase;
 	return prec == 's' ? hyla_smgs(m, n, a, m, r, n, nb, form)
 	                   : hyla_dmgs(m, n, a, m, r, n, nb, form);
 }

@@ -25,16 +25,17 @@ extern "C" {
 /* ---- Householder QR (the graph of hyla_dgeqrf / hyla_dorgqr) ------------
  * geqrf_panel: LAPACK's dgeqrf on the rows c0.. of the m-by-w panel (RW)
  * whose first column is c0: R above, the reflectors below, tau (W, a w-by-1
- * matrix) their scalars. CPU, or CUDA when the rows from c0 are at least
- * w (tau is then written on the GPU: unregister it with coherency, not
- * starpu_data_unregister_submit, to read it). scratch:
+ * matrix) their scalars, and T (W, w-by-w, upper, zero below) of their
+ * block reflector as larft makes it. CPU, or CUDA when the rows from c0 are
+ * at least w (tau is then written on the GPU: unregister it with
+ * coherency, not starpu_data_unregister_submit, to read it). scratch:
  * hyla_workspace_dgeqrf(w or more). */
 starpu_data_handle_t hyla_workspace_dgeqrf(int64_t nb);
 starpu_data_handle_t hyla_workspace_sgeqrf(int64_t nb);
 int hyla_task_dgeqrf_panel(starpu_data_handle_t panel, starpu_data_handle_t tau,
-                           starpu_data_handle_t scratch, int64_t c0);
+                           starpu_data_handle_t t, starpu_data_handle_t scratch, int64_t c0);
 int hyla_task_sgeqrf_panel(starpu_data_handle_t panel, starpu_data_handle_t tau,
-                           starpu_data_handle_t scratch, int64_t c0);
+                           starpu_data_handle_t t, starpu_data_handle_t scratch, int64_t c0);
 /* larft: T (W, w-by-w, upper, zero below) of the w reflectors in panel (R)
  * from row c0 on, with tau (R): I - V T V^T is their product (LAPACK's
  * dlarft, forward, columnwise). CPU, or CUDA when the rows from c0 are at

@@ -3,10 +3,12 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|hr|hr-table|big|big-hr|calibrate|parallel|trace|cgs|householder|tridiag|bench|suite|profile|all]
+#   sh scripts/device-run.sh [checks|hr|hr-table|qr|cores|big|big-hr|calibrate|parallel|trace|cgs|householder|tridiag|bench|suite|profile|all]
 #   (default all)
 # hr: the Hessenberg panel's GPU checks and hr_reduce timings (a quick loop).
 # hr-table: hr_reduce's table for issue 3 (after calibrate, with its models).
+# qr: the Householder panel kernel's checks and qr_householder 8000 by nb.
+# cores: hr_reduce with STARPU_NCUDA=0 against LAPACK under pheft's combined workers and dmda.
 # big, big-hr: n = 50000 QRs, Hessenberg with the sampled checks (issue 9's 64-bit sizes).
 # calibrate: perfmodels/calibrate.sh from empty models, timed, then hr_reduce 8000 with
 # them and its pictures. trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
@@ -188,6 +190,45 @@ if [ "$what" = householder ] || [ "$what" = all ]; then
 		done
 		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/qr_householder 4000 --repeat 2 --lapack
 	} 2>&1 | tee "$out/bench-householder$tag.txt"
+fi
+
+if [ "$what" = qr ]; then
+	# Householder QR's GPU panel: the kernel alone against LAPACK, the QR's
+	# checks under each scheduler, then qr_householder 8000 at each nb
+	# (HYLA_QR_NBS) after two calibration runs, and with the peers.
+	{
+		$bin/tests/test_geqr2_gpu || echo "FAILED (exit $?): test_geqr2_gpu"
+		for sched in dmda eager random ws; do
+			for args in "d 3000 2000 128" "d 2048 2048 256" "d 1500 4000 128" "s 3000 1000 128" \
+				"d 777 333 64" "d 8000 1000 192" "s 2000 2000 256"; do
+				STARPU_SCHED=$sched $bin/tests/test_geqrf $args || echo "FAILED (exit $?): test_geqrf $args under $sched"
+			done
+			STARPU_SCHED=$sched $bin/tests/test_codelets 3000 2000 128 || echo "FAILED: test_codelets under $sched"
+		done
+	} 2>&1 | tee "$out/checks-qr$tag.txt" | grep -v "pass$"
+	grep -c FAILED "$out/checks-qr$tag.txt" | sed 's/^/failed checks: /'
+	{
+		for nb in ${HYLA_QR_NBS:-64 128 192 256}; do
+			for i in 1 2; do STARPU_SCHED=dmda $bin/qr_householder 8000 --nb $nb --no-check >/dev/null 2>&1; done
+			STARPU_SCHED=dmda $bin/qr_householder 8000 --nb $nb --repeat 3 --no-check --stats
+		done
+		STARPU_SCHED=dmda $bin/qr_householder 8000 --repeat 3 --lapack --cusolver
+		STARPU_SCHED=dmda $bin/qr_householder 8000 --no-check --stats --trace "$out/qr_householder-8000.svg"
+	} 2>&1 | tee "$out/bench-qr$tag.txt"
+fi
+
+if [ "$what" = cores ]; then
+	# Issue 3's cores-alone clause: hr_reduce HYLA_CORES_N (4000) with
+	# STARPU_NCUDA=0 against LAPACK, pheft's parallel panel with the default
+	# combined workers and with only full-width ones, dmda's split panel; three
+	# calibration runs each.
+	n=${HYLA_CORES_N:-4000}
+	for env in "STARPU_SCHED=pheft" "STARPU_SCHED=pheft STARPU_MIN_WORKERSIZE=15" \
+		"STARPU_SCHED=pheft STARPU_SINGLE_COMBINED_WORKER=1 STARPU_MIN_WORKERSIZE=8" "STARPU_SCHED=dmda"; do
+		for i in 1 2 3; do env $env STARPU_NCUDA=0 $bin/hr_reduce $n --no-check >/dev/null 2>&1; done
+		echo "-- $env"
+		env $env STARPU_NCUDA=0 $bin/hr_reduce $n --repeat 2 --lapack --stats
+	done 2>&1 | tee "$out/cores$tag.txt"
 fi
 
 if [ "$what" = tridiag ] || [ "$what" = all ]; then

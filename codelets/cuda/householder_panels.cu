@@ -294,7 +294,8 @@ static void larft(int m, int w, const T *a, int lda, const T *tau, T *t, int ldt
 	extern "C" void hyla__cuda_geqr2_##S(int m, int w, T *a, int lda, T *tau, T *scratch,          \
 	                                     cublasHandle_t h, cudaStream_t stream)                    \
 	{                                                                                              \
-		geqr2(m, w, a, lda, tau, scratch, h, stream);                                              \
+		if (!hyla__cuda_geqr2_fused_##S(m, w, a, lda, tau, scratch, stream))                       \
+			geqr2(m, w, a, lda, tau, scratch, h, stream);                                          \
 	}                                                                                              \
 	extern "C" void hyla__cuda_larft_##S(int m, int w, const T *a, int lda, const T *tau, T *t,    \
 	                                     int ldt, cublasHandle_t h, cudaStream_t stream)           \

@@ -41,9 +41,19 @@ void hyla__cuda_gehrd_columns_s(int n, int nb, int r0, float *a, int lda, float 
 
 /* Householder QR's panel on the stream with the handle's cuBLAS, no host
  * sync: geqr2 is LAPACK's DGEQR2 on the m-by-w a (m >= w; reflectors below
- * the diagonal, R on and above it, tau; scratch: 3 w elements); larft is
+ * the diagonal, R on and above it, tau; scratch: HYLA_GEQR2_SCRATCH_ELEMS
+ * elements), one cooperative kernel (geqr2_fused: nonzero if it ran; it
+ * does for w <= HYLA_GEQR2_MAX_W when each block's rows fit in its shared
+ * memory), else cuBLAS per column; larft is
  * LAPACK's DLARFT (forward, columnwise) of such a panel into the w-by-w
  * upper t (zero below its diagonal). */
+#define HYLA_GEQR2_MAX_W 256
+#define HYLA_GEQR2_MAX_BLOCKS 160
+#define HYLA_GEQR2_SCRATCH_ELEMS (2 * HYLA_GEQR2_MAX_W * HYLA_GEQR2_MAX_BLOCKS)
+int hyla__cuda_geqr2_fused_d(int m, int w, double *a, int lda, double *tau, double *scratch,
+                             cudaStream_t stream);
+int hyla__cuda_geqr2_fused_s(int m, int w, float *a, int lda, float *tau, float *scratch,
+                             cudaStream_t stream);
 void hyla__cuda_geqr2_d(int m, int w, double *a, int lda, double *tau, double *scratch,
                         cublasHandle_t h, cudaStream_t stream);
 void hyla__cuda_geqr2_s(int m, int w, float *a, int lda, float *tau, float *scratch,

@@ -1,0 +1,150 @@
+/* The Householder QR panel's CUDA path alone (hyla__cuda_geqr2, then
+ * hyla__cuda_larft, as the geqrf panel codelet calls them), against LAPACK's
+ * dgeqrf and dlarft on the host: R, tau, the reflectors and T, relative
+ * differences within 1e3 sqrt(m) eps, for panels that the cooperative kernel
+ * takes (several widths, one block's rows to all multiprocessors, single
+ * precision) and one too tall for it (cuBLAS per column). Also prints the
+ * panel's GPU time per column. Exit 0 pass, 1 fail, 77 no GPU (skipped). */
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "kernels.h"
+
+/* ||x - y||_F / ||y||_F over n entries. */
+static double rel_diff(size_t n, const double *x, const double *y)
+{
+	double d = 0, s = 0;
+	for (size_t i = 0; i < n; i++) {
+		d += (x[i] - y[i]) * (x[i] - y[i]);
+		s += y[i] * y[i];
+	}
+	return s > 0 ? sqrt(d / s) : sqrt(d);
+}
+
+static void device_check(cudaError_t err, const char *what)
+{
+	if (err != cudaSuccess) {
+		fprintf(stderr, "test_geqr2_gpu: %s: %s\n", what, cudaGetErrorString(err));
+		exit(1);
+	}
+}
+
+/* The panel on the GPU in prec; a (m-by-w) becomes the factor, tau and t
+ * (w-by-w) the scalars and T, all in double. Returns the GPU time (s). */
+static double gpu_panel(char prec, int m, int w, double *a, double *tau, double *t,
+                        cublasHandle_t h, cudaStream_t s)
+{
+	size_t el = prec == 's' ? sizeof(float) : sizeof(double), n = (size_t)m * w;
+	void *host = malloc(el * n), *da, *dtau, *dt, *dw;
+	float *f = host;
+	if (prec == 's')
+		to_float(m, w, a, m, f);
+	else
+		memcpy(host, a, el * n);
+	device_check(cudaMalloc(&da, el * n), "cudaMalloc");
+	device_check(cudaMalloc(&dtau, el * (size_t)w), "cudaMalloc");
+	device_check(cudaMalloc(&dt, el * (size_t)w * w), "cudaMalloc");
+	device_check(cudaMalloc(&dw, el * HYLA_GEQR2_SCRATCH_ELEMS), "cudaMalloc");
+	device_check(cudaMemcpy(da, host, el * n, cudaMemcpyHostToDevice), "upload");
+	cudaEvent_t e0, e1;
+	cudaEventCreate(&e0), cudaEventCreate(&e1);
+	cudaEventRecord(e0, s);
+	if (prec == 's') {
+		hyla__cuda_geqr2_s(m, w, da, m, dtau, dw, h, s);
+		hyla__cuda_larft_s(m, w, da, m, dtau, dt, w, h, s);
+	} else {
+		hyla__cuda_geqr2_d(m, w, da, m, dtau, dw, h, s);
+		hyla__cuda_larft_d(m, w, da, m, dtau, dt, w, h, s);
+	}
+	cudaEventRecord(e1, s);
+	device_check(cudaStreamSynchronize(s), "the panel");
+	float ms;
+	cudaEventElapsedTime(&ms, e0, e1);
+	float *ftau = malloc(el * (size_t)w), *ft = malloc(el * (size_t)w * w);
+	device_check(cudaMemcpy(host, da, el * n, cudaMemcpyDeviceToHost), "download");
+	device_check(cudaMemcpy(ftau, dtau, el * (size_t)w, cudaMemcpyDeviceToHost), "download");
+	device_check(cudaMemcpy(ft, dt, el * (size_t)w * w, cudaMemcpyDeviceToHost), "download");
+	if (prec == 's') {
+		to_double(m, w, f, a, m);
+		to_double(w, 1, ftau, tau, w);
+		to_double(w, w, ft, t, w);
+	} else {
+		memcpy(a, host, el * n);
+		memcpy(tau, ftau, el * (size_t)w);
+		memcpy(t, ft, el * (size_t)w * w);
+	}
+	cudaFree(da), cudaFree(dtau), cudaFree(dt), cudaFree(dw);
+	free(host), free(ftau), free(ft);
+	return ms / 1e3;
+}
+
+static int check_panel(char prec, int m, int w, cublasHandle_t h, cudaStream_t s)
+{
+	size_t n = (size_t)m * w;
+	double *a0 = malloc(sizeof *a0 * n), *a = malloc(sizeof *a * n), *ref = malloc(sizeof *ref * n);
+	double *tau = malloc(sizeof *tau * w), *tref = malloc(sizeof *tref * w);
+	double *t = malloc(sizeof *t * w * w), *tt = malloc(sizeof *tt * w * w);
+	random_matrix(m, w, a0, m, 5);
+	if (prec == 's') /* the reference from the same single-precision input */
+		round_to_float(m, w, a0, m);
+	memcpy(a, a0, sizeof *a * n);
+	memcpy(ref, a0, sizeof *ref * n);
+	gpu_panel(prec, m, w, a, tau, t, h, s); /* a warm-up: the timing is the second */
+	memcpy(a, a0, sizeof *a * n);
+	double secs = gpu_panel(prec, m, w, a, tau, t, h, s);
+	LAPACKE_dgeqrf(LAPACK_COL_MAJOR, m, w, ref, m, tref);
+	/* T of hyla's own reflectors by LAPACK. */
+	LAPACKE_dlarft(LAPACK_COL_MAJOR, 'F', 'C', m, w, a, m, tau, tt, w);
+	for (int j = 0; j < w; j++)
+		for (int i = j + 1; i < w; i++)
+			tt[i + (size_t)j * w] = 0;
+	double *r = calloc(n, sizeof *r), *rr = calloc(n, sizeof *rr), *v = calloc(n, sizeof *v),
+	       *vr = calloc(n, sizeof *vr);
+	for (int j = 0; j < w; j++)
+		for (int i = 0; i < m; i++) {
+			double *to = i <= j ? r : v, *to_ref = i <= j ? rr : vr;
+			to[i + (size_t)j * m] = a[i + (size_t)j * m];
+			to_ref[i + (size_t)j * m] = ref[i + (size_t)j * m];
+		}
+	double eps = prec == 's' ? 0x1p-24 : 0x1p-53, tol = 1e3 * sqrt((double)m) * eps;
+	double dr = rel_diff(n, r, rr), dv = rel_diff(n, v, vr), dtau = rel_diff((size_t)w, tau, tref);
+	double dt = rel_diff((size_t)w * w, t, tt);
+	int ok = dr <= tol && dv <= tol && dtau <= tol && dt <= tol;
+	printf("geqr2 GPU %c %6d x %3d: R %.1e, V %.1e, tau %.1e, T %.1e (tol %.1e) %s; %.2f ms, "
+	       "%.2f us/column\n", prec, m, w, dr, dv, dtau, dt, tol, ok ? "pass" : "FAILED", secs * 1e3,
+	       secs * 1e6 / w);
+	free(a0), free(a), free(ref), free(tau), free(tref), free(t), free(tt);
+	free(r), free(rr), free(v), free(vr);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	(void)argv;
+	int count = 0;
+	if (argc > 1 || cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+		printf("test_geqr2_gpu: no GPU (skipped)\n");
+		return 77;
+	}
+	cublasHandle_t h;
+	cudaStream_t s;
+	cudaStreamCreate(&s);
+	if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
+		return 1;
+	cublasSetStream(h, s);
+	static const struct { char prec; int m, w; } cases[] = {
+		{'d', 8000, 128}, {'d', 8000, 64}, {'d', 3000, 256}, {'d', 130, 128}, {'d', 128, 128},
+		{'d', 1000, 96},  {'d', 16384, 128}, {'d', 40000, 128}, {'s', 5000, 128}, {'s', 300, 33},
+	};
+	int ok = 1;
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+		ok &= check_panel(cases[c].prec, cases[c].m, cases[c].w, h, s);
+	cublasDestroy(h);
+	cudaStreamDestroy(s);
+	return !ok;
+}
