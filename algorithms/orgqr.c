@@ -134,7 +134,7 @@ int PUBLIC(orgqr_ex)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, co
 		return ret;
 	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
-	return TYPED(hyla__orgqr)(m, n, k, a, lda, tau, nb ? nb : hyla_geqrf_default_nb(m, n));
+	return TYPED(hyla__orgqr)(m, n, k, a, lda, tau, nb ? nb : hyla_orgqr_default_nb(m, n));
 }
 
 int PUBLIC(orgqr_async)(hyla_matrix *a, const real_t *tau, hyla_request *req)

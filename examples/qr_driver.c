@@ -121,7 +121,7 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 		driver_progress_begin(prog, &o);
 		driver_trace_begin(&o, k);
 		double t = now_seconds();
-		info = d->factor(o.prec, m, n, a, r, nb, phase);
+		info = d->factor(o.prec, m, n, a, r, o.nb, phase);
 		times[k] = d->phases[0] ? phase[0] + phase[1] : now_seconds() - t;
 		first[k] = phase[0];
 		driver_progress_end();

@@ -12,7 +12,8 @@ struct qr_driver {
 	const char *options_help; /* the driver's own options */
 	const struct option *extra;
 	int (*on_extra)(int opt, const char *arg);
-	/* A = QR in place (Q over a, R in r), hyla's info; with phases, the
+	/* A = QR in place (Q over a, R in r) with the panel width nb (0: the
+	 * library's default), hyla's info; with phases, the
 	 * seconds of each phase into phase[0] and phase[1] (the run's time is
 	 * their sum: what the driver does between them is not timed). */
 	int (*factor)(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double phase[2]);

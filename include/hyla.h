@@ -149,8 +149,8 @@ int hyla_sgeqrf(int64_t m, int64_t n, float *a, int64_t lda, float *tau);
  * host. */
 int hyla_dorgqr(int64_t m, int64_t n, int64_t k, double *a, int64_t lda, const double *tau);
 int hyla_sorgqr(int64_t m, int64_t n, int64_t k, float *a, int64_t lda, const float *tau);
-/* The same with the panel width nb (0: hyla_geqrf_default_nb; the last
- * argument's index if < 0). */
+/* The same with the panel width nb (0: hyla_geqrf_default_nb,
+ * hyla_orgqr_default_nb; the last argument's index if < 0). */
 int hyla_dgeqrf_ex(int64_t m, int64_t n, double *a, int64_t lda, double *tau, int64_t nb);
 int hyla_sgeqrf_ex(int64_t m, int64_t n, float *a, int64_t lda, float *tau, int64_t nb);
 int hyla_dorgqr_ex(int64_t m, int64_t n, int64_t k, double *a, int64_t lda, const double *tau,
@@ -158,6 +158,7 @@ int hyla_dorgqr_ex(int64_t m, int64_t n, int64_t k, double *a, int64_t lda, cons
 int hyla_sorgqr_ex(int64_t m, int64_t n, int64_t k, float *a, int64_t lda, const float *tau,
                    int64_t nb);
 int64_t hyla_geqrf_default_nb(int64_t m, int64_t n);
+int64_t hyla_orgqr_default_nb(int64_t m, int64_t n);
 
 /* ---- Symmetric tridiagonal reduction --------------------------------------
  * Q^T A Q = T for a symmetric n-by-n A, LAPACK dsytrd's contract: uplo 'L'

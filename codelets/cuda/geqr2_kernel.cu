@@ -1,158 +1,160 @@
 // Householder QR's panel (LAPACK's DGEQR2 on an m-by-w panel) as one
 // cooperative kernel: each block keeps a slice of the panel's rows in shared
-// memory for the whole column loop, and per column the blocks meet twice at
+// memory for the whole column loop, its threads a column each (two for
+// w > 128) and a group of its rows, and per column the blocks meet twice at
 // a grid-wide barrier: for the column's norm (and its diagonal entry), then
-// for y = A^T v over the later columns. Every block adds the blocks' partial
-// sums itself, in block order, so all hold the same reflector and y, and
-// results do not vary from run to run. Partial sums go to two buffers used
-// in turn (a block may write the next sums while another still reads).
+// for y = A^T v over the later columns. Every block adds the blocks'
+// partial sums itself, in block order within fixed groups, so all hold the
+// same reflector and y, and results do not vary from run to run. The norms'
+// and y's partial sums have a buffer each: every block reads one before
+// the barrier after which it is written again.
 #include <cooperative_groups.h>
-#include "block_reduce.cuh"
 #include "kernels.h"
 #include "launch.h"
 
 namespace cg = cooperative_groups;
 
 #define THREADS 512
-#define WARPS (THREADS / 32)
 #define MAXW HYLA_GEQR2_MAX_W
 #define MAXB HYLA_GEQR2_MAX_BLOCKS
 #define ROWS_PER_BLOCK 128 // fewer blocks (and partial sums) below it, barely more work
-#define UNROLL 8           // partial sums a warp adds at once (loads in flight)
 
 template <typename T>
 struct Panel {
-	int m, w, rows; // rows: each block's slice (the last one's may be shorter)
+	int m, w, rows, ld; // rows: each block's slice (the last one's may be shorter); ld: odd
 	T *a, *tau, *partial;
 	int64_t lda;
 };
 
-// The blocks' sums of slots [0, nslots) of the partial buffer p (slot s of
-// block b at p[s * MAXB + b]) into out, each sum in block order.
-template <typename T>
-__device__ void add_partials(const T *p, int nslots, T *out)
+// Sum (max) over the warp; every lane gets the same result.
+template <typename T, bool MAX = false>
+__device__ T warp_all(T s)
 {
-	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, nb = gridDim.x;
-	for (int s0 = warp * UNROLL; s0 < nslots; s0 += WARPS * UNROLL) {
-		T acc[UNROLL];
-#pragma unroll
-		for (int u = 0; u < UNROLL; u++)
-			acc[u] = 0;
-		for (int b = lane; b < nb; b += 32)
-#pragma unroll
-			for (int u = 0; u < UNROLL; u++)
-				if (s0 + u < nslots)
-					acc[u] += __ldcg(&p[(int64_t)(s0 + u) * MAXB + b]);
-#pragma unroll
-		for (int u = 0; u < UNROLL; u++) {
-			T s = warp_reduce<T>(acc[u]);
-			if (lane == 0 && s0 + u < nslots)
-				out[s0 + u] = s;
-		}
+	for (int off = 16; off > 0; off /= 2) {
+		T o = __shfl_xor_sync(0xffffffffu, s, off);
+		s = MAX ? fmax(s, o) : s + o;
 	}
-	__syncthreads();
+	return s;
 }
 
 template <typename T>
 __global__ void __launch_bounds__(THREADS, 1) geqr2_panel(Panel<T> p)
 {
 	extern __shared__ __align__(16) unsigned char smem[];
-	T *tile = reinterpret_cast<T *>(smem); // the block's rows, leading dimension p.rows
-	__shared__ T y[MAXW], beta[MAXW], norm_parts[3];
+	T *tile = reinterpret_cast<T *>(smem); // the block's rows, leading dimension p.ld
+	__shared__ T red[2 * THREADS], beta[MAXW], scalars[2];
 	cg::grid_group grid = cg::this_grid();
-	const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, w = p.w, ld = p.rows;
-	const int r0 = blockIdx.x * p.rows, nr = min(p.rows, p.m - r0);
+	const int tid = threadIdx.x, lane = tid % 32, w = p.w, ld = p.ld;
+	// Thread: columns c0, c0 + lanes; rows [ra, rb); the blocks [ba, bb)
+	// whose partial sums it adds (its group's share).
+	const int lanes = w <= 32 ? 32 : w <= 64 ? 64 : 128, groups = THREADS / lanes;
+	const int c0 = tid % lanes, g = tid / lanes;
+	const int r0 = blockIdx.x * p.rows, nr = min(p.rows, p.m - r0), nblocks = gridDim.x;
+	const int per_group = (nr + groups - 1) / groups, ra = min(nr, g * per_group);
+	const int rb = min(nr, ra + per_group);
+	const int ba = nblocks * g / groups, bb = nblocks * (g + 1) / groups;
 	for (int i = tid; i < nr * w; i += THREADS)
 		tile[i % nr + i / nr * ld] = p.a[r0 + i % nr + i / nr * p.lda];
 	__syncthreads();
-	T *partial[2] = {p.partial, p.partial + (int64_t)MAXW * MAXB};
-	int buf = 0;
+	T *norms = p.partial, *sums = p.partial + (int64_t)MAXW * MAXB;
 	T tau_prev = 0;
 	for (int j = 0; j < w; j++) {
-		// Local rows at or below row j (and below it): [lo, nr), [lo1, nr).
-		const int lo = min(nr, max(0, j - r0)), lo1 = min(nr, max(0, j + 1 - r0));
-		if (j > 0) { // H(j-1) on columns j.., rows j-1..: A -= tau v y^T
-			const int lp = min(nr, max(0, j - 1 - r0)), rows = nr - lp;
-			const T *v = tile + (j - 1) * ld;
-			for (int i = tid; i < rows * (w - j); i += THREADS) {
-				const int r = lp + i % rows, l = j + i / rows;
-				tile[r + l * ld] -= tau_prev * v[r] * y[l];
-			}
+		const int lj = j - r0; // row j, local (may be outside the slice)
+		if (j > 0) { // y for columns j.. (the groups' sums in order), H(j-1) on them
+			for (int c = c0; c < w; c += lanes)
+				if (c >= j) {
+					T s = 0;
+					for (int b = ba; b < bb; b++)
+						s += __ldcg(&sums[(int64_t)(c - j) * MAXB + b]);
+					red[g * w + c] = s;
+				}
+			__syncthreads();
+			const T *v = tile + (j - 1) * ld; // with v(j-1) = 1 in place
+			for (int c = c0; c < w; c += lanes)
+				if (c >= j) {
+					T y = 0;
+					for (int k = 0; k < groups; k++)
+						y += red[k * w + c];
+					const T f = tau_prev * y;
+					for (int r = max(ra, lj - 1); r < rb; r++)
+						tile[r + c * ld] -= v[r] * f;
+				}
 			__syncthreads();
 		}
-		// The norm of column j below row j, as a scale (the largest entry)
-		// and the sum of squares over it; the diagonal entry from its block.
-		T *x = tile + j * ld, amax = 0, sq = 0;
-		for (int r = lo1 + tid; r < nr; r += THREADS)
-			amax = fmax(amax, fabs(x[r]));
-		amax = block_reduce<THREADS, T, true>(amax);
-		for (int r = lo1 + tid; amax > 0 && r < nr; r += THREADS)
-			sq += (x[r] / amax) * (x[r] / amax);
-		sq = block_reduce<THREADS, T>(sq);
-		T *out = partial[buf];
-		if (tid == 0) {
-			out[0 * MAXB + blockIdx.x] = amax;
-			out[1 * MAXB + blockIdx.x] = sq;
-			out[2 * MAXB + blockIdx.x] = j >= r0 && j < r0 + nr ? x[j - r0] : T(0);
-		}
-		grid.sync();
-		if (warp == 0) { // largest scale, then the sums of squares in its units
-			T s = 0, q = 0, alpha = 0;
-			for (int b = lane; b < gridDim.x; b += 32)
-				s = fmax(s, __ldcg(&out[0 * MAXB + b]));
-			s = __shfl_sync(0xffffffffu, warp_reduce<T, true>(s), 0);
-			for (int b = lane; b < gridDim.x; b += 32) {
-				const T sb = __ldcg(&out[0 * MAXB + b]);
-				if (sb > 0)
-					q += __ldcg(&out[1 * MAXB + b]) * (sb / s) * (sb / s);
-				alpha += __ldcg(&out[2 * MAXB + b]);
-			}
-			q = warp_reduce<T>(q);
-			alpha = warp_reduce<T>(alpha);
+		// The norm of column j below row j as a scale (the largest entry)
+		// and the sum of squares over it; the diagonal entry.
+		T *x = tile + j * ld;
+		if (tid < 32) {
+			T amax = 0, sq = 0;
+			for (int r = max(0, lj + 1) + lane; r < nr; r += 32)
+				amax = fmax(amax, fabs(x[r]));
+			amax = warp_all<T, true>(amax);
+			for (int r = max(0, lj + 1) + lane; amax > 0 && r < nr; r += 32)
+				sq += (x[r] / amax) * (x[r] / amax);
+			sq = warp_all<T>(sq);
 			if (lane == 0) {
-				norm_parts[0] = s * sqrt(q);
-				norm_parts[1] = alpha;
+				norms[0 * MAXB + blockIdx.x] = amax;
+				norms[1 * MAXB + blockIdx.x] = sq;
+				norms[2 * MAXB + blockIdx.x] = lj >= 0 && lj < nr ? x[lj] : T(0);
 			}
 		}
-		buf ^= 1;
-		__syncthreads();
-		// LAPACK's dlarfg: beta, tau, v = x / (alpha - beta) with v(j) = 1.
-		const T xnorm = norm_parts[0], alpha = norm_parts[1];
-		T b = alpha, t = 0, scale = 1;
-		if (xnorm > 0) {
-			b = -copysign(hypot(alpha, xnorm), alpha);
-			t = (b - alpha) / b;
-			scale = 1 / (alpha - b);
-		}
-		for (int r = lo1 + tid; r < nr; r += THREADS)
-			x[r] *= scale;
-		if (tid == 0) {
-			if (j >= r0 && j < r0 + nr)
-				x[j - r0] = 1;
-			beta[j] = b;
-			if (blockIdx.x == 0)
-				p.tau[j] = t;
-		}
-		tau_prev = t;
-		__syncthreads();
-		if (j + 1 == w)
-			break;
-		// y(l) = v^T A(:, l) for l > j: a warp per column, lanes over rows.
-		out = partial[buf];
-		for (int l = j + 1 + warp; l < w; l += WARPS) {
-			const T *c = tile + l * ld;
-			T s = 0;
-			for (int r = lo + lane; r < nr; r += 32)
-				s += x[r] * c[r];
-			s = warp_reduce<T>(s);
-			if (lane == 0)
-				out[(int64_t)(l - j - 1) * MAXB + blockIdx.x] = s;
-		}
 		grid.sync();
-		add_partials<T>(out, w - j - 1, y + j + 1);
-		buf ^= 1;
+		if (tid < 32) { // LAPACK's dlarfg: beta, tau, v = x / (alpha - beta)
+			T s = 0, q = 0, alpha = 0;
+			for (int b = lane; b < nblocks; b += 32)
+				s = fmax(s, __ldcg(&norms[0 * MAXB + b]));
+			s = warp_all<T, true>(s);
+			for (int b = lane; b < nblocks; b += 32) {
+				const T sb = __ldcg(&norms[0 * MAXB + b]);
+				if (sb > 0)
+					q += __ldcg(&norms[1 * MAXB + b]) * (sb / s) * (sb / s);
+				alpha += __ldcg(&norms[2 * MAXB + b]);
+			}
+			q = warp_all<T>(q);
+			alpha = warp_all<T>(alpha);
+			const T xnorm = s * sqrt(q);
+			T bj = alpha, t = 0, scale = 1;
+			if (xnorm > 0) {
+				bj = -copysign(hypot(alpha, xnorm), alpha);
+				t = (bj - alpha) / bj;
+				scale = 1 / (alpha - bj);
+			}
+			if (lane == 0) {
+				scalars[0] = t;
+				scalars[1] = scale;
+				beta[j] = bj;
+				if (blockIdx.x == 0)
+					p.tau[j] = t;
+			}
+		}
+		__syncthreads();
+		const T scale = scalars[1];
+		tau_prev = scalars[0];
+		// y(c) = v^T A(:, c) for the columns after j, v from column j.
+		for (int c = c0; c < w; c += lanes)
+			if (c > j) {
+				T acc = 0;
+				for (int r = max(ra, lj); r < rb; r++)
+					acc += (r == lj ? T(1) : x[r] * scale) * tile[r + c * ld];
+				red[g * w + c] = acc;
+			}
+		__syncthreads();
+		// The groups' sums out; column j becomes the reflector, v(j) = 1.
+		if (g == 0)
+			for (int c = c0; c < w; c += lanes)
+				if (c > j) {
+					T s = 0;
+					for (int k = 0; k < groups; k++)
+						s += red[k * w + c];
+					sums[(int64_t)(c - j - 1) * MAXB + blockIdx.x] = s;
+				}
+		for (int r = max(0, lj) + tid; r < nr; r += THREADS)
+			x[r] = r == lj ? T(1) : x[r] * scale;
+		if (j + 1 < w)
+			grid.sync();
 	}
-	// R's diagonal in place of the reflectors' 1s; the slice back.
+	__syncthreads();
+	// R's diagonal in place of the 1s, the slice back.
 	for (int j = tid; j < w; j += THREADS)
 		if (j >= r0 && j < r0 + nr)
 			tile[j - r0 + j * ld] = beta[j];
@@ -172,12 +174,15 @@ static bool launch(int m, int w, T *a, int64_t lda, T *tau, T *partial, cudaStre
 	cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
 	cudaFuncAttributes attr;
 	cudaFuncGetAttributes(&attr, geqr2_panel<T>);
-	const int64_t fit = ((int64_t)smem_max - (int64_t)attr.sharedSizeBytes) / w / (int64_t)sizeof(T);
+	/* The rows that fit with an odd leading dimension (rows | 1 <= rows + 1),
+	 * a block's least share. */
+	const int64_t fit = ((int64_t)smem_max - (int64_t)attr.sharedSizeBytes) / w / (int64_t)sizeof(T) - 1;
 	const int max_blocks = sms < MAXB ? sms : MAXB, least = (m + max_blocks - 1) / max_blocks;
 	const int rows = least > ROWS_PER_BLOCK ? least : fit < ROWS_PER_BLOCK ? (int)fit : ROWS_PER_BLOCK;
 	if (w > MAXW || rows > fit || rows < least)
 		return false;
-	const int64_t bytes = (int64_t)rows * w * (int64_t)sizeof(T);
+	const int ld = rows | 1;
+	const int64_t bytes = (int64_t)ld * w * (int64_t)sizeof(T);
 	if (cudaFuncSetAttribute(geqr2_panel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
 	                         (int)bytes) != cudaSuccess)
 		hyla_fail("geqr2_panel's shared memory size");
@@ -186,7 +191,7 @@ static bool launch(int m, int w, T *a, int64_t lda, T *tau, T *partial, cudaStre
 	int blocks = (m + rows - 1) / rows;
 	if (per_sm < 1 || blocks > per_sm * sms)
 		return false;
-	Panel<T> p = {m, w, rows, a, tau, partial, lda};
+	Panel<T> p = {m, w, rows, ld, a, tau, partial, lda};
 	void *args[] = {&p};
 	if (cudaLaunchCooperativeKernel((const void *)geqr2_panel<T>, blocks, THREADS, args,
 	                                (size_t)bytes, stream))
