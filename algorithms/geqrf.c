@@ -10,8 +10,9 @@
  *   panel(k)      LAPACK's dgeqrf on its rows from c0 on and the block
  *                 reflector's T (LAPACK's dlarft), on a core or the GPU;
  *   update(k, c)  Q_k^T = (I - V T V^T)^T on rows c0.. of the later panels:
- *                 the next one alone and first (so the next panel can start:
- *                 look-ahead), the others in groups. */
+ *                 with a GPU all in one task; without, the next one alone
+ *                 and first (so the next panel can start: look-ahead), the
+ *                 others in groups (hyla__householder_group). */
 #include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
@@ -22,6 +23,7 @@ struct geqrf_run {
 	const hyla_desc *A, *B, *tau; /* B: the columns after min(m, n), or NULL */
 	starpu_data_handle_t w, scratch;
 	int64_t group;
+	int lookahead;
 };
 
 /* update(k, ...) on the panels [first, last) of d, the first one alone when
@@ -51,7 +53,7 @@ static int submit_geqrf(const struct geqrf_run *r)
 		starpu_matrix_data_register(&t, -1, 0, (uint32_t)w, (uint32_t)w, (uint32_t)w, sizeof(real_t));
 		ret = TASK(geqrf_panel)(panel, tau, t, r->scratch, c0);
 		if (ret == HYLA_SUCCESS)
-			ret = submit_updates(r, panel, t, c0, A, k + 1, 1);
+			ret = submit_updates(r, panel, t, c0, A, k + 1, r->lookahead);
 		if (ret == HYLA_SUCCESS && r->B)
 			ret = submit_updates(r, panel, t, c0, r->B, 0, 0);
 		starpu_data_unregister_submit(t);
@@ -95,8 +97,9 @@ static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla
 		return ret;
 	for (int64_t t = 0; t < T.mt && ret == HYLA_SUCCESS; t++)
 		ret = hyla__request_own(req, T.tiles[t]);
-	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
-	struct geqrf_run run = {.A = A, .B = B, .tau = &T, .group = group};
+	struct geqrf_run run = {.A = A, .B = B, .tau = &T};
+	int64_t group = run.group = hyla__householder_group(B && B->nt > A->nt ? B->nt : A->nt, n, nb,
+	                                                    &run.lookahead);
 	if (ret == HYLA_SUCCESS) {
 		run.scratch = WORKSPACE(geqrf)(nb);
 		starpu_vector_data_register(&run.w, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));

@@ -5,8 +5,8 @@
  * k < n the columns after them, which start as the identity's (LAPACK's
  * way), are a second set of panels. Reflector panel by panel from the last:
  *   t(i)         the panel's T (CPU, LAPACK's dlarft);
- *   apply(i, c)  (I - V T V^T) on the later panels c of both sets, in groups
- *                (GPU where the models say so);
+ *   apply(i, c)  (I - V T V^T) on the later panels c of both sets (GPU where
+ *                the models say so), in groups (hyla__householder_group);
  *   form(i)      the panel's own columns of Q. */
 #include <lapacke.h>
 #include <stdlib.h>
@@ -33,7 +33,8 @@ static int submit_applies(starpu_data_handle_t panel, starpu_data_handle_t t, st
 }
 
 static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc *tau,
-                        starpu_data_handle_t w_apply, starpu_data_handle_t w_form, int64_t group)
+                        starpu_data_handle_t w_apply, starpu_data_handle_t w_form, int64_t group,
+                        int lookahead)
 {
 	int ret = HYLA_SUCCESS;
 	for (int64_t i = A->nt - 1; i >= 0 && ret == HYLA_SUCCESS; i--) {
@@ -44,7 +45,7 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc 
 		ret = TASK(larft)(panel, hyla__tile(tau, i, 0), t, c0, STARPU_MAX_PRIO);
 		/* The panel next to this one first: the next step's apply waits on it. */
 		if (ret == HYLA_SUCCESS)
-			ret = submit_applies(panel, t, w_apply, c0, A, i + 1, 1, group);
+			ret = submit_applies(panel, t, w_apply, c0, A, i + 1, lookahead, group);
 		if (ret == HYLA_SUCCESS && B)
 			ret = submit_applies(panel, t, w_apply, c0, B, 0, 0, group);
 		if (ret == HYLA_SUCCESS)
@@ -74,11 +75,12 @@ int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla
                               hyla_request *req)
 {
 	int64_t n = A->n, nb = A->nb;
-	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
+	int lookahead;
+	int64_t group = hyla__householder_group(B && B->nt > A->nt ? B->nt : A->nt, n, nb, &lookahead);
 	starpu_data_handle_t w_apply, w_form;
 	starpu_vector_data_register(&w_apply, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
 	starpu_vector_data_register(&w_form, -1, 0, (uint32_t)(2 * nb * nb), sizeof(real_t));
-	int ret = submit_orgqr(A, B, tau, w_apply, w_form, group);
+	int ret = submit_orgqr(A, B, tau, w_apply, w_form, group, lookahead);
 	starpu_data_unregister_submit(w_apply);
 	starpu_data_unregister_submit(w_form);
 	return ret == HYLA_SUCCESS ? hyla__request_fence(req, A, B) : ret;

@@ -1,6 +1,7 @@
 /* Block-size tables: the seeds tune them per machine (GPU or not). */
 #include <errno.h>
 #include <stdlib.h>
+#include "algorithms.h"
 #include "hyla.h"
 
 int64_t hyla_mgs_default_nb(int64_t m, int64_t n)
@@ -37,6 +38,15 @@ int64_t hyla_orgqr_default_nb(int64_t m, int64_t n)
 	 * qr_householder 8000: orgqr 0.084 s at nb 128, 0.076 s at 192, 0.071 s
 	 * at 256. */
 	return hyla_ncuda() > 0 ? 256 : 64;
+}
+
+int64_t hyla__householder_group(int64_t panels, int64_t n, int64_t nb, int *lookahead)
+{
+	/* H100, qr_householder 8000: one update a step 0.xxx s, the next panel's
+	 * alone and groups of 2048 columns 0.222 s. */
+	*lookahead = hyla_ncuda() == 0;
+	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
+	return *lookahead ? group : panels > 0 ? panels : 1;
 }
 
 int64_t hyla_sytrd_default_nb(int64_t n)
