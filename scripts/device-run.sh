@@ -186,8 +186,12 @@ if [ "$what" = householder ] || [ "$what" = all ]; then
 	{
 		STARPU_SCHED=dmda $bin/qr_householder 8000 --repeat 3 --lapack --cusolver --stats
 		for size in "16000 8000" "16384" "8192 4096"; do
+			STARPU_SCHED=dmda $bin/qr_householder $size --no-check >/dev/null 2>&1
 			STARPU_SCHED=dmda $bin/qr_householder $size --repeat 2 --cusolver --no-check
 		done
+		STARPU_SCHED=dmda $bin/qr_householder 8000 --prec s --no-check >/dev/null 2>&1
+		STARPU_SCHED=dmda $bin/qr_householder 8000 --prec s --repeat 3 --cusolver
+		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/qr_householder 4000 --no-check >/dev/null 2>&1
 		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/qr_householder 4000 --repeat 2 --lapack
 	} 2>&1 | tee "$out/bench-householder$tag.txt"
 fi
@@ -232,6 +236,13 @@ if [ "$what" = cores ]; then
 fi
 
 if [ "$what" = tridiag ] || [ "$what" = all ]; then
+	for sched in dmda eager random ws; do
+		for args in "d 3000 L" "d 2049 L" "s 2000 L" "d 1000 U" "d 5000 L"; do
+			STARPU_SCHED=$sched $bin/tests/test_sytrd $args || echo "FAILED (exit $?): test_sytrd $args under $sched"
+		done
+		STARPU_SCHED=$sched $bin/tests/test_codelets_reduce 1000 64 || echo "FAILED: test_codelets_reduce under $sched"
+	done 2>&1 | tee "$out/checks-tridiag$tag.txt" | grep -v "pass$"
+	grep -c FAILED "$out/checks-tridiag$tag.txt" | sed 's/^/failed checks: /'
 	echo "== tridiag_reduce, bidiag_reduce: calibration runs (dmda), then timings with LAPACK, cuSOLVER"
 	for cmd in tridiag_reduce bidiag_reduce; do
 		for n in 8000 8000 8000 4000 16000; do STARPU_SCHED=dmda $bin/$cmd $n --no-check >/dev/null 2>&1; done

@@ -1,10 +1,10 @@
 // CUDA panels built of Householder reflectors, on the worker's stream with
-// no host sync: Householder QR's (LAPACK's DGEQR2) and its block
-// reflector's T (DLARFT), the tridiagonal reduction's (DLATRD, lower) and
-// the bidiagonal reduction's (DLABRD, m >= n). Per column, cuBLAS for the
-// products (for the reductions the SYMV or the two GEMVs over the resident
-// trailing matrix, and the smaller GEMVs that bring columns and rows up to
-// date and correct W, X and Y) and one-block kernels of ours for the
+// no host sync: Householder QR's (LAPACK's DGEQR2, for panels too tall for
+// geqr2_kernel.cu) and its block reflector's T (DLARFT), and the bidiagonal
+// reduction's (DLABRD, m >= n; the tridiagonal one's is latrd_kernels.cu).
+// Per column, cuBLAS for the products (for DLABRD the two GEMVs over the
+// resident trailing matrix, and the smaller GEMVs that bring columns and
+// rows up to date and correct X and Y) and one-block kernels of ours for the
 // reflectors (dlarfg) and the scalings, whose scalars never leave the GPU.
 #include <cublas_v2.h>
 #include "kernels.h"
@@ -140,22 +140,6 @@ static void scale(int m, T *x, const T *s, cudaStream_t stream)
 	hyla_check_launch("scale_by");
 }
 
-// w = tau w, then w += alpha v with alpha = -tau/2 w^T v.
-template <typename T>
-__global__ void __launch_bounds__(THREADS) finish_w(int m, T *w, const T *v, const T *tau)
-{
-	const T t = *tau;
-	T dot = 0;
-	for (int r = threadIdx.x; r < m; r += THREADS) {
-		T wr = t * w[r];
-		w[r] = wr;
-		dot += wr * v[r];
-	}
-	const T alpha = T(-0.5) * t * block_reduce<THREADS, T>(dot);
-	for (int r = threadIdx.x; r < m; r += THREADS)
-		w[r] += alpha * v[r];
-}
-
 static void gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, double alpha,
                  const double *a, int lda, const double *x, int incx, double beta, double *y,
                  int incy = 1)
@@ -169,22 +153,6 @@ static void gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, float alp
 {
 	if (cublasSgemv(h, op, m, n, &alpha, a, lda, x, incx, &beta, y, incy) != CUBLAS_STATUS_SUCCESS)
 		hyla_fail("cuBLAS sgemv of a reduction's panel");
-}
-
-static void symv(cublasHandle_t h, int m, const double *a, int lda, const double *x, double *y)
-{
-	const double one = 1, zero = 0;
-	if (cublasDsymv(h, CUBLAS_FILL_MODE_LOWER, m, &one, a, lda, x, 1, &zero, y, 1) !=
-	    CUBLAS_STATUS_SUCCESS)
-		hyla_fail("cuBLAS dsymv of the tridiagonal panel");
-}
-
-static void symv(cublasHandle_t h, int m, const float *a, int lda, const float *x, float *y)
-{
-	const float one = 1, zero = 0;
-	if (cublasSsymv(h, CUBLAS_FILL_MODE_LOWER, m, &one, a, lda, x, 1, &zero, y, 1) !=
-	    CUBLAS_STATUS_SUCCESS)
-		hyla_fail("cuBLAS ssymv of the tridiagonal panel");
 }
 
 static void ger(cublasHandle_t h, int m, int n, const double *alpha, const double *x,
@@ -305,34 +273,6 @@ static void larft(int m, int w, const T *a, int lda, const T *tau, T *t, int ldt
 HYLA_QR_PANEL_INSTANCES(d, double)
 HYLA_QR_PANEL_INSTANCES(s, float)
 
-// DLATRD's loop, 0-based: a is A(c, c) of the panel at column c (n rows
-// and columns from there), w is W(c, 0).
-template <typename T>
-static void latrd(int n, int nb, T *a, int lda, T *e, T *tau, T *w, int ldw, cublasHandle_t h,
-                  cudaStream_t stream)
-{
-	const cublasOperation_t N = CUBLAS_OP_N, Tr = CUBLAS_OP_T;
-	for (int i = 0; i < nb && i < n - 1; i++) {
-		T *aii = a + i + (int64_t)i * lda;
-		if (i > 0) { /* A(i:n, i) -= A(i:n, 0:i) W(i, 0:i)^T + W(i:n, 0:i) A(i, 0:i)^T */
-			gemv(h, N, n - i, i, T(-1), a + i, lda, w + i, ldw, T(1), aii);
-			gemv(h, N, n - i, i, T(-1), w + i, ldw, a + i, lda, T(1), aii);
-		}
-		const int m = n - i - 1;
-		T *v = aii + 1, *wi = w + i + 1 + (int64_t)i * ldw, *tmp = w + (int64_t)i * ldw;
-		reflector(m, v, 1, e + i, tau + i, stream);
-		symv(h, m, v + lda, lda, v, wi);
-		if (i > 0) { /* W(i+1:n, i) -= A V^T... DLATRD's four corrections */
-			gemv(h, Tr, m, i, T(1), w + i + 1, ldw, v, 1, T(0), tmp);
-			gemv(h, N, m, i, T(-1), a + i + 1, lda, tmp, 1, T(1), wi);
-			gemv(h, Tr, m, i, T(1), a + i + 1, lda, v, 1, T(0), tmp);
-			gemv(h, N, m, i, T(-1), w + i + 1, ldw, tmp, 1, T(1), wi);
-		}
-		finish_w<T><<<1, THREADS, 0, stream>>>(m, wi, v, tau + i);
-		hyla_check_launch("finish_w");
-	}
-}
-
 // DLABRD's loop for m >= n, 0-based: a is A(c, c) of the panel at column c
 // (m rows, n > nb columns from there), x and y are X(c, 0) and Y(c, 0).
 template <typename T>
@@ -388,16 +328,4 @@ extern "C" void hyla__cuda_labrd_s(int m, int n, int nb, float *a, int lda, floa
                                    cublasHandle_t h, cudaStream_t stream)
 {
 	labrd(m, n, nb, a, lda, d, e, tauq, taup, x, ldx, y, ldy, h, stream);
-}
-
-extern "C" void hyla__cuda_latrd_d(int n, int nb, double *a, int lda, double *e, double *tau,
-                                   double *w, int ldw, cublasHandle_t h, cudaStream_t stream)
-{
-	latrd(n, nb, a, lda, e, tau, w, ldw, h, stream);
-}
-
-extern "C" void hyla__cuda_latrd_s(int n, int nb, float *a, int lda, float *e, float *tau,
-                                   float *w, int ldw, cublasHandle_t h, cudaStream_t stream)
-{
-	latrd(n, nb, a, lda, e, tau, w, ldw, h, stream);
 }
