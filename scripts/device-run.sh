@@ -3,11 +3,12 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|hr|hr-table|qr|cores|big|big-hr|calibrate|parallel|trace|cgs|householder|tridiag|bench|suite|profile|all]
+#   sh scripts/device-run.sh [checks|hr|hr-table|qr|reductions-quick|cores|big|big-hr|calibrate|parallel|trace|cgs|householder|tridiag|bench|suite|profile|all]
 #   (default all)
 # hr: the Hessenberg panel's GPU checks and hr_reduce timings (a quick loop).
 # hr-table: hr_reduce's table for issue 3 (after calibrate, with its models).
 # qr: the Householder panel kernel's checks and qr_householder 8000 by nb.
+# reductions-quick: the reductions' GPU checks and 8000's timings in one call.
 # cores: hr_reduce with STARPU_NCUDA=0 against LAPACK under pheft's combined workers and dmda.
 # big, big-hr: n = 50000 QRs, Hessenberg with the sampled checks (issue 9's 64-bit sizes).
 # calibrate: perfmodels/calibrate.sh from empty models, timed, then hr_reduce 8000 with
@@ -233,6 +234,30 @@ if [ "$what" = cores ]; then
 		echo "-- $env"
 		env $env STARPU_NCUDA=0 $bin/hr_reduce $n --repeat 2 --lapack --stats
 	done 2>&1 | tee "$out/cores$tag.txt"
+fi
+
+if [ "$what" = reductions-quick ]; then
+	# The reductions' GPU panels checked under each scheduler, then
+	# tridiag_reduce, bidiag_reduce and hr_reduce --want-q (orghr) at 8000
+	# after calibration runs, with cuSOLVER (a call within the device limit).
+	for sched in dmda eager random ws; do
+		for args in "d 3000 L" "s 2000 L" "d 1000 U"; do
+			STARPU_SCHED=$sched $bin/tests/test_sytrd $args || echo "FAILED (exit $?): test_sytrd $args under $sched"
+		done
+		for args in "d 3000 2000" "d 2049 2049" "s 2000 1500" "d 1500 3000"; do
+			STARPU_SCHED=$sched $bin/tests/test_gebrd $args || echo "FAILED (exit $?): test_gebrd $args under $sched"
+		done
+		STARPU_SCHED=$sched $bin/tests/test_codelets_reduce 1000 64 || echo "FAILED: test_codelets_reduce under $sched"
+	done 2>&1 | tee "$out/checks-reductions$tag.txt" | grep -v "pass$"
+	grep -c FAILED "$out/checks-reductions$tag.txt" | sed 's/^/failed checks: /'
+	{
+		for cmd in "bidiag_reduce 8000" "tridiag_reduce 8000" "bidiag_reduce 4000"; do
+			for i in 1 2; do STARPU_SCHED=dmda $bin/$cmd --no-check >/dev/null 2>&1; done
+			STARPU_SCHED=dmda $bin/$cmd --repeat 2 --cusolver --stats
+		done
+		for i in 1 2 3; do STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check >/dev/null 2>&1; done
+		STARPU_SCHED=dmda $bin/hr_reduce 8000 --want-q --repeat 3 --stats
+	} 2>&1 | tee "$out/bench-reductions$tag.txt"
 fi
 
 if [ "$what" = tridiag ] || [ "$what" = all ]; then

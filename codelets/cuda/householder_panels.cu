@@ -1,13 +1,10 @@
-// CUDA panels built of Householder reflectors, on the worker's stream with
-// no host sync: Householder QR's (LAPACK's DGEQR2, for panels too tall for
-// geqr2_kernel.cu) and its block reflector's T (DLARFT), and the bidiagonal
-// reduction's (DLABRD, m >= n; the tridiagonal one's is latrd_kernels.cu).
-// Per column, cuBLAS for the products (for DLABRD the two GEMVs over the
-// resident trailing matrix, and the smaller GEMVs that bring columns and
-// rows up to date and correct X and Y) and one-block kernels of ours for the
-// reflectors (dlarfg) and the scalings, whose scalars never leave the GPU.
+// Householder QR's panel on the worker's stream with no host sync, for
+// panels too tall for geqr2_kernel.cu (LAPACK's DGEQR2: per column a
+// one-block dlarfg kernel, cuBLAS GEMV and GER, the scalar kept on the
+// device), and its block reflector's T (DLARFT) for every panel.
 #include <cublas_v2.h>
 #include "kernels.h"
+#include "blas_calls.cuh"
 #include "block_reduce.cuh"
 #include "launch.h"
 
@@ -113,46 +110,6 @@ __global__ void __launch_bounds__(LARFT_LEAF) larft_leaves(int w, const T *tau, 
 	if (l < n)
 		for (int j = 0; j < n; j++)
 			tb[l + j * ldt] = tl[l][j];
-}
-
-// x *= *s (a scalar in device memory).
-template <typename T>
-__global__ void scale_by(int m, T *x, const T *s)
-{
-	const T f = *s;
-	for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x)
-		x[r] *= f;
-}
-
-template <typename T>
-static void reflector(int m, T *x, int64_t inc, T *beta, T *tau, cudaStream_t stream)
-{
-	larfg<T><<<1, THREADS, 0, stream>>>(m, x, inc, beta, tau, (T *)NULL);
-	hyla_check_launch("larfg");
-}
-
-template <typename T>
-static void scale(int m, T *x, const T *s, cudaStream_t stream)
-{
-	if (m <= 0)
-		return;
-	scale_by<T><<<(m + 255) / 256 < 64 ? (m + 255) / 256 : 64, 256, 0, stream>>>(m, x, s);
-	hyla_check_launch("scale_by");
-}
-
-static void gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, double alpha,
-                 const double *a, int lda, const double *x, int incx, double beta, double *y,
-                 int incy = 1)
-{
-	if (cublasDgemv(h, op, m, n, &alpha, a, lda, x, incx, &beta, y, incy) != CUBLAS_STATUS_SUCCESS)
-		hyla_fail("cuBLAS dgemv of a reduction's panel");
-}
-
-static void gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, float alpha, const float *a,
-                 int lda, const float *x, int incx, float beta, float *y, int incy = 1)
-{
-	if (cublasSgemv(h, op, m, n, &alpha, a, lda, x, incx, &beta, y, incy) != CUBLAS_STATUS_SUCCESS)
-		hyla_fail("cuBLAS sgemv of a reduction's panel");
 }
 
 static void ger(cublasHandle_t h, int m, int n, const double *alpha, const double *x,
@@ -272,60 +229,3 @@ static void larft(int m, int w, const T *a, int lda, const T *tau, T *t, int ldt
 	}
 HYLA_QR_PANEL_INSTANCES(d, double)
 HYLA_QR_PANEL_INSTANCES(s, float)
-
-// DLABRD's loop for m >= n, 0-based: a is A(c, c) of the panel at column c
-// (m rows, n > nb columns from there), x and y are X(c, 0) and Y(c, 0).
-template <typename T>
-static void labrd(int m, int n, int nb, T *a, int lda, T *d, T *e, T *tauq, T *taup, T *x,
-                  int ldx, T *y, int ldy, cublasHandle_t h, cudaStream_t stream)
-{
-	const cublasOperation_t N = CUBLAS_OP_N, Tr = CUBLAS_OP_T;
-	for (int i = 0; i < nb; i++) {
-		T *aii = a + i + (int64_t)i * lda, *row = aii + lda;
-		T *yi = y + i + 1 + (int64_t)i * ldy, *ytmp = y + (int64_t)i * ldy;
-		T *xi = x + i + 1 + (int64_t)i * ldx, *xtmp = x + (int64_t)i * ldx;
-		const int mi = m - i, ni = n - i - 1;
-		if (i > 0) { /* A(i:m, i) -= A(i:m, 0:i) Y(i, 0:i)^T + X(i:m, 0:i) A(0:i, i) */
-			gemv(h, N, mi, i, T(-1), a + i, lda, y + i, ldy, T(1), aii);
-			gemv(h, N, mi, i, T(-1), x + i, ldx, a + (int64_t)i * lda, 1, T(1), aii);
-		}
-		reflector(mi, aii, 1, d + i, tauq + i, stream);
-		/* Y(i+1:n, i) = tauq (A^T v - Y (A_left^T v) - A_top^T (X^T v)) */
-		gemv(h, Tr, mi, ni, T(1), row, lda, aii, 1, T(0), yi);
-		if (i > 0) {
-			gemv(h, Tr, mi, i, T(1), a + i, lda, aii, 1, T(0), ytmp);
-			gemv(h, N, ni, i, T(-1), y + i + 1, ldy, ytmp, 1, T(1), yi);
-			gemv(h, Tr, mi, i, T(1), x + i, ldx, aii, 1, T(0), ytmp);
-			gemv(h, Tr, i, ni, T(-1), a + (int64_t)(i + 1) * lda, lda, ytmp, 1, T(1), yi);
-		}
-		scale(ni, yi, tauq + i, stream);
-		/* A(i, i+1:n) -= Y(i+1:n, 0:i+1) A(i, 0:i+1)^T + A(0:i, i+1:n)^T X(i, 0:i)^T */
-		gemv(h, N, ni, i + 1, T(-1), y + i + 1, ldy, a + i, lda, T(1), row, lda);
-		if (i > 0)
-			gemv(h, Tr, i, ni, T(-1), a + (int64_t)(i + 1) * lda, lda, x + i, ldx, T(1), row, lda);
-		reflector(ni, row, lda, e + i, taup + i, stream);
-		/* X(i+1:m, i) = taup (A u - A_left (Y^T u) - X (A_top u)) */
-		gemv(h, N, mi - 1, ni, T(1), row + 1, lda, row, lda, T(0), xi);
-		gemv(h, Tr, ni, i + 1, T(1), y + i + 1, ldy, row, lda, T(0), xtmp);
-		gemv(h, N, mi - 1, i + 1, T(-1), a + i + 1, lda, xtmp, 1, T(1), xi);
-		if (i > 0) {
-			gemv(h, N, i, ni, T(1), a + (int64_t)(i + 1) * lda, lda, row, lda, T(0), xtmp);
-			gemv(h, N, mi - 1, i, T(-1), x + i + 1, ldx, xtmp, 1, T(1), xi);
-		}
-		scale(mi - 1, xi, taup + i, stream);
-	}
-}
-
-extern "C" void hyla__cuda_labrd_d(int m, int n, int nb, double *a, int lda, double *d, double *e,
-                                   double *tauq, double *taup, double *x, int ldx, double *y,
-                                   int ldy, cublasHandle_t h, cudaStream_t stream)
-{
-	labrd(m, n, nb, a, lda, d, e, tauq, taup, x, ldx, y, ldy, h, stream);
-}
-
-extern "C" void hyla__cuda_labrd_s(int m, int n, int nb, float *a, int lda, float *d, float *e,
-                                   float *tauq, float *taup, float *x, int ldx, float *y, int ldy,
-                                   cublasHandle_t h, cudaStream_t stream)
-{
-	labrd(m, n, nb, a, lda, d, e, tauq, taup, x, ldx, y, ldy, h, stream);
-}

@@ -1,0 +1,140 @@
+// What the reductions' cooperative column kernels share (latrd_kernels.cu,
+// labrd_kernels.cu): blocks own contiguous rows, partial sums go to a
+// scratch (slot-major, COOP_MAXB per slot) and are added in block order,
+// so every block gets the same result and results do not vary from run to
+// run; LAPACK's dlarfg from the blocks' partial norms.
+#ifndef HYLA_CUDA_COOP_REFLECTOR_CUH
+#define HYLA_CUDA_COOP_REFLECTOR_CUH
+
+#include "block_reduce.cuh"
+#include "launch.h"
+
+#define COOP_THREADS 256
+#define COOP_MAXB 160 // blocks at most
+#define COOP_PER_LANE ((COOP_MAXB + 31) / 32)
+
+// This block's share of [lo, hi): [*r0, *r1).
+__device__ inline void coop_rows(int lo, int hi, int *r0, int *r1)
+{
+	const int chunk = (hi - lo + gridDim.x - 1) / gridDim.x;
+	*r0 = min(hi, lo + (int)blockIdx.x * chunk);
+	*r1 = min(hi, *r0 + chunk);
+}
+
+// Sum over the blocks of slot s, in block order (warp-wide; every lane).
+template <typename T>
+__device__ T coop_blocks_sum(const T *partial, int s)
+{
+	const int lane = threadIdx.x % 32;
+	T acc = 0;
+	for (int b = lane; b < gridDim.x; b += 32)
+		acc += __ldcg(&partial[(int64_t)s * COOP_MAXB + b]);
+	for (int off = 16; off > 0; off /= 2)
+		acc += __shfl_xor_sync(0xffffffffu, acc, off);
+	return acc;
+}
+
+// The block's part of a reflector's norm into slots 0 and 1 (the largest
+// |x(r)| and the sum of squares in its units, r in [lo, hi), stride inc),
+// alpha's into slot 2 (the caller's value, zero unless the block holds it).
+template <typename T>
+__device__ void coop_norm_parts(const T *x, int64_t inc, int lo, int hi, T alpha, T *partial)
+{
+	T amax = 0, sq = 0;
+	for (int r = lo + threadIdx.x; r < hi; r += COOP_THREADS)
+		amax = fmax(amax, fabs(x[r * inc]));
+	amax = block_reduce<COOP_THREADS, T, true>(amax);
+	for (int r = lo + threadIdx.x; amax > 0 && r < hi; r += COOP_THREADS)
+		sq += (x[r * inc] / amax) * (x[r * inc] / amax);
+	sq = block_reduce<COOP_THREADS, T>(sq);
+	if (threadIdx.x == 0) {
+		partial[0 * COOP_MAXB + blockIdx.x] = amax;
+		partial[1 * COOP_MAXB + blockIdx.x] = sq;
+		partial[2 * COOP_MAXB + blockIdx.x] = alpha;
+	}
+}
+
+// LAPACK's dlarfg from the blocks' parts (warp-wide, after a grid barrier):
+// beta, tau and the scale of x, v = x / (alpha - beta).
+template <typename T>
+__device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale)
+{
+	const int lane = threadIdx.x % 32;
+	T sb[COOP_PER_LANE], s = 0, q = 0;
+#pragma unroll
+	for (int k = 0; k < COOP_PER_LANE; k++) {
+		const int b = lane + 32 * k;
+		sb[k] = b < gridDim.x ? __ldcg(&partial[0 * COOP_MAXB + b]) : T(0);
+		s = fmax(s, sb[k]);
+	}
+	for (int off = 16; off > 0; off /= 2)
+		s = fmax(s, __shfl_xor_sync(0xffffffffu, s, off));
+#pragma unroll
+	for (int k = 0; k < COOP_PER_LANE; k++) {
+		const int b = lane + 32 * k;
+		if (b < gridDim.x && sb[k] > 0)
+			q += __ldcg(&partial[1 * COOP_MAXB + b]) * (sb[k] / s) * (sb[k] / s);
+	}
+	for (int off = 16; off > 0; off /= 2)
+		q += __shfl_xor_sync(0xffffffffu, q, off);
+	const T alpha = coop_blocks_sum(partial, 2), xnorm = s * sqrt(q);
+	*beta = alpha, *tau = 0, *scale = 1;
+	if (xnorm > 0) {
+		*beta = -copysign(hypot(alpha, xnorm), alpha);
+		*tau = (*beta - alpha) / *beta;
+		*scale = 1 / (alpha - *beta);
+	}
+}
+
+// The block's sums over its rows [lo, hi) of m_s(r) v(r) for the slots s
+// in [0, count) into partial slots first + s: a warp per slot, lanes over
+// rows; m_s(r) = mat(s, r).
+template <typename T, typename Mat>
+__device__ void coop_dots(Mat mat, const T *v, int64_t inc, int lo, int hi, int count, int first,
+                          T *partial)
+{
+	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+	for (int s = warp; s < count; s += COOP_THREADS / 32) {
+		T acc = 0;
+		for (int r = lo + lane; r < hi; r += 32)
+			acc += mat(s, r) * v[r * inc];
+		acc = warp_reduce<T>(acc);
+		if (lane == 0)
+			partial[(int64_t)(first + s) * COOP_MAXB + blockIdx.x] = acc;
+	}
+}
+
+// Slots [first, first + count) summed over the blocks into out[0..count),
+// the slots shared among the grid's warps.
+template <typename T>
+__device__ void coop_sums_out(const T *partial, int first, int count, T *out)
+{
+	const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = COOP_THREADS / 32;
+	for (int s = blockIdx.x * warps + warp; s < count; s += gridDim.x * warps) {
+		const T z = coop_blocks_sum(partial, first + s);
+		if (lane == 0)
+			out[s] = z;
+	}
+}
+
+// A cooperative launch of kernel(arg) on blocks blocks of COOP_THREADS.
+template <typename Arg>
+static void coop_launch(void (*kernel)(Arg), int blocks, Arg *arg, cudaStream_t stream, const char *what)
+{
+	void *args[] = {arg};
+	if (cudaLaunchCooperativeKernel((const void *)kernel, blocks, COOP_THREADS, args, 0, stream))
+		hyla_fail(what);
+}
+
+// Blocks for rows rows: one per COOP_THREADS rows (a thread a row), at most
+// one per multiprocessor and COOP_MAXB.
+static inline int coop_blocks(int rows)
+{
+	int device, sms;
+	cudaGetDevice(&device);
+	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+	int blocks = (rows + COOP_THREADS - 1) / COOP_THREADS, limit = sms < COOP_MAXB ? sms : COOP_MAXB;
+	return blocks < 1 ? 1 : blocks < limit ? blocks : limit;
+}
+
+#endif
