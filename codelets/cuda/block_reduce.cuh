@@ -2,12 +2,13 @@
 #ifndef HYLA_CUDA_BLOCK_REDUCE_CUH
 #define HYLA_CUDA_BLOCK_REDUCE_CUH
 
-// Sum (max) over the warp; lane 0 holds it.
+// Sum (max) over the warp by a butterfly; every lane gets the same result
+// (lane 0's is the tree's of shfl_down: the same pairs, the same order).
 template <typename T, bool MAX = false>
 __device__ T warp_reduce(T s)
 {
 	for (int off = 16; off > 0; off /= 2) {
-		T o = __shfl_down_sync(0xffffffffu, s, off);
+		T o = __shfl_xor_sync(0xffffffffu, s, off);
 		s = MAX ? fmax(s, o) : s + o;
 	}
 	return s;

@@ -29,9 +29,7 @@ __device__ T coop_blocks_sum(const T *partial, int s)
 	T acc = 0;
 	for (int b = lane; b < gridDim.x; b += 32)
 		acc += __ldcg(&partial[(int64_t)s * COOP_MAXB + b]);
-	for (int off = 16; off > 0; off /= 2)
-		acc += __shfl_xor_sync(0xffffffffu, acc, off);
-	return acc;
+	return warp_reduce<T>(acc);
 }
 
 // The block's part of a reflector's norm into slots 0 and 1 (the largest
@@ -67,16 +65,14 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale)
 		sb[k] = b < gridDim.x ? __ldcg(&partial[0 * COOP_MAXB + b]) : T(0);
 		s = fmax(s, sb[k]);
 	}
-	for (int off = 16; off > 0; off /= 2)
-		s = fmax(s, __shfl_xor_sync(0xffffffffu, s, off));
+	s = warp_reduce<T, true>(s);
 #pragma unroll
 	for (int k = 0; k < COOP_PER_LANE; k++) {
 		const int b = lane + 32 * k;
 		if (b < gridDim.x && sb[k] > 0)
 			q += __ldcg(&partial[1 * COOP_MAXB + b]) * (sb[k] / s) * (sb[k] / s);
 	}
-	for (int off = 16; off > 0; off /= 2)
-		q += __shfl_xor_sync(0xffffffffu, q, off);
+	q = warp_reduce<T>(q);
 	const T alpha = coop_blocks_sum(partial, 2), xnorm = s * sqrt(q);
 	*beta = alpha, *tau = 0, *scale = 1;
 	if (xnorm > 0) {
@@ -84,6 +80,31 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale)
 		*tau = (*beta - alpha) / *beta;
 		*scale = 1 / (alpha - *beta);
 	}
+}
+
+// After the grid barrier that follows coop_norm_parts: the reflector (its
+// beta and tau to *beta_out and *tau_out, by block 0), and the block's x(r),
+// r in [lo, hi) (stride inc), scaled into v, v(one) = 1.
+template <typename T>
+__device__ void coop_reflect(const T *partial, T *x, int64_t inc, int lo, int hi, int one, T *beta_out,
+                             T *tau_out)
+{
+	__shared__ T scale_of;
+	if (threadIdx.x < 32) {
+		T beta, tau, scale;
+		coop_reflector(partial, &beta, &tau, &scale);
+		if (threadIdx.x == 0) {
+			scale_of = scale;
+			if (blockIdx.x == 0) {
+				*beta_out = beta;
+				*tau_out = tau;
+			}
+		}
+	}
+	__syncthreads();
+	for (int r = lo + threadIdx.x; r < hi; r += COOP_THREADS)
+		x[r * inc] = r == one ? T(1) : x[r * inc] * scale_of;
+	__syncthreads();
 }
 
 // The block's sums over its rows [lo, hi) of m_s(r) v(r) for the slots s

@@ -9,6 +9,7 @@
 // and y's partial sums have a buffer each: every block reads one before
 // the barrier after which it is written again.
 #include <cooperative_groups.h>
+#include "block_reduce.cuh"
 #include "kernels.h"
 #include "launch.h"
 
@@ -47,17 +48,6 @@ __device__ T sum_loads(const T *p, int ba, int bb)
 #pragma unroll
 		for (int u = 0; u < CHUNK; u++)
 			s += x[u];
-	}
-	return s;
-}
-
-// Sum (max) over the warp; every lane gets the same result.
-template <typename T, bool MAX = false>
-__device__ T warp_all(T s)
-{
-	for (int off = 16; off > 0; off /= 2) {
-		T o = __shfl_xor_sync(0xffffffffu, s, off);
-		s = MAX ? fmax(s, o) : s + o;
 	}
 	return s;
 }
@@ -109,10 +99,10 @@ __global__ void __launch_bounds__(THREADS, 1) geqr2_panel(Panel<T> p)
 			T amax = 0, sq = 0;
 			for (int r = max(0, lj + 1) + lane; r < nr; r += 32)
 				amax = fmax(amax, fabs(x[r]));
-			amax = warp_all<T, true>(amax);
+			amax = warp_reduce<T, true>(amax);
 			for (int r = max(0, lj + 1) + lane; amax > 0 && r < nr; r += 32)
 				sq += (x[r] / amax) * (x[r] / amax);
-			sq = warp_all<T>(sq);
+			sq = warp_reduce<T>(sq);
 			if (lane == 0) {
 				norms[0 * MAXB + blockIdx.x] = amax;
 				norms[1 * MAXB + blockIdx.x] = sq;
@@ -132,15 +122,15 @@ __global__ void __launch_bounds__(THREADS, 1) geqr2_panel(Panel<T> p)
 #pragma unroll
 			for (int i = 0; i < PER_LANE; i++)
 				s = fmax(s, sb[i]);
-			s = warp_all<T, true>(s);
+			s = warp_reduce<T, true>(s);
 #pragma unroll
 			for (int i = 0; i < PER_LANE; i++) {
 				if (sb[i] > 0)
 					q += qb[i] * (sb[i] / s) * (sb[i] / s);
 				alpha += ab[i];
 			}
-			q = warp_all<T>(q);
-			alpha = warp_all<T>(alpha);
+			q = warp_reduce<T>(q);
+			alpha = warp_reduce<T>(alpha);
 			const T xnorm = s * sqrt(q);
 			T bj = alpha, t = 0, scale = 1;
 			if (xnorm > 0) {

@@ -33,7 +33,7 @@ struct Step {
 template <typename T>
 __global__ void __launch_bounds__(COOP_THREADS) labrd_column(Step<T> c)
 {
-	__shared__ T yrow[MAXNB], acol[MAXNB], scale_of;
+	__shared__ T yrow[MAXNB], acol[MAXNB];
 	cg::grid_group grid = cg::this_grid();
 	const int tid = threadIdx.x, i = c.i;
 	T *col = c.a + (int64_t)i * c.lda, *partial = c.scratch;
@@ -53,21 +53,7 @@ __global__ void __launch_bounds__(COOP_THREADS) labrd_column(Step<T> c)
 	__syncthreads();
 	coop_norm_parts(col, 1, max(r0, i + 1), r1, i >= r0 && i < r1 ? col[i] : T(0), partial);
 	grid.sync();
-	if (tid < 32) {
-		T beta, t, scale;
-		coop_reflector(partial, &beta, &t, &scale);
-		if (tid == 0) {
-			scale_of = scale;
-			if (blockIdx.x == 0) {
-				c.d[i] = beta;
-				c.tauq[i] = t;
-			}
-		}
-	}
-	__syncthreads();
-	for (int r = max(r0, i) + tid; r < r1; r += COOP_THREADS)
-		col[r] = r == i ? T(1) : col[r] * scale_of;
-	__syncthreads();
+	coop_reflect(partial, col, 1, max(r0, i), r1, i, &c.d[i], &c.tauq[i]);
 	if (i == 0)
 		return;
 	auto ax = [&](int s, int r) { return s < i ? c.a[r + s * c.lda] : c.x[r + (s - i) * c.ldx]; };
@@ -84,7 +70,7 @@ __global__ void __launch_bounds__(COOP_THREADS) labrd_column(Step<T> c)
 template <typename T>
 __global__ void __launch_bounds__(COOP_THREADS) labrd_row(Step<T> c)
 {
-	__shared__ T p[2 * MAXNB], arow[MAXNB + 1], xrow[MAXNB], scale_of;
+	__shared__ T p[2 * MAXNB], arow[MAXNB + 1], xrow[MAXNB];
 	cg::grid_group grid = cg::this_grid();
 	const int tid = threadIdx.x, i = c.i, ni = c.n - i - 1;
 	T *row = c.a + i + (int64_t)(i + 1) * c.lda, *partial = c.scratch; // A(i, i+1), stride lda
@@ -115,21 +101,7 @@ __global__ void __launch_bounds__(COOP_THREADS) labrd_row(Step<T> c)
 	__syncthreads();
 	coop_norm_parts(row, c.lda, max(r0, 1), r1, r0 == 0 && r1 > 0 ? row[0] : T(0), partial);
 	grid.sync();
-	if (tid < 32) {
-		T beta, t, scale;
-		coop_reflector(partial, &beta, &t, &scale);
-		if (tid == 0) {
-			scale_of = scale;
-			if (blockIdx.x == 0) {
-				c.e[i] = beta;
-				c.taup[i] = t;
-			}
-		}
-	}
-	__syncthreads();
-	for (int r = r0 + tid; r < r1; r += COOP_THREADS)
-		row[r * c.lda] = r == 0 ? T(1) : row[r * c.lda] * scale_of;
-	__syncthreads();
+	coop_reflect(partial, row, c.lda, r0, r1, 0, &c.e[i], &c.taup[i]);
 	auto ya = [&](int s, int r) {
 		return s <= i ? c.y[i + 1 + r + (int64_t)s * c.ldy] : c.a[s - i - 1 + (int64_t)(i + 1 + r) * c.lda];
 	};

@@ -32,7 +32,7 @@ struct Column {
 template <typename T>
 __global__ void __launch_bounds__(COOP_THREADS) latrd_before(Column<T> c)
 {
-	__shared__ T arow[MAXNB], wrow[MAXNB], scale_of;
+	__shared__ T arow[MAXNB], wrow[MAXNB];
 	cg::grid_group grid = cg::this_grid();
 	const int tid = threadIdx.x, i = c.i;
 	T *col = c.a + i * c.lda, *partial = c.scratch;
@@ -53,21 +53,7 @@ __global__ void __launch_bounds__(COOP_THREADS) latrd_before(Column<T> c)
 	coop_norm_parts(col, 1, max(r0, i + 2), r1, i + 1 >= r0 && i + 1 < r1 ? col[i + 1] : T(0),
 	                partial);
 	grid.sync();
-	if (tid < 32) {
-		T beta, t, scale;
-		coop_reflector(partial, &beta, &t, &scale);
-		if (tid == 0) {
-			scale_of = scale;
-			if (blockIdx.x == 0) {
-				c.e[i] = beta;
-				c.tau[i] = t;
-			}
-		}
-	}
-	__syncthreads();
-	for (int r = max(r0, i + 1) + tid; r < r1; r += COOP_THREADS)
-		col[r] = r == i + 1 ? T(1) : col[r] * scale_of;
-	__syncthreads();
+	coop_reflect(partial, col, 1, max(r0, i + 1), r1, i + 1, &c.e[i], &c.tau[i]);
 	if (i == 0)
 		return;
 	auto wa = [&](int s, int r) { return s < i ? c.w[r + s * c.ldw] : c.a[r + (s - i) * c.lda]; };
