@@ -151,6 +151,16 @@ static size_t panel_size(struct starpu_task *task, unsigned impl)
 	       starpu_matrix_get_ny(own);
 }
 
+/* Cores within HYLA_CORE_MAX_PANEL; a GPU up to its kernels' width. */
+static int panel_can_execute(unsigned worker, struct starpu_task *task, unsigned impl)
+{
+#ifdef HYLA_WITH_CUDA
+	return hyla__panel_within_width(worker, task, impl, P_OWN, HYLA_REDUCTION_GPU_MAX_NB);
+#else
+	return hyla__panel_on_views_node(worker, task, impl);
+#endif
+}
+
 static struct starpu_perfmodel panel_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_gebrd_panel_" PREC_NAME "_v1",
@@ -181,7 +191,7 @@ static struct starpu_codelet panel_cl = {
 	.cuda_funcs = {panel_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-	.can_execute = hyla__panel_on_views_node,
+	.can_execute = panel_can_execute,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &panel_model,
 	.name = "gebrd_panel_" PREC_NAME,

@@ -94,6 +94,15 @@ int hyla__panel_on_views_node(unsigned worker, struct starpu_task *task, unsigne
 	return on_core_within(worker, task, impl, HYLA_CORE_MAX_PANEL);
 }
 
+int hyla__panel_within_width(unsigned worker, struct starpu_task *task, unsigned impl, int own,
+                             size_t gpu_max)
+{
+	if (hyla__is_cuda_worker(worker) &&
+	    starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, own)) > gpu_max)
+		return 0;
+	return hyla__panel_on_views_node(worker, task, impl);
+}
+
 int hyla__update_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
 {
 	return on_core_within(worker, task, impl, HYLA_CORE_MAX_UPDATE);

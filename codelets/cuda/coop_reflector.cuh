@@ -75,7 +75,7 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale)
 	q = warp_reduce<T>(q);
 	const T alpha = coop_blocks_sum(partial, 2), xnorm = s * sqrt(q);
 	*beta = alpha, *tau = 0, *scale = 1;
-	if (xnorm > 0) {
+	if (s > 0) { /* not xnorm: a NaN beside finite entries must spread */
 		*beta = -copysign(hypot(alpha, xnorm), alpha);
 		*tau = (*beta - alpha) / *beta;
 		*scale = 1 / (alpha - *beta);

@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(THREADS, 1) geqr2_panel(Panel<T> p)
 			alpha = warp_reduce<T>(alpha);
 			const T xnorm = s * sqrt(q);
 			T bj = alpha, t = 0, scale = 1;
-			if (xnorm > 0) {
+			if (s > 0) { /* not xnorm: a NaN beside finite entries must spread */
 				bj = -copysign(hypot(alpha, xnorm), alpha);
 				t = (bj - alpha) / bj;
 				scale = 1 / (alpha - bj);
@@ -195,18 +195,20 @@ static bool launch(int m, int w, T *a, int64_t lda, T *tau, T *partial, cudaStre
 	cudaFuncGetAttributes(&attr, geqr2_panel<T>);
 	/* The rows that fit with an odd leading dimension (rows | 1 <= rows + 1),
 	 * a block's least share. */
-	const int64_t fit = ((int64_t)smem_max - (int64_t)attr.sharedSizeBytes) / w / (int64_t)sizeof(T) - 1;
+	const int64_t room = (int64_t)smem_max - (int64_t)attr.sharedSizeBytes;
+	const int64_t fit = room / w / (int64_t)sizeof(T) - 1;
 	const int max_blocks = sms < MAXB ? sms : MAXB, least = (m + max_blocks - 1) / max_blocks;
 	int rows = (m + SPREAD - 1) / SPREAD;
 	rows = rows < ROWS_PER_BLOCK ? ROWS_PER_BLOCK : rows;
 	rows = rows > fit ? (int)fit : rows;
 	rows = rows < least ? least : rows;
-	if (w > MAXW || rows > fit || rows < least)
+	if (m < w || w > MAXW || rows > fit || rows < least)
 		return false;
 	const int ld = rows | 1;
 	const int64_t bytes = (int64_t)ld * w * (int64_t)sizeof(T);
+	/* The device's limit, the same for every call (workers sharing a GPU). */
 	if (cudaFuncSetAttribute(geqr2_panel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-	                         (int)bytes) != cudaSuccess)
+	                         (int)room) != cudaSuccess)
 		hyla_fail("geqr2_panel's shared memory size");
 	int per_sm = 0;
 	cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, geqr2_panel<T>, THREADS, (size_t)bytes);

@@ -63,6 +63,9 @@ void hyla__cuda_larft_d(int m, int w, const double *a, int lda, const double *ta
 void hyla__cuda_larft_s(int m, int w, const float *a, int lda, const float *tau, float *t, int ldt,
                         cublasHandle_t h, cudaStream_t stream);
 
+/* The reductions' GPU panels (DLATRD, DLABRD) take at most this many columns. */
+#define HYLA_REDUCTION_GPU_MAX_NB 128
+
 /* LAPACK's DLATRD (lower) for the tridiagonal panel of nb columns at a =
  * A(c, c) (n rows and columns from there, one matrix with leading dimension
  * lda), on the stream with the handle's cuBLAS, no host sync: the reflectors

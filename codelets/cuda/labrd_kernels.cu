@@ -14,7 +14,7 @@
 
 namespace cg = cooperative_groups;
 
-#define MAXNB 128 // panel width at most
+#define MAXNB HYLA_REDUCTION_GPU_MAX_NB
 // Scratch (one allocation per panel): the blocks' partial sums (a norm's
 // three slots, then at most 2 MAXNB + 1 products'), then p or q.
 #define Z_OFFSET ((4 + 2 * MAXNB) * COOP_MAXB)

@@ -13,7 +13,7 @@
 
 namespace cg = cooperative_groups;
 
-#define MAXNB 128 // panel width at most
+#define MAXNB HYLA_REDUCTION_GPU_MAX_NB
 // Scratch (one allocation per panel): the blocks' partial sums (the norm's
 // three slots, then z1's and z2's), then z1 and z2.
 #define Z_OFFSET ((3 + 2 * MAXNB) * COOP_MAXB)
