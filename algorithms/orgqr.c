@@ -4,7 +4,7 @@
  * The k reflector columns are column panels (views of one handle); with
  * k < n the columns after them, which start as the identity's (LAPACK's
  * way), are a second set of panels. Reflector panel by panel from the last:
- *   t(i)         the panel's T (CPU, LAPACK's dlarft);
+ *   t(i)         the panel's T (LAPACK's dlarft, on a core or the GPU);
  *   apply(i, c)  (I - V T V^T) on the later panels c of both sets (GPU where
  *                the models say so), in groups (hyla__householder_group);
  *   form(i)      the panel's own columns of Q. */
@@ -43,7 +43,8 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc 
 		starpu_matrix_data_register(&t, -1, 0, (uint32_t)w, (uint32_t)w, (uint32_t)w, sizeof(real_t));
 		starpu_data_handle_t panel = A->tiles[i];
 		ret = TASK(larft)(panel, hyla__tile(tau, i, 0), t, c0, STARPU_MAX_PRIO);
-		/* The panel next to this one first: the next step's apply waits on it. */
+		/* Without a GPU the panel next to this one first: the next step's
+		 * apply waits on it. */
 		if (ret == HYLA_SUCCESS)
 			ret = submit_applies(panel, t, w_apply, c0, A, i + 1, lookahead, group);
 		if (ret == HYLA_SUCCESS && B)
