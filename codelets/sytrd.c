@@ -56,7 +56,7 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef HYLA_WITH_CUDA
-/* DLATRD on the worker's stream (cuda/householder_panels.cu): the SYMVs run
+/* DLATRD on the worker's stream (cuda/latrd_kernels.cu): the SYMVs run
  * over the trailing matrix where it lives. */
 static void panel_cuda(void *buffers[], void *cl_arg)
 {
@@ -67,7 +67,7 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 	int n = ROWS(buffers[P_OWN]) - c, nb = COLS(buffers[P_OWN]);
 	TYPED(hyla__cuda_latrd)(n, nb, MAT(buffers[P_OWN]) + c, lda, MAT(buffers[P_E]),
 	                        MAT(buffers[P_TAU]), MAT(buffers[P_W]) + c, ldw,
-	                        starpu_cublas_get_local_handle(), starpu_cuda_get_local_stream());
+	                        starpu_cuda_get_local_stream());
 }
 #endif
 

@@ -261,26 +261,31 @@ if [ "$what" = reductions-quick ]; then
 fi
 
 if [ "$what" = tridiag ] || [ "$what" = all ]; then
-	for sched in dmda eager random ws; do
+	# HYLA_SCHEDS, HYLA_REDUCTIONS: fewer schedulers, drivers (a quicker call).
+	for sched in ${HYLA_SCHEDS:-dmda eager random ws}; do
 		for args in "d 3000 L" "d 2049 L" "s 2000 L" "d 1000 U" "d 5000 L"; do
 			STARPU_SCHED=$sched $bin/tests/test_sytrd $args || echo "FAILED (exit $?): test_sytrd $args under $sched"
 		done
 		STARPU_SCHED=$sched $bin/tests/test_codelets_reduce 1000 64 || echo "FAILED: test_codelets_reduce under $sched"
 	done 2>&1 | tee "$out/checks-tridiag$tag.txt" | grep -v "pass$"
 	grep -c FAILED "$out/checks-tridiag$tag.txt" | sed 's/^/failed checks: /'
-	echo "== tridiag_reduce, bidiag_reduce: calibration runs (dmda), then timings with LAPACK, cuSOLVER"
-	for cmd in tridiag_reduce bidiag_reduce; do
+	cmds=${HYLA_REDUCTIONS:-tridiag_reduce bidiag_reduce}
+	echo "== $cmds: calibration runs (dmda), then timings with LAPACK, cuSOLVER"
+	for cmd in $cmds; do
 		for n in 8000 8000 8000 4000 16000; do STARPU_SCHED=dmda $bin/$cmd $n --no-check >/dev/null 2>&1; done
 	done
 	{
-		STARPU_SCHED=dmda $bin/tridiag_reduce 8000 --repeat 2 --lapack --eig --cusolver --stats
-		STARPU_SCHED=dmda $bin/bidiag_reduce 8000 --repeat 2 --lapack --cusolver --stats
-		for n in 4000 16000; do
-			STARPU_SCHED=dmda $bin/tridiag_reduce $n --repeat 2 --no-check --cusolver --stats
-			STARPU_SCHED=dmda $bin/bidiag_reduce $n --repeat 2 --no-check --cusolver --stats
+		for cmd in $cmds; do
+			STARPU_SCHED=dmda $bin/$cmd 8000 --repeat 2 --lapack --cusolver --stats $([ $cmd = tridiag_reduce ] && echo --eig)
 		done
-		STARPU_SCHED=dmda $bin/tridiag_reduce 8000 --prec s --repeat 2 --cusolver
-		STARPU_SCHED=dmda $bin/bidiag_reduce 8000 --prec s --repeat 2 --cusolver
+		for n in 4000 16000; do
+			for cmd in $cmds; do
+				STARPU_SCHED=dmda $bin/$cmd $n --repeat 2 --no-check --cusolver --stats
+			done
+		done
+		for cmd in $cmds; do
+			STARPU_SCHED=dmda $bin/$cmd 8000 --prec s --repeat 2 --cusolver
+		done
 	} 2>&1 | tee "$out/bench-tridiag$tag.txt"
 fi
 

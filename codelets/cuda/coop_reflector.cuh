@@ -10,7 +10,7 @@
 #include "launch.h"
 
 #define COOP_THREADS 256
-#define COOP_MAXB 160 // blocks at most
+#define COOP_MAXB 320 // blocks at most (two a multiprocessor)
 #define COOP_PER_LANE ((COOP_MAXB + 31) / 32)
 
 // This block's share of [lo, hi): [*r0, *r1).
@@ -148,7 +148,7 @@ static void coop_launch(void (*kernel)(Arg), int blocks, Arg *arg, cudaStream_t 
 }
 
 // Blocks for rows rows: one per COOP_THREADS rows (a thread a row), at most
-// one per multiprocessor and COOP_MAXB.
+// one per multiprocessor.
 static inline int coop_blocks(int rows)
 {
 	int device, sms;

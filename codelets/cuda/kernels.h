@@ -68,12 +68,12 @@ void hyla__cuda_larft_s(int m, int w, const float *a, int lda, const float *tau,
 
 /* LAPACK's DLATRD (lower) for the tridiagonal panel of nb columns at a =
  * A(c, c) (n rows and columns from there, one matrix with leading dimension
- * lda), on the stream with the handle's cuBLAS, no host sync: the reflectors
- * into a (their unit elements left in place), e, tau and W (w = W(c, 0)). */
+ * lda), on the stream, no host sync: the reflectors into a (their unit
+ * elements left in place), e, tau and W (w = W(c, 0)). */
 void hyla__cuda_latrd_d(int n, int nb, double *a, int lda, double *e, double *tau, double *w,
-                        int ldw, cublasHandle_t h, cudaStream_t stream);
+                        int ldw, cudaStream_t stream);
 void hyla__cuda_latrd_s(int n, int nb, float *a, int lda, float *e, float *tau, float *w, int ldw,
-                        cublasHandle_t h, cudaStream_t stream);
+                        cudaStream_t stream);
 
 /* LAPACK's DLABRD (m >= n) for the bidiagonal panel of nb rows and columns
  * at a = A(c, c) (m rows, n > nb columns from there, one matrix with

@@ -1,153 +1,216 @@
 // The tridiagonal reduction's panel (LAPACK's DLATRD, lower) on the GPU:
-// per column, the SYMV over the trailing matrix by cuBLAS between two
-// cooperative kernels of ours that do the rest (before: the column brought
-// up to date, its reflector, z1 = W^T v and z2 = A^T v over the panel's
-// earlier columns; after: w = tau (A v - A z1 - W z2), then w += alpha v).
-// Three launches and three grid-wide barriers per column in place of a
-// dozen launches (coop_reflector.cuh: rows, sums, the reflector).
+// one persistent cooperative kernel per panel, whose blocks meet at four
+// grid-wide barriers per column i and never return to the host:
+//   column   row i of A and W; A(i:n, i) -= A(i:n, 0:i) W(i, 0:i)^T +
+//            W(i:n, 0:i) A(i, 0:i)^T; the parts of its norm;
+//   | barrier
+//   reflect  the reflector of A(i+1:n, i) (v(i+1) = 1 in place, beta to
+//            e(i), tau(i)); partial sums of z1 = W(i+1:n, 0:i)^T v and
+//            z2 = A(i+1:n, 0:i)^T v;
+//   | barrier
+//   symv     the SYMV's pieces over the trailing matrix (symv_lower.cuh);
+//            z1 and z2 summed;
+//   | barrier
+//   w        w = tau (A v - A(i+1:n, 0:i) z1 - W(i+1:n, 0:i) z2), partial
+//            sums of w^T v;
+//   | barrier
+//   finish   W(i+1:n, i) = w + alpha v, alpha = -tau/2 w^T v (every block
+//            alike, so the next column reads W(i+1, i) = w(i+1) + alpha).
+// Blocks own contiguous rows (coop_reflector.cuh); sums over blocks are
+// added in block order, so results do not vary from run to run; data
+// another block wrote during the kernel is read through L2 (__ldcg): the
+// panel's columns and W (the SYMV reads the trailing matrix through the
+// read-only cache, its columns in the panel before they change).
 #include <cooperative_groups.h>
-#include <cublas_v2.h>
 #include "coop_reflector.cuh"
+#include "symv_lower.cuh"
 #include "kernels.h"
 #include "launch.h"
 
 namespace cg = cooperative_groups;
 
 #define MAXNB HYLA_REDUCTION_GPU_MAX_NB
+#define SPLIT (COOP_THREADS / SYMV_H) // threads adding a row of the SYMV
+#define SYMV_WARPS (COOP_MAXB * COOP_THREADS / 32)
 // Scratch (one allocation per panel): the blocks' partial sums (the norm's
-// three slots, then z1's and z2's), then z1 and z2.
-#define Z_OFFSET ((3 + 2 * MAXNB) * COOP_MAXB)
-#define SCRATCH_ELEMS (Z_OFFSET + 2 * MAXNB)
+// three slots, z1's and z2's, w^T v's), z1 and z2, w (by rows of the
+// panel), then the SYMV's pieces.
+#define DOT_SLOT (3 + 2 * MAXNB)
+#define Z_OFFSET ((DOT_SLOT + 1) * COOP_MAXB)
+#define W_OFFSET (Z_OFFSET + 2 * MAXNB)
 
 template <typename T>
-struct Column {
-	int n, i; // the panel's rows and columns from its corner; the column
+struct Panel {
+	int n, nb; // rows and columns from the panel's corner; its width
 	T *a, *w, *e, *tau, *scratch;
 	int64_t lda, ldw;
 };
 
-// Before the SYMV: A(i:n, i) -= A(i:n, 0:i) W(i, 0:i)^T + W(i:n, 0:i)
-// A(i, 0:i)^T; the reflector of A(i+1:n, i) (v(i+1) = 1 in place, beta to
-// e(i), tau(i)); z1 = W(i+1:n, 0:i)^T v, z2 = A(i+1:n, 0:i)^T v.
 template <typename T>
-__global__ void __launch_bounds__(COOP_THREADS) latrd_before(Column<T> c)
+__device__ T *w_of(const Panel<T> &p)
 {
-	__shared__ T arow[MAXNB], wrow[MAXNB];
-	cg::grid_group grid = cg::this_grid();
-	const int tid = threadIdx.x, i = c.i;
-	T *col = c.a + i * c.lda, *partial = c.scratch;
+	return p.scratch + W_OFFSET;
+}
+
+// Column i brought up to date; the parts of its reflector's norm. alpha:
+// the previous column's (W(i, i-1) = w(i) + alpha, v(i) being 1).
+template <typename T>
+__device__ void column_phase(const Panel<T> &p, int i, T alpha, T *arow, T *wrow)
+{
+	const int tid = threadIdx.x;
+	T *col = p.a + i * p.lda;
 	for (int k = tid; k < i; k += COOP_THREADS) {
-		arow[k] = c.a[i + k * c.lda];
-		wrow[k] = c.w[i + k * c.ldw];
+		arow[k] = __ldcg(&p.a[i + k * p.lda]);
+		wrow[k] = k < i - 1 ? __ldcg(&p.w[i + k * p.ldw]) : __ldcg(&w_of(p)[i]) + alpha;
 	}
 	__syncthreads();
 	int r0, r1;
-	coop_rows(i, c.n, &r0, &r1);
+	coop_rows(i, p.n, &r0, &r1);
 	for (int r = r0 + tid; r < r1; r += COOP_THREADS) {
 		T x = col[r];
 		for (int k = 0; k < i; k++)
-			x -= c.a[r + k * c.lda] * wrow[k] + c.w[r + k * c.ldw] * arow[k];
+			x -= __ldcg(&p.a[r + k * p.lda]) * wrow[k] + __ldcg(&p.w[r + k * p.ldw]) * arow[k];
 		col[r] = x;
 	}
 	__syncthreads();
 	coop_norm_parts(col, 1, max(r0, i + 2), r1, i + 1 >= r0 && i + 1 < r1 ? col[i + 1] : T(0),
-	                partial);
-	grid.sync();
-	coop_reflect(partial, col, 1, max(r0, i + 1), r1, i + 1, &c.e[i], &c.tau[i]);
-	if (i == 0)
-		return;
-	auto wa = [&](int s, int r) { return s < i ? c.w[r + s * c.ldw] : c.a[r + (s - i) * c.lda]; };
-	coop_dots(wa, col, 1, max(r0, i + 1), r1, 2 * i, 3, partial);
-	grid.sync();
-	coop_sums_out(partial, 3, 2 * i, c.scratch + Z_OFFSET);
+	                p.scratch);
 }
 
-// After the SYMV (w = A(i+1:n, i+1:n) v in W(i+1:n, i)): w = tau (w -
-// A(i+1:n, 0:i) z1 - W(i+1:n, 0:i) z2), then w += alpha v, alpha =
-// -tau/2 w^T v.
+// The reflector; the block's parts of z1 and z2.
 template <typename T>
-__global__ void __launch_bounds__(COOP_THREADS) latrd_after(Column<T> c)
+__device__ void reflect_phase(const Panel<T> &p, int i)
 {
-	__shared__ T z[2 * MAXNB], alpha;
-	cg::grid_group grid = cg::this_grid();
-	const int tid = threadIdx.x, i = c.i;
-	const T *v = c.a + i * c.lda;
-	T *wi = c.w + i * c.ldw, *partial = c.scratch;
-	for (int k = tid; k < 2 * i; k += COOP_THREADS)
-		z[k] = c.scratch[Z_OFFSET + k];
-	__syncthreads();
-	const T t = c.tau[i];
+	T *col = p.a + i * p.lda;
 	int r0, r1;
-	coop_rows(i + 1, c.n, &r0, &r1);
+	coop_rows(i, p.n, &r0, &r1);
+	coop_reflect(p.scratch, col, 1, max(r0, i + 1), r1, i + 1, &p.e[i], &p.tau[i]);
+	auto wa = [&](int s, int r) {
+		return __ldcg(s < i ? &p.w[r + s * p.ldw] : &p.a[r + (s - i) * p.lda]);
+	};
+	coop_dots(wa, col, 1, max(r0, i + 1), r1, 2 * i, 3, p.scratch);
+}
+
+// w = tau (A v - A z1 - W z2) for the block's rows of the SYMV (SPLIT
+// threads a row adding the pieces) into the scratch; its part of w^T v.
+template <typename T>
+__device__ void w_phase(const Panel<T> &p, int i, const SymvLower<T> &s, const T *z,
+                        T (*pieces)[SYMV_H])
+{
+	const int tid = threadIdx.x, lr = tid % SYMV_H, split = tid / SYMV_H;
+	const T *v = s.x, t = __ldcg(&p.tau[i]);
+	T *w = w_of(p) + i + 1;
+	int r0, r1;
+	coop_rows(0, s.m, &r0, &r1);
 	T dot = 0;
-	for (int r = r0 + tid; r < r1; r += COOP_THREADS) {
-		T y = wi[r];
-		for (int k = 0; k < i; k++)
-			y -= c.a[r + k * c.lda] * z[k] + c.w[r + k * c.ldw] * z[i + k];
-		y *= t;
-		wi[r] = y;
-		dot += y * v[r];
+	for (int base = r0; base < r1; base += SYMV_H) {
+		const int r = base + lr;
+		T y = 0;
+		if (r < r1) {
+			y = symv_row_part(s, r, split, SPLIT);
+			const T *arow = p.a + i + 1 + r, *wrow = p.w + i + 1 + r; // A(., 0), W(., 0)
+			for (int k = split; k < i; k += SPLIT)
+				y -= __ldcg(&arow[k * p.lda]) * z[k] + __ldcg(&wrow[k * p.ldw]) * z[i + k];
+		}
+		pieces[split][lr] = y;
+		__syncthreads();
+		if (split == 0 && r < r1) {
+			y = 0;
+			for (int q = 0; q < SPLIT; q++)
+				y += pieces[q][lr];
+			y *= t;
+			w[r] = y;
+			dot += y * __ldcg(&v[r]);
+		}
+		__syncthreads();
 	}
 	dot = block_reduce<COOP_THREADS, T>(dot);
 	if (tid == 0)
-		partial[blockIdx.x] = dot;
-	grid.sync();
-	if (tid < 32) {
-		const T s = coop_blocks_sum(partial, 0);
-		if (tid == 0)
-			alpha = T(-0.5) * t * s;
+		p.scratch[DOT_SLOT * COOP_MAXB + blockIdx.x] = dot;
+}
+
+// W(i+1:n, i) = w + alpha v for the block's rows; alpha returned.
+template <typename T>
+__device__ T finish_phase(const Panel<T> &p, int i, const SymvLower<T> &s)
+{
+	__shared__ T alpha;
+	if (threadIdx.x < 32) {
+		const T sum = coop_blocks_sum(p.scratch, DOT_SLOT);
+		if (threadIdx.x == 0)
+			alpha = T(-0.5) * __ldcg(&p.tau[i]) * sum;
 	}
 	__syncthreads();
-	for (int r = r0 + tid; r < r1; r += COOP_THREADS)
-		wi[r] += alpha * v[r];
+	const T *w = w_of(p) + i + 1;
+	T *wi = p.w + i * p.ldw + i + 1;
+	int r0, r1;
+	coop_rows(0, s.m, &r0, &r1);
+	for (int r = r0 + threadIdx.x; r < r1; r += COOP_THREADS)
+		wi[r] = w[r] + alpha * __ldcg(&s.x[r]);
+	const T a = alpha;
+	__syncthreads();
+	return a;
 }
 
-static void symv(cublasHandle_t h, int m, const double *a, int lda, const double *x, double *y)
+template <typename T>
+__global__ void __launch_bounds__(COOP_THREADS, 2) latrd_panel(Panel<T> p)
 {
-	const double one = 1, zero = 0;
-	if (cublasDsymv(h, CUBLAS_FILL_MODE_LOWER, m, &one, a, lda, x, 1, &zero, y, 1) !=
-	    CUBLAS_STATUS_SUCCESS)
-		hyla_fail("cuBLAS dsymv of the tridiagonal panel");
-}
-
-static void symv(cublasHandle_t h, int m, const float *a, int lda, const float *x, float *y)
-{
-	const float one = 1, zero = 0;
-	if (cublasSsymv(h, CUBLAS_FILL_MODE_LOWER, m, &one, a, lda, x, 1, &zero, y, 1) !=
-	    CUBLAS_STATUS_SUCCESS)
-		hyla_fail("cuBLAS ssymv of the tridiagonal panel");
+	__shared__ T arow[MAXNB], wrow[MAXNB], z[2 * MAXNB], pieces[SPLIT][SYMV_H];
+	cg::grid_group grid = cg::this_grid();
+	T alpha = 0;
+	for (int i = 0; i < p.nb && i < p.n - 1; i++) {
+		const T *v = p.a + i * p.lda + i + 1;
+		const SymvLower<T> s = symv_lower(v + p.lda, v, p.lda, p.n - i - 1,
+		                                  p.scratch + W_OFFSET + p.n, SYMV_WARPS);
+		column_phase(p, i, alpha, arow, wrow);
+		grid.sync();
+		reflect_phase(p, i);
+		grid.sync();
+		coop_sums_out(p.scratch, 3, 2 * i, p.scratch + Z_OFFSET);
+		symv_tiles(s);
+		grid.sync();
+		for (int k = threadIdx.x; k < 2 * i; k += COOP_THREADS)
+			z[k] = __ldcg(&p.scratch[Z_OFFSET + k]);
+		__syncthreads();
+		w_phase(p, i, s, z, pieces);
+		grid.sync();
+		alpha = finish_phase(p, i, s);
+	}
 }
 
 // DLATRD's loop, 0-based: a is A(c, c) of the panel at column c (n rows
-// and columns from there), w is W(c, 0).
+// and columns from there), w is W(c, 0). Blocks: a warp per SYMV tile of
+// the first column, up to as many as fit on the GPU at once.
 template <typename T>
-static void latrd(int n, int nb, T *a, int lda, T *e, T *tau, T *w, int ldw, cublasHandle_t h,
-                  cudaStream_t stream)
+static void latrd(int n, int nb, T *a, int lda, T *e, T *tau, T *w, int ldw, cudaStream_t stream)
 {
 	if (nb > MAXNB)
 		hyla_fail("the tridiagonal panel wider than 128 columns");
+	int device, sms, per_sm;
+	cudaGetDevice(&device);
+	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+	if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, latrd_panel<T>, COOP_THREADS, 0))
+		hyla_fail("the tridiagonal panel's occupancy query");
+	const int64_t rows = (n + SYMV_H - 1) / SYMV_H, tiles = rows * (rows + 1) / 2;
+	const int64_t wanted = (tiles + COOP_THREADS / 32 - 1) / (COOP_THREADS / 32);
+	int blocks = sms * per_sm < COOP_MAXB ? sms * per_sm : COOP_MAXB;
+	blocks = wanted < blocks ? (int)wanted : blocks;
 	T *scratch;
-	if (cudaMallocAsync((void **)&scratch, sizeof(T) * SCRATCH_ELEMS, stream) != cudaSuccess)
+	const size_t elems = W_OFFSET + n + symv_scratch_elems(n, SYMV_WARPS);
+	if (cudaMallocAsync((void **)&scratch, sizeof(T) * elems, stream) != cudaSuccess)
 		hyla_fail("the tridiagonal panel's scratch allocation");
-	for (int i = 0; i < nb && i < n - 1; i++) {
-		Column<T> c = {n, i, a, w, e, tau, scratch, lda, ldw};
-		coop_launch(latrd_before<T>, coop_blocks(n - i), &c, stream, "the launch of latrd_before");
-		const int m = n - i - 1;
-		T *v = a + i + 1 + (int64_t)i * lda;
-		symv(h, m, v + lda, lda, v, w + i + 1 + (int64_t)i * ldw);
-		coop_launch(latrd_after<T>, coop_blocks(m), &c, stream, "the launch of latrd_after");
-	}
+	Panel<T> p = {n, nb, a, w, e, tau, scratch, lda, ldw};
+	coop_launch(latrd_panel<T>, blocks, &p, stream, "the launch of latrd_panel");
 	cudaFreeAsync(scratch, stream);
 }
 
 extern "C" void hyla__cuda_latrd_d(int n, int nb, double *a, int lda, double *e, double *tau,
-                                   double *w, int ldw, cublasHandle_t h, cudaStream_t stream)
+                                   double *w, int ldw, cudaStream_t stream)
 {
-	latrd(n, nb, a, lda, e, tau, w, ldw, h, stream);
+	latrd(n, nb, a, lda, e, tau, w, ldw, stream);
 }
 
 extern "C" void hyla__cuda_latrd_s(int n, int nb, float *a, int lda, float *e, float *tau,
-                                   float *w, int ldw, cublasHandle_t h, cudaStream_t stream)
+                                   float *w, int ldw, cudaStream_t stream)
 {
-	latrd(n, nb, a, lda, e, tau, w, ldw, h, stream);
+	latrd(n, nb, a, lda, e, tau, w, ldw, stream);
 }

@@ -1,0 +1,185 @@
+// y = A x for a symmetric m-by-m A stored in its lower triangle, inside a
+// cooperative kernel (the tridiagonal panel's SYMV, latrd_kernels.cu), at
+// the GPU's bandwidth: the lower triangle is cut into 64-by-64 tiles, read
+// once each, and the tiles are shared evenly among the grid's warps in row
+// order. A warp holds SYMV_C columns of its tile (two rows a lane) in
+// registers: the row sums A_ij x_j accumulate along its run of tiles, the
+// column sums A_ij^T x_i are reduced across the lanes by a transposing
+// butterfly. Reading at the GPU's bandwidth takes two blocks (16 warps) a
+// multiprocessor.
+// Pieces go to a scratch (one row of pieces per warp and tile row, one
+// column piece per tile) and, after a grid barrier, symv_row_part adds a
+// row's pieces in a fixed order: results do not vary from run to run.
+#ifndef HYLA_CUDA_SYMV_LOWER_CUH
+#define HYLA_CUDA_SYMV_LOWER_CUH
+
+#include <cstdint>
+
+#define SYMV_H 64 // a tile's rows (two a lane) and columns
+#define SYMV_C 16 // the columns a warp holds at once
+
+template <typename T>
+struct SymvLower {
+	const T *a, *x;
+	int64_t lda;
+	int m;
+	T *row_parts; // (warps + tile rows) x SYMV_H: a warp's row sums, per tile row
+	T *col_parts; // tile rows x m: tile (bi, bj)'s column sums at bi * m + bj * SYMV_H
+};
+
+// Scratch elements for m rows and at most warps warps.
+static inline int64_t symv_scratch_elems(int m, int warps)
+{
+	const int64_t rows = (m + SYMV_H - 1) / SYMV_H;
+	return (warps + rows) * SYMV_H + rows * m;
+}
+
+// The SYMV of a (lda) and x, m rows, at the scratch (for at most warps warps).
+template <typename T>
+__host__ __device__ SymvLower<T> symv_lower(const T *a, const T *x, int64_t lda, int m, T *scratch,
+                                            int warps)
+{
+	const int64_t rows = (m + SYMV_H - 1) / SYMV_H;
+	return {a, x, lda, m, scratch, scratch + (warps + rows) * SYMV_H};
+}
+
+__device__ inline int64_t symv_tiles_of(int m)
+{
+	const int64_t rows = (m + SYMV_H - 1) / SYMV_H;
+	return rows * (rows + 1) / 2;
+}
+
+// The warps that share the tiles: no more than tiles, so that each has one.
+__device__ inline int symv_warps(int m)
+{
+	const int64_t all = (int64_t)gridDim.x * (blockDim.x / 32), tiles = symv_tiles_of(m);
+	return (int)(all < tiles ? all : tiles);
+}
+
+// The warp whose run holds tile t (warp w runs over [w tiles / warps, (w +
+// 1) tiles / warps)).
+__device__ inline int symv_owner(int64_t t, int64_t tiles, int warps)
+{
+	return (int)(((t + 1) * warps + tiles - 1) / tiles - 1);
+}
+
+// v[k] summed over lanes, in lane k of each 2 OFF lanes (a transposing
+// butterfly over the lanes' bits below 2 OFF: 2 OFF - 1 shuffles).
+template <int OFF, typename T>
+__device__ __forceinline__ T transpose_sum(T v[])
+{
+	const bool upper = threadIdx.x & OFF;
+#pragma unroll
+	for (int k = 0; k < OFF; k++) {
+		const T send = upper ? v[k] : v[k + OFF], keep = upper ? v[k + OFF] : v[k];
+		v[k] = keep + __shfl_xor_sync(0xffffffffu, send, OFF);
+	}
+	if constexpr (OFF == 1)
+		return v[0];
+	else
+		return transpose_sum<OFF / 2>(v);
+}
+
+// Columns c0..c0+SYMV_C-1 of the tile whose rows start at r0: the lane's
+// rows r0 + lane and r0 + 32 + lane into racc (x_r: their x), the columns'
+// sums returned (column c0 + k's in lanes k, k + SYMV_C, ..). EDGE: the
+// diagonal tile (only r >= c is stored; the diagonal counts in the row sums
+// alone) or the last tile row (rows from m on are not there).
+template <typename T, bool EDGE>
+__device__ __forceinline__ T symv_chunk(const SymvLower<T> &s, int r0, int c0, T x_r0, T x_r1,
+                                        T racc[2])
+{
+	const int lane = threadIdx.x % 32, ra = r0 + lane, rb = ra + 32;
+	const T *p = s.a + (int64_t)c0 * s.lda;
+	const T x_c = c0 + lane < s.m ? __ldcg(&s.x[c0 + lane]) : T(0);
+	T a0[SYMV_C], a1[SYMV_C];
+#pragma unroll
+	for (int k = 0; k < SYMV_C; k++) {
+		const T *col = p + k * s.lda;
+		const int c = c0 + k;
+		a0[k] = !EDGE || (ra < s.m && ra >= c) ? __ldg(&col[ra]) : T(0);
+		a1[k] = !EDGE || (rb < s.m && rb >= c) ? __ldg(&col[rb]) : T(0);
+	}
+#pragma unroll
+	for (int k = 0; k < SYMV_C; k++) {
+		const T x_k = __shfl_sync(0xffffffffu, x_c, k);
+		racc[0] += a0[k] * x_k;
+		racc[1] += a1[k] * x_k;
+		const int c = c0 + k;
+		a0[k] = (!EDGE || ra > c ? a0[k] * x_r0 : T(0)) + (!EDGE || rb > c ? a1[k] * x_r1 : T(0));
+	}
+	T sum = transpose_sum<SYMV_C / 2>(a0);
+#pragma unroll
+	for (int off = SYMV_C; off < 32; off *= 2)
+		sum += __shfl_xor_sync(0xffffffffu, sum, off);
+	return sum;
+}
+
+// Phase one, every thread of the grid: the warps' pieces to the scratch.
+template <typename T>
+__device__ void symv_tiles(const SymvLower<T> &s)
+{
+	const int lane = threadIdx.x % 32, warps = symv_warps(s.m);
+	const int w = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+	if (w >= warps)
+		return;
+	const int64_t tiles = symv_tiles_of(s.m), end = (w + 1) * tiles / warps;
+	int64_t t = w * tiles / warps;
+	int bi = (int)((sqrt(8.0 * t + 1) - 1) / 2);
+	while ((int64_t)(bi + 1) * (bi + 2) / 2 <= t)
+		bi++;
+	while ((int64_t)bi * (bi + 1) / 2 > t)
+		bi--;
+	int bj = (int)(t - (int64_t)bi * (bi + 1) / 2);
+	const bool last_row_partial = s.m % SYMV_H != 0;
+	T racc[2] = {0, 0}, x_r0 = 0, x_r1 = 0;
+	for (bool load_x = true; t < end; t++) {
+		const int r0 = bi * SYMV_H;
+		if (load_x) {
+			x_r0 = r0 + lane < s.m ? __ldcg(&s.x[r0 + lane]) : T(0);
+			x_r1 = r0 + 32 + lane < s.m ? __ldcg(&s.x[r0 + 32 + lane]) : T(0);
+			load_x = false;
+		}
+		const bool edge = bj == bi || (last_row_partial && r0 + SYMV_H > s.m);
+		T *cols = s.col_parts + (int64_t)bi * s.m + bj * SYMV_H;
+		for (int h = 0; h < SYMV_H / SYMV_C; h++) {
+			const int c0 = bj * SYMV_H + SYMV_C * h;
+			const T sum = edge ? symv_chunk<T, true>(s, r0, c0, x_r0, x_r1, racc)
+			                   : symv_chunk<T, false>(s, r0, c0, x_r0, x_r1, racc);
+			if (lane < SYMV_C && c0 + lane < s.m)
+				cols[SYMV_C * h + lane] = sum;
+		}
+		if (++bj > bi || t + 1 == end) {
+			T *rows = s.row_parts + (int64_t)(w + bi) * SYMV_H;
+			rows[lane] = racc[0];
+			rows[32 + lane] = racc[1];
+			racc[0] = racc[1] = 0;
+			if (bj > bi) {
+				bi++;
+				bj = 0;
+				load_x = true;
+			}
+		}
+	}
+}
+
+// Phase two, after a grid barrier: the part of y(r) (0 <= r < m) that
+// thread split of splits adds (their sum is y(r)), pieces in a fixed order.
+template <typename T>
+__device__ T symv_row_part(const SymvLower<T> &s, int r, int split, int splits)
+{
+	const int b = r / SYMV_H, rows = (s.m + SYMV_H - 1) / SYMV_H, warps = symv_warps(s.m);
+	const int64_t tiles = symv_tiles_of(s.m), first = (int64_t)b * (b + 1) / 2;
+	T sum = 0;
+	if (split == splits - 1) {
+		const int w1 = symv_owner(first + b, tiles, warps);
+		for (int w = symv_owner(first, tiles, warps); w <= w1; w++)
+			sum += __ldcg(&s.row_parts[(int64_t)(w + b) * SYMV_H + r % SYMV_H]);
+	}
+#pragma unroll 8
+	for (int bi = b + split; bi < rows; bi += splits)
+		sum += __ldcg(&s.col_parts[(int64_t)bi * s.m + r]);
+	return sum;
+}
+
+#endif
