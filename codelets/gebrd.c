@@ -58,7 +58,7 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef HYLA_WITH_CUDA
-/* DLABRD on the worker's stream (cuda/householder_panels.cu). */
+/* DLABRD on the worker's stream (cuda/labrd_kernels.cu). */
 static void panel_cuda(void *buffers[], void *cl_arg)
 {
 	const struct gebrd_args arg = args_of(cl_arg);
@@ -69,8 +69,7 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 	TYPED(hyla__cuda_labrd)(m, cols, COLS(buffers[P_OWN]), MAT(buffers[P_OWN]) + c, lda,
 	                        MAT(buffers[P_D]), MAT(buffers[P_E]), MAT(buffers[P_TAUQ]),
 	                        MAT(buffers[P_TAUP]), MAT(buffers[P_X]) + c, LD(buffers[P_X]),
-	                        MAT(buffers[P_Y]) + c, LD(buffers[P_Y]), starpu_cublas_get_local_handle(),
-	                        starpu_cuda_get_local_stream());
+	                        MAT(buffers[P_Y]) + c, LD(buffers[P_Y]), starpu_cuda_get_local_stream());
 }
 #endif
 

@@ -240,7 +240,7 @@ if [ "$what" = reductions-quick ]; then
 	# The reductions' GPU panels checked under each scheduler, then
 	# tridiag_reduce, bidiag_reduce and hr_reduce --want-q (orghr) at 8000
 	# after calibration runs, with cuSOLVER (a call within the device limit).
-	for sched in dmda eager random ws; do
+	for sched in ${HYLA_SCHEDS:-dmda eager random ws}; do
 		for args in "d 3000 L" "s 2000 L" "d 1000 U"; do
 			STARPU_SCHED=$sched $bin/tests/test_sytrd $args || echo "FAILED (exit $?): test_sytrd $args under $sched"
 		done
@@ -276,7 +276,7 @@ if [ "$what" = tridiag ] || [ "$what" = all ]; then
 	done
 	{
 		for cmd in $cmds; do
-			STARPU_SCHED=dmda $bin/$cmd 8000 --repeat 2 --lapack --cusolver --stats $([ $cmd = tridiag_reduce ] && echo --eig)
+			STARPU_SCHED=dmda $bin/$cmd 8000 --repeat 2 --cusolver --stats $([ $cmd = tridiag_reduce ] && echo --eig --lapack)
 		done
 		for n in 4000 16000; do
 			for cmd in $cmds; do

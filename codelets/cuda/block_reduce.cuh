@@ -14,6 +14,23 @@ __device__ T warp_reduce(T s)
 	return s;
 }
 
+// v[k] summed over lanes, in lane k of each 2 OFF lanes (a transposing
+// butterfly over the lanes' bits below 2 OFF: 2 OFF - 1 shuffles).
+template <int OFF, typename T>
+__device__ __forceinline__ T transpose_sum(T v[])
+{
+	const bool upper = threadIdx.x & OFF;
+#pragma unroll
+	for (int k = 0; k < OFF; k++) {
+		const T send = upper ? v[k] : v[k + OFF], keep = upper ? v[k + OFF] : v[k];
+		v[k] = keep + __shfl_xor_sync(0xffffffffu, send, OFF);
+	}
+	if constexpr (OFF == 1)
+		return v[0];
+	else
+		return transpose_sum<OFF / 2>(v);
+}
+
 // Sum (max) over a block of THREADS threads of one value per thread, added
 // in a fixed order; every thread gets it.
 template <int THREADS, typename T, bool MAX = false>

@@ -21,14 +21,21 @@ __device__ inline void coop_rows(int lo, int hi, int *r0, int *r1)
 	*r1 = min(hi, *r0 + chunk);
 }
 
-// Sum over the blocks of slot s, in block order (warp-wide; every lane).
+// Sum over the blocks of slot s, in block order (warp-wide; every lane),
+// the loads all in flight at once.
 template <typename T>
 __device__ T coop_blocks_sum(const T *partial, int s)
 {
 	const int lane = threadIdx.x % 32;
-	T acc = 0;
-	for (int b = lane; b < gridDim.x; b += 32)
-		acc += __ldcg(&partial[(int64_t)s * COOP_MAXB + b]);
+	T v[COOP_PER_LANE], acc = 0;
+#pragma unroll
+	for (int k = 0; k < COOP_PER_LANE; k++) {
+		const int b = lane + 32 * k;
+		v[k] = b < gridDim.x ? __ldcg(&partial[(int64_t)s * COOP_MAXB + b]) : T(0);
+	}
+#pragma unroll
+	for (int k = 0; k < COOP_PER_LANE; k++)
+		acc += v[k];
 	return warp_reduce<T>(acc);
 }
 
@@ -58,22 +65,28 @@ template <typename T>
 __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale)
 {
 	const int lane = threadIdx.x % 32;
-	T sb[COOP_PER_LANE], s = 0, q = 0;
+	T sb[COOP_PER_LANE], sq[COOP_PER_LANE], al[COOP_PER_LANE], s = 0, q = 0, alpha = 0;
 #pragma unroll
 	for (int k = 0; k < COOP_PER_LANE; k++) {
 		const int b = lane + 32 * k;
-		sb[k] = b < gridDim.x ? __ldcg(&partial[0 * COOP_MAXB + b]) : T(0);
+		const bool in = b < gridDim.x;
+		sb[k] = in ? __ldcg(&partial[0 * COOP_MAXB + b]) : T(0);
+		sq[k] = in ? __ldcg(&partial[1 * COOP_MAXB + b]) : T(0);
+		al[k] = in ? __ldcg(&partial[2 * COOP_MAXB + b]) : T(0);
+	}
+#pragma unroll
+	for (int k = 0; k < COOP_PER_LANE; k++) {
 		s = fmax(s, sb[k]);
+		alpha += al[k];
 	}
 	s = warp_reduce<T, true>(s);
+	alpha = warp_reduce<T>(alpha);
 #pragma unroll
-	for (int k = 0; k < COOP_PER_LANE; k++) {
-		const int b = lane + 32 * k;
-		if (b < gridDim.x && sb[k] > 0)
-			q += __ldcg(&partial[1 * COOP_MAXB + b]) * (sb[k] / s) * (sb[k] / s);
-	}
+	for (int k = 0; k < COOP_PER_LANE; k++)
+		if (sb[k] > 0)
+			q += sq[k] * (sb[k] / s) * (sb[k] / s);
 	q = warp_reduce<T>(q);
-	const T alpha = coop_blocks_sum(partial, 2), xnorm = s * sqrt(q);
+	const T xnorm = s * sqrt(q);
 	*beta = alpha, *tau = 0, *scale = 1;
 	if (s > 0) { /* not xnorm: a NaN beside finite entries must spread */
 		*beta = -copysign(hypot(alpha, xnorm), alpha);
@@ -84,10 +97,10 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale)
 
 // After the grid barrier that follows coop_norm_parts: the reflector (its
 // beta and tau to *beta_out and *tau_out, by block 0), and the block's x(r),
-// r in [lo, hi) (stride inc), scaled into v, v(one) = 1.
+// r in [lo, hi) (stride inc), scaled into v, v(one) = 1; the scale returned.
 template <typename T>
-__device__ void coop_reflect(const T *partial, T *x, int64_t inc, int lo, int hi, int one, T *beta_out,
-                             T *tau_out)
+__device__ T coop_reflect(const T *partial, T *x, int64_t inc, int lo, int hi, int one, T *beta_out,
+                          T *tau_out)
 {
 	__shared__ T scale_of;
 	if (threadIdx.x < 32) {
@@ -104,7 +117,9 @@ __device__ void coop_reflect(const T *partial, T *x, int64_t inc, int lo, int hi
 	__syncthreads();
 	for (int r = lo + threadIdx.x; r < hi; r += COOP_THREADS)
 		x[r * inc] = r == one ? T(1) : x[r * inc] * scale_of;
+	const T scale = scale_of;
 	__syncthreads();
+	return scale;
 }
 
 // The block's sums over its rows [lo, hi) of m_s(r) v(r) for the slots s
@@ -122,6 +137,30 @@ __device__ void coop_dots(Mat mat, const T *v, int64_t inc, int lo, int hi, int 
 		acc = warp_reduce<T>(acc);
 		if (lane == 0)
 			partial[(int64_t)(first + s) * COOP_MAXB + blockIdx.x] = acc;
+	}
+}
+
+// For each row r in [r0, r1): part(r, q) for the slices q in [0,
+// COOP_SLICES) (a warp each, lanes over rows), added in slice order, then
+// done(r, total) in slice 0's thread. Every thread of the block calls it.
+// T: a number, or a struct of them with + (T{} its zero).
+#define COOP_SLICES (COOP_THREADS / 32)
+template <typename T, typename Part, typename Done>
+__device__ void coop_row_sums(int r0, int r1, Part part, Done done)
+{
+	__shared__ T pieces[COOP_SLICES][32];
+	const int lane = threadIdx.x % 32, q = threadIdx.x / 32;
+	for (int base = r0; base < r1; base += 32) {
+		const int r = base + lane;
+		pieces[q][lane] = r < r1 ? part(r, q) : T{};
+		__syncthreads();
+		if (q == 0 && r < r1) {
+			T total = pieces[0][lane];
+			for (int k = 1; k < COOP_SLICES; k++)
+				total = total + pieces[k][lane];
+			done(r, total);
+		}
+		__syncthreads();
 	}
 }
 

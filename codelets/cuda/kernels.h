@@ -82,10 +82,9 @@ void hyla__cuda_latrd_s(int n, int nb, float *a, int lda, float *e, float *tau, 
  * y = Y(c, 0)). */
 void hyla__cuda_labrd_d(int m, int n, int nb, double *a, int lda, double *d, double *e,
                         double *tauq, double *taup, double *x, int ldx, double *y, int ldy,
-                        cublasHandle_t h, cudaStream_t stream);
-void hyla__cuda_labrd_s(int m, int n, int nb, float *a, int lda, float *d, float *e, float *tauq,
-                        float *taup, float *x, int ldx, float *y, int ldy, cublasHandle_t h,
                         cudaStream_t stream);
+void hyla__cuda_labrd_s(int m, int n, int nb, float *a, int lda, float *d, float *e, float *tauq,
+                        float *taup, float *x, int ldx, float *y, int ldy, cudaStream_t stream);
 
 /* The explicit n-by-nb V of a Hessenberg panel whose reflector j has its unit
  * element at row r0 + j and its other entries below it in column j of a. */

@@ -1,135 +1,235 @@
 // The bidiagonal reduction's panel (LAPACK's DLABRD, m >= n) on the GPU:
-// per column, the two GEMVs over the trailing matrix by cuBLAS around three
-// kernels of ours that do the rest: the column brought up to date and its
-// reflector, with p1 = A^T v and p2 = X^T v over the panel's earlier
-// columns; Y's column finished, the row brought up to date and its
-// reflector, with q1 = Y^T u and q2 = A u; X's column finished. Five
-// launches per column in place of seventeen (coop_reflector.cuh: rows,
-// sums, the reflectors).
+// one persistent cooperative kernel per panel, whose blocks meet at four
+// grid-wide barriers per step i and never return to the host:
+//   column  A(i:m, i) -= A(i:m, 0:i) Y(i, 0:i)^T + X(i:m, 0:i) A(0:i, i);
+//           the parts of its norm, of p1 = A(i:m, 0:i)^T v and of
+//           p2 = X(i:m, 0:i)^T v (v a multiple of the column below row i);
+//   | barrier
+//   gemv_t  the column's reflector (every block alike; beta to d(i),
+//           tauq(i)); p1, p2; the pieces of A(i:m, i+1:n)^T v;
+//   | barrier
+//   row     v scaled in place; for the later columns j: Y(j, i) = tauq
+//           (A^T v - Y(j, 0:i) p1 - A(0:i, j)^T p2); the row A(i, j) -=
+//           Y(j, 0:i+1) A(i, 0:i+1)^T + A(0:i, j)^T X(i, 0:i)^T; the parts
+//           of its norm, of q1 = Y(i+1:n, 0:i+1)^T u and q2 = A(0:i,
+//           i+1:n) u;
+//   | barrier
+//   gemv_n  the row's reflector (beta to e(i), taup(i)); q1, q2; the
+//           pieces of A(i+1:m, i+1:n) u;
+//   | barrier
+//   x       u scaled in place; X(i+1:m, i) = taup (A u - A(i+1:m, 0:i+1)
+//           q1 - X(i+1:m, 0:i) q2).
+// The reflectors are scaled a phase after their GEMVs read them (which
+// scale as they go: gemv_coop.cuh), and the unit elements are known
+// values, so the next step needs no other barrier. Blocks own contiguous
+// rows (or columns, for the row); sums over blocks are added in block
+// order, so results do not vary from run to run; what another block wrote
+// during the kernel is read through L2 (__ldcg).
 #include <cooperative_groups.h>
-#include "blas_calls.cuh"
 #include "coop_reflector.cuh"
+#include "gemv_coop.cuh"
 #include "kernels.h"
 #include "launch.h"
 
 namespace cg = cooperative_groups;
 
 #define MAXNB HYLA_REDUCTION_GPU_MAX_NB
-// Scratch (one allocation per panel): the blocks' partial sums (a norm's
-// three slots, then at most 2 MAXNB + 1 products'), then p or q.
-#define Z_OFFSET ((4 + 2 * MAXNB) * COOP_MAXB)
-#define SCRATCH_ELEMS (Z_OFFSET + 2 * MAXNB + 1)
+// Scratch (one allocation per panel): the blocks' partial sums (the
+// column's norm, the row's, p's, q's), p and q, the GEMVs' pieces.
+enum { COL_NORM = 0, ROW_NORM = 3, P_DOTS = 6, Q_DOTS = P_DOTS + 2 * MAXNB,
+       SLOTS = Q_DOTS + 2 * MAXNB + 1 };
+#define P_OFFSET (SLOTS * COOP_MAXB)
+#define Q_OFFSET (P_OFFSET + 2 * MAXNB)
+#define PIECES_OFFSET (Q_OFFSET + 2 * MAXNB + 1)
 
 template <typename T>
-struct Step {
-	int m, n, i; // the panel's rows and columns from its corner; the step
+struct Panel {
+	int m, n, nb; // rows and columns from the panel's corner; its width
 	T *a, *x, *y, *d, *e, *tauq, *taup, *scratch;
 	int64_t lda, ldx, ldy;
 };
 
-// The column: A(i:m, i) -= A(i:m, 0:i) Y(i, 0:i)^T + X(i:m, 0:i) A(0:i, i);
-// its reflector (v(i) = 1 in place, beta to d(i), tauq(i)); p1 = A(i:m,
-// 0:i)^T v and p2 = X(i:m, 0:i)^T v into the scratch.
 template <typename T>
-__global__ void __launch_bounds__(COOP_THREADS) labrd_column(Step<T> c)
+__device__ T ld(const T *p)
 {
-	__shared__ T yrow[MAXNB], acol[MAXNB];
-	cg::grid_group grid = cg::this_grid();
-	const int tid = threadIdx.x, i = c.i;
-	T *col = c.a + (int64_t)i * c.lda, *partial = c.scratch;
-	for (int k = tid; k < i; k += COOP_THREADS) {
-		yrow[k] = c.y[i + k * c.ldy];
-		acol[k] = col[k];
-	}
-	__syncthreads();
-	int r0, r1;
-	coop_rows(i, c.m, &r0, &r1);
-	for (int r = r0 + tid; r < r1; r += COOP_THREADS) {
-		T v = col[r];
-		for (int k = 0; k < i; k++)
-			v -= c.a[r + k * c.lda] * yrow[k] + c.x[r + k * c.ldx] * acol[k];
-		col[r] = v;
-	}
-	__syncthreads();
-	coop_norm_parts(col, 1, max(r0, i + 1), r1, i >= r0 && i < r1 ? col[i] : T(0), partial);
-	grid.sync();
-	coop_reflect(partial, col, 1, max(r0, i), r1, i, &c.d[i], &c.tauq[i]);
-	if (i == 0)
-		return;
-	auto ax = [&](int s, int r) { return s < i ? c.a[r + s * c.lda] : c.x[r + (s - i) * c.ldx]; };
-	coop_dots(ax, col, 1, max(r0, i), r1, 2 * i, 3, partial);
-	grid.sync();
-	coop_sums_out(partial, 3, 2 * i, c.scratch + Z_OFFSET);
+	return __ldcg(p);
 }
 
-// After the first GEMV (A(i:m, i+1:n)^T v in Y(i+1:n, i)), for each later
-// column j: Y(j, i) = tauq (that - Y(j, 0:i) p1 - A(0:i, j)^T p2); the row
-// A(i, j) -= Y(j, 0:i+1) A(i, 0:i+1)^T + A(0:i, j)^T X(i, 0:i)^T; its
-// reflector (u(i+1) = 1 in place, beta to e(i), taup(i)); q1 = Y(i+1:n,
-// 0:i+1)^T u and q2 = A(0:i, i+1:n) u into the scratch.
+// The reflector from the parts in slots first..first+2 (every block alike):
+// beta and tau (block 0 stores them), the scale returned.
 template <typename T>
-__global__ void __launch_bounds__(COOP_THREADS) labrd_row(Step<T> c)
+__device__ T reflector(const Panel<T> &p, int first, T *beta_out, T *tau_out)
 {
-	__shared__ T p[2 * MAXNB], arow[MAXNB + 1], xrow[MAXNB];
-	cg::grid_group grid = cg::this_grid();
-	const int tid = threadIdx.x, i = c.i, ni = c.n - i - 1;
-	T *row = c.a + i + (int64_t)(i + 1) * c.lda, *partial = c.scratch; // A(i, i+1), stride lda
-	T *yi = c.y + i + 1 + (int64_t)i * c.ldy;                          // Y(i+1, i)
-	for (int k = tid; k < 2 * i; k += COOP_THREADS)
-		p[k] = c.scratch[Z_OFFSET + k];
-	for (int k = tid; k <= i; k += COOP_THREADS) {
-		arow[k] = c.a[i + (int64_t)k * c.lda]; /* A(i, i) = 1: the reflector's */
-		xrow[k] = k < i ? c.x[i + (int64_t)k * c.ldx] : T(0);
+	__shared__ T scale_of;
+	if (threadIdx.x < 32) {
+		T beta, tau, scale;
+		coop_reflector(p.scratch + first * COOP_MAXB, &beta, &tau, &scale);
+		if (threadIdx.x == 0) {
+			scale_of = scale;
+			if (blockIdx.x == 0) {
+				*beta_out = beta;
+				*tau_out = tau;
+			}
+		}
 	}
 	__syncthreads();
-	const T tq = c.tauq[i];
+	const T scale = scale_of;
+	__syncthreads();
+	return scale;
+}
+
+// out[s] = scale (the blocks' sums of slots first + s) + unit(s), s < count
+// (the grid's warps share the slots).
+template <typename T, typename Unit>
+__device__ void sums_out(const Panel<T> &p, int first, int count, T scale, Unit unit, T *out)
+{
+	const int warp = threadIdx.x / 32, warps = COOP_THREADS / 32;
+	for (int s = blockIdx.x * warps + warp; s < count; s += gridDim.x * warps) {
+		const T one = unit(s), sum = coop_blocks_sum(p.scratch, first + s);
+		if (threadIdx.x % 32 == 0)
+			out[s] = scale * sum + one;
+	}
+}
+
+// Column i brought up to date, the parts of its norm, p1's and p2's.
+template <typename T>
+__device__ void column_phase(const Panel<T> &p, int i, T *yrow, T *acol)
+{
+	T *col = p.a + i * p.lda;
+	for (int k = threadIdx.x; k < i; k += COOP_THREADS) {
+		yrow[k] = ld(&p.y[i + k * p.ldy]);
+		acol[k] = k < i - 1 ? ld(&col[k]) : T(1); // A(i-1, i): the last row reflector's unit
+	}
+	__syncthreads();
 	int r0, r1;
-	coop_rows(0, ni, &r0, &r1);
-	for (int r = r0 + tid; r < r1; r += COOP_THREADS) {
-		const int64_t j = i + 1 + r;
-		const T *yj = c.y + j, *aj = c.a + j * c.lda; // Y(j, k) = yj[k ldy], A(k, j) = aj[k]
-		T y = yi[r];
-		for (int k = 0; k < i; k++)
-			y -= yj[k * c.ldy] * p[k] + aj[k] * p[i + k];
-		y *= tq;
-		yi[r] = y;
-		T u = row[r * c.lda] - y * arow[i];
-		for (int k = 0; k < i; k++)
-			u -= yj[k * c.ldy] * arow[k] + aj[k] * xrow[k];
-		row[r * c.lda] = u;
-	}
-	__syncthreads();
-	coop_norm_parts(row, c.lda, max(r0, 1), r1, r0 == 0 && r1 > 0 ? row[0] : T(0), partial);
-	grid.sync();
-	coop_reflect(partial, row, c.lda, r0, r1, 0, &c.e[i], &c.taup[i]);
-	auto ya = [&](int s, int r) {
-		return s <= i ? c.y[i + 1 + r + (int64_t)s * c.ldy] : c.a[s - i - 1 + (int64_t)(i + 1 + r) * c.lda];
+	coop_rows(i, p.m, &r0, &r1);
+	auto part = [&](int r, int q) {
+		T s = 0;
+		for (int k = q; k < i; k += COOP_SLICES)
+			s += ld(&p.a[r + k * p.lda]) * yrow[k] + ld(&p.x[r + k * p.ldx]) * acol[k];
+		return s;
 	};
-	coop_dots(ya, row, c.lda, r0, r1, 2 * i + 1, 3, partial);
-	grid.sync();
-	coop_sums_out(partial, 3, 2 * i + 1, c.scratch + Z_OFFSET);
+	coop_row_sums<T>(r0, r1, part, [&](int r, T s) { col[r] = ld(&col[r]) - s; });
+	__syncthreads();
+	auto ax = [&](int s, int r) { return ld(s < i ? &p.a[r + s * p.lda] : &p.x[r + (s - i) * p.ldx]); };
+	coop_dots(ax, col, 1, max(r0, i + 1), r1, 2 * i, P_DOTS, p.scratch);
+	coop_norm_parts(col, 1, max(r0, i + 1), r1, i >= r0 && i < r1 ? col[i] : T(0),
+	                p.scratch + COL_NORM * COOP_MAXB);
 }
 
-// After the second GEMV (A(i+1:m, i+1:n) u in X(i+1:m, i)): X(r, i) = taup
-// (that - A(r, 0:i+1) q1 - X(r, 0:i) q2).
+// The later columns j (from the block's share of i+1..n-1): Y(j, i), the
+// row's A(i, j); the parts of the row's norm, q1's and q2's. v scaled.
 template <typename T>
-__global__ void __launch_bounds__(COOP_THREADS) labrd_x(Step<T> c)
+__device__ void row_phase(const Panel<T> &p, int i, const Gemv<T> &g, T vscale, T *pq, T *arow,
+                          T *xrow)
 {
-	__shared__ T q[2 * MAXNB + 1];
-	const int i = c.i;
-	for (int k = threadIdx.x; k < 2 * i + 1; k += COOP_THREADS)
-		q[k] = c.scratch[Z_OFFSET + k];
+	T *col = p.a + i * p.lda, *row = p.a + i + (i + 1) * p.lda, *yi = p.y + i * p.ldy;
+	const T *pv = p.scratch + P_OFFSET;
+	for (int k = threadIdx.x; k < 2 * i; k += COOP_THREADS)
+		pq[k] = ld(&pv[k]);
+	for (int k = threadIdx.x; k < i; k += COOP_THREADS) {
+		arow[k] = ld(&p.a[i + k * p.lda]);
+		xrow[k] = ld(&p.x[i + k * p.ldx]);
+	}
+	int r0, r1;
+	coop_rows(i, p.m, &r0, &r1);
+	for (int r = max(r0, i + 1) + threadIdx.x; r < r1; r += COOP_THREADS)
+		col[r] *= vscale;
+	if (threadIdx.x == 0 && i >= r0 && i < r1)
+		col[i] = 1;
 	__syncthreads();
-	const T tp = c.taup[i];
-	T *xi = c.x + (int64_t)i * c.ldx;
-	for (int r = i + 1 + blockIdx.x * COOP_THREADS + threadIdx.x; r < c.m;
-	     r += gridDim.x * COOP_THREADS) {
-		T x = xi[r];
-		for (int k = 0; k <= i; k++)
-			x -= c.a[r + (int64_t)k * c.lda] * q[k];
-		for (int k = 0; k < i; k++)
-			x -= c.x[r + (int64_t)k * c.ldx] * q[i + 1 + k];
-		xi[r] = x * tp;
+	const T tq = ld(&p.tauq[i]);
+	int j0, j1;
+	coop_rows(i + 1, p.n, &j0, &j1);
+	// Y(j, i) and the row's update, their sums over k split among the slices.
+	struct Pair {
+		T y, u;
+		__device__ Pair operator+(Pair o) const { return {y + o.y, u + o.u}; }
+	};
+	auto part = [&](int j, int q) {
+		Pair s = {0, 0};
+		for (int k = q; k < i; k += COOP_SLICES) {
+			const T yjk = ld(&p.y[j + k * p.ldy]), akj = ld(&p.a[k + j * p.lda]);
+			s.y += yjk * pq[k] + akj * pq[i + k];
+			s.u += yjk * arow[k] + akj * xrow[k];
+		}
+		return s;
+	};
+	coop_row_sums<Pair>(j0, j1, part, [&](int j, Pair s) {
+		const T y = tq * (gemv_total(g, g.cols, j - i - 1) - s.y);
+		yi[j] = y;
+		row[(j - i - 1) * p.lda] = ld(&row[(j - i - 1) * p.lda]) - y - s.u;
+	});
+	__syncthreads();
+	const int c0 = j0 - i - 1, c1 = j1 - i - 1; // the block's part of the row
+	auto ya = [&](int s, int c) {
+		return ld(s <= i ? &p.y[i + 1 + c + s * p.ldy] : &p.a[s - i - 1 + (i + 1 + c) * p.lda]);
+	};
+	coop_dots(ya, row, p.lda, max(c0, 1), c1, 2 * i + 1, Q_DOTS, p.scratch);
+	coop_norm_parts(row, p.lda, max(c0, 1), c1, c0 == 0 && c1 > 0 ? row[0] : T(0),
+	                p.scratch + ROW_NORM * COOP_MAXB);
+}
+
+// u scaled; X(i+1:m, i) for the block's rows.
+template <typename T>
+__device__ void x_phase(const Panel<T> &p, int i, const Gemv<T> &g, T uscale, T *q)
+{
+	T *row = p.a + i + (i + 1) * p.lda, *xi = p.x + i * p.ldx;
+	const T *qv = p.scratch + Q_OFFSET;
+	for (int k = threadIdx.x; k < 2 * i + 1; k += COOP_THREADS)
+		q[k] = ld(&qv[k]);
+	int c0, c1;
+	coop_rows(0, p.n - i - 1, &c0, &c1);
+	for (int c = max(c0, 1) + threadIdx.x; c < c1; c += COOP_THREADS)
+		row[c * p.lda] *= uscale;
+	if (threadIdx.x == 0 && c0 == 0 && c1 > 0)
+		row[0] = 1;
+	__syncthreads();
+	const T tp = ld(&p.taup[i]);
+	int r0, r1;
+	coop_rows(i + 1, p.m, &r0, &r1);
+	auto part = [&](int r, int qq) {
+		T s = 0;
+		for (int k = qq; k <= i; k += COOP_SLICES)
+			s += ld(&p.a[r + k * p.lda]) * q[k];
+		for (int k = qq; k < i; k += COOP_SLICES)
+			s += ld(&p.x[r + k * p.ldx]) * q[i + 1 + k];
+		return s;
+	};
+	coop_row_sums<T>(r0, r1, part, [&](int r, T s) { xi[r] = tp * (gemv_total(g, g.rows, r - i - 1) - s); });
+	__syncthreads();
+}
+
+template <typename T>
+__global__ void __launch_bounds__(COOP_THREADS, 2) labrd_panel(Panel<T> p)
+{
+	__shared__ T vec[2 * MAXNB + 1], arow[MAXNB], xrow[MAXNB];
+	cg::grid_group grid = cg::this_grid();
+	T *pieces = p.scratch + PIECES_OFFSET;
+	for (int i = 0; i < p.nb; i++) {
+		T *col = p.a + i * p.lda, *row = p.a + i + (i + 1) * p.lda;
+		const int mi = p.m - i, ni = p.n - i - 1;
+		Gemv<T> gt = gemv_t(col + i + p.lda, p.lda, mi, ni, Reflector<T>{col + i, 1, 0}, pieces);
+		Gemv<T> gn = gemv_n(row + 1, p.lda, mi - 1, ni, Reflector<T>{row, p.lda, 0}, pieces);
+		column_phase(p, i, vec, arow);
+		grid.sync();
+		const T vscale = reflector(p, COL_NORM, &p.d[i], &p.tauq[i]);
+		sums_out(p, P_DOTS, 2 * i, vscale, [&](int s) {
+			return ld(s < i ? &p.a[i + s * p.lda] : &p.x[i + (s - i) * p.ldx]);
+		}, p.scratch + P_OFFSET);
+		gt.u.scale = vscale;
+		gemv_t_pieces(gt);
+		grid.sync();
+		row_phase(p, i, gt, vscale, vec, arow, xrow);
+		grid.sync();
+		const T uscale = reflector(p, ROW_NORM, &p.e[i], &p.taup[i]);
+		sums_out(p, Q_DOTS, 2 * i + 1, uscale, [&](int s) {
+			return ld(s <= i ? &p.y[i + 1 + s * p.ldy] : &p.a[s - i - 1 + (i + 1) * p.lda]);
+		}, p.scratch + Q_OFFSET);
+		gn.u.scale = uscale;
+		gemv_n_pieces(gn);
+		grid.sync();
+		x_phase(p, i, gn, uscale, vec);
 	}
 }
 
@@ -137,38 +237,35 @@ __global__ void __launch_bounds__(COOP_THREADS) labrd_x(Step<T> c)
 // (m rows, n > nb columns from there), x and y are X(c, 0) and Y(c, 0).
 template <typename T>
 static void labrd(int m, int n, int nb, T *a, int lda, T *d, T *e, T *tauq, T *taup, T *x,
-                  int ldx, T *y, int ldy, cublasHandle_t h, cudaStream_t stream)
+                  int ldx, T *y, int ldy, cudaStream_t stream)
 {
 	if (nb > MAXNB)
 		hyla_fail("the bidiagonal panel wider than 128 columns");
+	int device, sms, per_sm;
+	cudaGetDevice(&device);
+	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+	if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, labrd_panel<T>, COOP_THREADS, 0))
+		hyla_fail("the bidiagonal panel's occupancy query");
+	const int blocks = sms * per_sm < COOP_MAXB ? sms * per_sm : COOP_MAXB;
 	T *scratch;
-	if (cudaMallocAsync((void **)&scratch, sizeof(T) * SCRATCH_ELEMS, stream) != cudaSuccess)
+	const size_t elems = PIECES_OFFSET + (size_t)GEMV_SEGS * m;
+	if (cudaMallocAsync((void **)&scratch, sizeof(T) * elems, stream) != cudaSuccess)
 		hyla_fail("the bidiagonal panel's scratch allocation");
-	const cublasOperation_t N = CUBLAS_OP_N, Tr = CUBLAS_OP_T;
-	for (int i = 0; i < nb; i++) {
-		Step<T> c = {m, n, i, a, x, y, d, e, tauq, taup, scratch, lda, ldx, ldy};
-		const int mi = m - i, ni = n - i - 1;
-		T *aii = a + i + (int64_t)i * lda, *row = aii + lda;
-		coop_launch(labrd_column<T>, coop_blocks(mi), &c, stream, "the launch of labrd_column");
-		gemv(h, Tr, mi, ni, T(1), row, lda, aii, 1, T(0), y + i + 1 + (int64_t)i * ldy);
-		coop_launch(labrd_row<T>, coop_blocks(ni), &c, stream, "the launch of labrd_row");
-		gemv(h, N, mi - 1, ni, T(1), row + 1, lda, row, lda, T(0), x + i + 1 + (int64_t)i * ldx);
-		labrd_x<T><<<coop_blocks(mi - 1), COOP_THREADS, 0, stream>>>(c);
-		hyla_check_launch("labrd_x");
-	}
+	Panel<T> p = {m, n, nb, a, x, y, d, e, tauq, taup, scratch, lda, ldx, ldy};
+	coop_launch(labrd_panel<T>, blocks, &p, stream, "the launch of labrd_panel");
 	cudaFreeAsync(scratch, stream);
 }
 
 extern "C" void hyla__cuda_labrd_d(int m, int n, int nb, double *a, int lda, double *d, double *e,
                                    double *tauq, double *taup, double *x, int ldx, double *y,
-                                   int ldy, cublasHandle_t h, cudaStream_t stream)
+                                   int ldy, cudaStream_t stream)
 {
-	labrd(m, n, nb, a, lda, d, e, tauq, taup, x, ldx, y, ldy, h, stream);
+	labrd(m, n, nb, a, lda, d, e, tauq, taup, x, ldx, y, ldy, stream);
 }
 
 extern "C" void hyla__cuda_labrd_s(int m, int n, int nb, float *a, int lda, float *d, float *e,
                                    float *tauq, float *taup, float *x, int ldx, float *y, int ldy,
-                                   cublasHandle_t h, cudaStream_t stream)
+                                   cudaStream_t stream)
 {
-	labrd(m, n, nb, a, lda, d, e, tauq, taup, x, ldx, y, ldy, h, stream);
+	labrd(m, n, nb, a, lda, d, e, tauq, taup, x, ldx, y, ldy, stream);
 }

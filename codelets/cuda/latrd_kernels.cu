@@ -2,14 +2,14 @@
 // one persistent cooperative kernel per panel, whose blocks meet at four
 // grid-wide barriers per column i and never return to the host:
 //   column   row i of A and W; A(i:n, i) -= A(i:n, 0:i) W(i, 0:i)^T +
-//            W(i:n, 0:i) A(i, 0:i)^T; the parts of its norm;
+//            W(i:n, 0:i) A(i, 0:i)^T; the parts of its norm and of
+//            z1 = W(i+1:n, 0:i)^T v and z2 = A(i+1:n, 0:i)^T v (v a
+//            multiple of the column below its unit element);
 //   | barrier
 //   reflect  the reflector of A(i+1:n, i) (v(i+1) = 1 in place, beta to
-//            e(i), tau(i)); partial sums of z1 = W(i+1:n, 0:i)^T v and
-//            z2 = A(i+1:n, 0:i)^T v;
+//            e(i), tau(i)); z1 and z2 summed;
 //   | barrier
 //   symv     the SYMV's pieces over the trailing matrix (symv_lower.cuh);
-//            z1 and z2 summed;
 //   | barrier
 //   w        w = tau (A v - A(i+1:n, 0:i) z1 - W(i+1:n, 0:i) z2), partial
 //            sums of w^T v;
@@ -19,8 +19,8 @@
 // Blocks own contiguous rows (coop_reflector.cuh); sums over blocks are
 // added in block order, so results do not vary from run to run; data
 // another block wrote during the kernel is read through L2 (__ldcg): the
-// panel's columns and W (the SYMV reads the trailing matrix through the
-// read-only cache, its columns in the panel before they change).
+// panel's columns and W (the SYMV reads the trailing matrix with
+// streaming loads, its columns in the panel before they change).
 #include <cooperative_groups.h>
 #include "coop_reflector.cuh"
 #include "symv_lower.cuh"
@@ -30,7 +30,6 @@
 namespace cg = cooperative_groups;
 
 #define MAXNB HYLA_REDUCTION_GPU_MAX_NB
-#define SPLIT (COOP_THREADS / SYMV_H) // threads adding a row of the SYMV
 #define SYMV_WARPS (COOP_MAXB * COOP_THREADS / 32)
 // Scratch (one allocation per panel): the blocks' partial sums (the norm's
 // three slots, z1's and z2's, w^T v's), z1 and z2, w (by rows of the
@@ -52,8 +51,16 @@ __device__ T *w_of(const Panel<T> &p)
 	return p.scratch + W_OFFSET;
 }
 
-// Column i brought up to date; the parts of its reflector's norm. alpha:
-// the previous column's (W(i, i-1) = w(i) + alpha, v(i) being 1).
+// Row r of [W(:, 0:i) A(:, 0:i)], entry s: z1 and z2's terms.
+template <typename T>
+__device__ T z_entry(const Panel<T> &p, int i, int s, int r)
+{
+	return __ldcg(s < i ? &p.w[r + s * p.ldw] : &p.a[r + (s - i) * p.lda]);
+}
+
+// Column i brought up to date; the parts of its reflector's norm and of
+// z1, z2 over x = A(i+2:n, i) (v = scale x there). alpha: the previous
+// column's (W(i, i-1) = w(i) + alpha, v(i) being 1).
 template <typename T>
 __device__ void column_phase(const Panel<T> &p, int i, T alpha, T *arow, T *wrow)
 {
@@ -66,66 +73,59 @@ __device__ void column_phase(const Panel<T> &p, int i, T alpha, T *arow, T *wrow
 	__syncthreads();
 	int r0, r1;
 	coop_rows(i, p.n, &r0, &r1);
-	for (int r = r0 + tid; r < r1; r += COOP_THREADS) {
-		T x = col[r];
-		for (int k = 0; k < i; k++)
-			x -= __ldcg(&p.a[r + k * p.lda]) * wrow[k] + __ldcg(&p.w[r + k * p.ldw]) * arow[k];
-		col[r] = x;
-	}
+	auto part = [&](int r, int q) {
+		T x = 0;
+		for (int k = q; k < i; k += COOP_SLICES)
+			x += __ldcg(&p.a[r + k * p.lda]) * wrow[k] + __ldcg(&p.w[r + k * p.ldw]) * arow[k];
+		return x;
+	};
+	coop_row_sums<T>(r0, r1, part, [&](int r, T x) { col[r] -= x; });
 	__syncthreads();
+	coop_dots([&](int s, int r) { return z_entry(p, i, s, r); }, col, 1, max(r0, i + 2), r1, 2 * i,
+	          3, p.scratch);
 	coop_norm_parts(col, 1, max(r0, i + 2), r1, i + 1 >= r0 && i + 1 < r1 ? col[i + 1] : T(0),
 	                p.scratch);
 }
 
-// The reflector; the block's parts of z1 and z2.
+// The reflector; z1 and z2 from the blocks' parts (v(i+1) = 1).
 template <typename T>
 __device__ void reflect_phase(const Panel<T> &p, int i)
 {
 	T *col = p.a + i * p.lda;
 	int r0, r1;
 	coop_rows(i, p.n, &r0, &r1);
-	coop_reflect(p.scratch, col, 1, max(r0, i + 1), r1, i + 1, &p.e[i], &p.tau[i]);
-	auto wa = [&](int s, int r) {
-		return __ldcg(s < i ? &p.w[r + s * p.ldw] : &p.a[r + (s - i) * p.lda]);
-	};
-	coop_dots(wa, col, 1, max(r0, i + 1), r1, 2 * i, 3, p.scratch);
+	const T scale = coop_reflect(p.scratch, col, 1, max(r0, i + 1), r1, i + 1, &p.e[i], &p.tau[i]);
+	const int warp = threadIdx.x / 32, warps = COOP_THREADS / 32;
+	for (int s = blockIdx.x * warps + warp; s < 2 * i; s += gridDim.x * warps) {
+		const T one = z_entry(p, i, s, i + 1), sum = coop_blocks_sum(p.scratch, 3 + s);
+		if (threadIdx.x % 32 == 0)
+			p.scratch[Z_OFFSET + s] = scale * sum + one;
+	}
 }
 
-// w = tau (A v - A z1 - W z2) for the block's rows of the SYMV (SPLIT
-// threads a row adding the pieces) into the scratch; its part of w^T v.
+// w = tau (A v - A z1 - W z2) for the block's rows of the SYMV into the
+// scratch; its part of w^T v.
 template <typename T>
-__device__ void w_phase(const Panel<T> &p, int i, const SymvLower<T> &s, const T *z,
-                        T (*pieces)[SYMV_H])
+__device__ void w_phase(const Panel<T> &p, int i, const SymvLower<T> &s, const T *z)
 {
-	const int tid = threadIdx.x, lr = tid % SYMV_H, split = tid / SYMV_H;
 	const T *v = s.x, t = __ldcg(&p.tau[i]);
 	T *w = w_of(p) + i + 1;
 	int r0, r1;
 	coop_rows(0, s.m, &r0, &r1);
+	auto part = [&](int r, int q) {
+		T y = symv_row_part(s, r, q, COOP_SLICES);
+		const T *arow = p.a + i + 1 + r, *wrow = p.w + i + 1 + r; // A(., 0), W(., 0)
+		for (int k = q; k < i; k += COOP_SLICES)
+			y -= __ldcg(&arow[k * p.lda]) * z[k] + __ldcg(&wrow[k * p.ldw]) * z[i + k];
+		return y;
+	};
 	T dot = 0;
-	for (int base = r0; base < r1; base += SYMV_H) {
-		const int r = base + lr;
-		T y = 0;
-		if (r < r1) {
-			y = symv_row_part(s, r, split, SPLIT);
-			const T *arow = p.a + i + 1 + r, *wrow = p.w + i + 1 + r; // A(., 0), W(., 0)
-			for (int k = split; k < i; k += SPLIT)
-				y -= __ldcg(&arow[k * p.lda]) * z[k] + __ldcg(&wrow[k * p.ldw]) * z[i + k];
-		}
-		pieces[split][lr] = y;
-		__syncthreads();
-		if (split == 0 && r < r1) {
-			y = 0;
-			for (int q = 0; q < SPLIT; q++)
-				y += pieces[q][lr];
-			y *= t;
-			w[r] = y;
-			dot += y * __ldcg(&v[r]);
-		}
-		__syncthreads();
-	}
+	coop_row_sums<T>(r0, r1, part, [&](int r, T y) {
+		w[r] = y * t;
+		dot += y * t * __ldcg(&v[r]);
+	});
 	dot = block_reduce<COOP_THREADS, T>(dot);
-	if (tid == 0)
+	if (threadIdx.x == 0)
 		p.scratch[DOT_SLOT * COOP_MAXB + blockIdx.x] = dot;
 }
 
@@ -154,7 +154,7 @@ __device__ T finish_phase(const Panel<T> &p, int i, const SymvLower<T> &s)
 template <typename T>
 __global__ void __launch_bounds__(COOP_THREADS, 2) latrd_panel(Panel<T> p)
 {
-	__shared__ T arow[MAXNB], wrow[MAXNB], z[2 * MAXNB], pieces[SPLIT][SYMV_H];
+	__shared__ T arow[MAXNB], wrow[MAXNB], z[2 * MAXNB];
 	cg::grid_group grid = cg::this_grid();
 	T alpha = 0;
 	for (int i = 0; i < p.nb && i < p.n - 1; i++) {
@@ -165,13 +165,12 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) latrd_panel(Panel<T> p)
 		grid.sync();
 		reflect_phase(p, i);
 		grid.sync();
-		coop_sums_out(p.scratch, 3, 2 * i, p.scratch + Z_OFFSET);
 		symv_tiles(s);
 		grid.sync();
 		for (int k = threadIdx.x; k < 2 * i; k += COOP_THREADS)
 			z[k] = __ldcg(&p.scratch[Z_OFFSET + k]);
 		__syncthreads();
-		w_phase(p, i, s, z, pieces);
+		w_phase(p, i, s, z);
 		grid.sync();
 		alpha = finish_phase(p, i, s);
 	}

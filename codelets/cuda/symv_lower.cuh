@@ -14,6 +14,7 @@
 #define HYLA_CUDA_SYMV_LOWER_CUH
 
 #include <cstdint>
+#include "block_reduce.cuh"
 
 #define SYMV_H 64 // a tile's rows (two a lane) and columns
 #define SYMV_C 16 // the columns a warp holds at once
@@ -63,23 +64,6 @@ __device__ inline int symv_owner(int64_t t, int64_t tiles, int warps)
 	return (int)(((t + 1) * warps + tiles - 1) / tiles - 1);
 }
 
-// v[k] summed over lanes, in lane k of each 2 OFF lanes (a transposing
-// butterfly over the lanes' bits below 2 OFF: 2 OFF - 1 shuffles).
-template <int OFF, typename T>
-__device__ __forceinline__ T transpose_sum(T v[])
-{
-	const bool upper = threadIdx.x & OFF;
-#pragma unroll
-	for (int k = 0; k < OFF; k++) {
-		const T send = upper ? v[k] : v[k + OFF], keep = upper ? v[k + OFF] : v[k];
-		v[k] = keep + __shfl_xor_sync(0xffffffffu, send, OFF);
-	}
-	if constexpr (OFF == 1)
-		return v[0];
-	else
-		return transpose_sum<OFF / 2>(v);
-}
-
 // Columns c0..c0+SYMV_C-1 of the tile whose rows start at r0: the lane's
 // rows r0 + lane and r0 + 32 + lane into racc (x_r: their x), the columns'
 // sums returned (column c0 + k's in lanes k, k + SYMV_C, ..). EDGE: the
@@ -97,8 +81,8 @@ __device__ __forceinline__ T symv_chunk(const SymvLower<T> &s, int r0, int c0, T
 	for (int k = 0; k < SYMV_C; k++) {
 		const T *col = p + k * s.lda;
 		const int c = c0 + k;
-		a0[k] = !EDGE || (ra < s.m && ra >= c) ? __ldg(&col[ra]) : T(0);
-		a1[k] = !EDGE || (rb < s.m && rb >= c) ? __ldg(&col[rb]) : T(0);
+		a0[k] = !EDGE || (ra < s.m && ra >= c) ? __ldcs(&col[ra]) : T(0);
+		a1[k] = !EDGE || (rb < s.m && rb >= c) ? __ldcs(&col[rb]) : T(0);
 	}
 #pragma unroll
 	for (int k = 0; k < SYMV_C; k++) {
