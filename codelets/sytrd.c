@@ -162,7 +162,7 @@ static int panel_can_execute(unsigned worker, struct starpu_task *task, unsigned
 
 static struct starpu_perfmodel panel_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_sytrd_panel_" PREC_NAME "_v1",
+	.symbol = "hyla_sytrd_panel_" PREC_NAME "_v2",
 	.size_base = panel_size,
 	.footprint = hyla__size_footprint,
 };

@@ -262,14 +262,20 @@ fi
 
 if [ "$what" = tridiag ] || [ "$what" = all ]; then
 	# HYLA_SCHEDS, HYLA_REDUCTIONS: fewer schedulers, drivers (a quicker call).
+	# The models the runs calibrate come back as models-reductions.tar.gz.
+	cmds=${HYLA_REDUCTIONS:-tridiag_reduce bidiag_reduce}
 	for sched in ${HYLA_SCHEDS:-dmda eager random ws}; do
 		for args in "d 3000 L" "d 2049 L" "s 2000 L" "d 1000 U" "d 5000 L"; do
 			STARPU_SCHED=$sched $bin/tests/test_sytrd $args || echo "FAILED (exit $?): test_sytrd $args under $sched"
 		done
+		case "$cmds" in *bidiag*)
+			for args in "d 3000 2000" "d 2049 2049" "s 2000 1500" "d 1500 3000" "d 5000 5000"; do
+				STARPU_SCHED=$sched $bin/tests/test_gebrd $args || echo "FAILED (exit $?): test_gebrd $args under $sched"
+			done
+		esac
 		STARPU_SCHED=$sched $bin/tests/test_codelets_reduce 1000 64 || echo "FAILED: test_codelets_reduce under $sched"
 	done 2>&1 | tee "$out/checks-tridiag$tag.txt" | grep -v "pass$"
 	grep -c FAILED "$out/checks-tridiag$tag.txt" | sed 's/^/failed checks: /'
-	cmds=${HYLA_REDUCTIONS:-tridiag_reduce bidiag_reduce}
 	echo "== $cmds: calibration runs (dmda), then timings with LAPACK, cuSOLVER"
 	for cmd in $cmds; do
 		for n in 8000 8000 8000 4000 16000; do STARPU_SCHED=dmda $bin/$cmd $n --no-check >/dev/null 2>&1; done
@@ -287,6 +293,7 @@ if [ "$what" = tridiag ] || [ "$what" = all ]; then
 			STARPU_SCHED=dmda $bin/$cmd 8000 --prec s --repeat 2 --cusolver
 		done
 	} 2>&1 | tee "$out/bench-tridiag$tag.txt"
+	tar -C "$STARPU_HOME/.starpu/sampling" -czf "$out/models-reductions.tar.gz" .
 fi
 
 if [ "$what" = suite ]; then

@@ -124,19 +124,29 @@ __device__ T coop_reflect(const T *partial, T *x, int64_t inc, int lo, int hi, i
 
 // The block's sums over its rows [lo, hi) of m_s(r) v(r) for the slots s
 // in [0, count) into partial slots first + s: a warp per slot, lanes over
-// rows; m_s(r) = mat(s, r).
+// rows, COOP_DOTS_AT_ONCE slots a warp at a time (their loads in flight
+// together); m_s(r) = mat(s, r).
+#define COOP_DOTS_AT_ONCE 4
 template <typename T, typename Mat>
 __device__ void coop_dots(Mat mat, const T *v, int64_t inc, int lo, int hi, int count, int first,
                           T *partial)
 {
-	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-	for (int s = warp; s < count; s += COOP_THREADS / 32) {
-		T acc = 0;
-		for (int r = lo + lane; r < hi; r += 32)
-			acc += mat(s, r) * v[r * inc];
-		acc = warp_reduce<T>(acc);
-		if (lane == 0)
-			partial[(int64_t)(first + s) * COOP_MAXB + blockIdx.x] = acc;
+	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = COOP_THREADS / 32;
+	for (int s0 = warp; s0 < count; s0 += warps * COOP_DOTS_AT_ONCE) {
+		T acc[COOP_DOTS_AT_ONCE] = {};
+		for (int r = lo + lane; r < hi; r += 32) {
+			const T vr = v[r * inc];
+#pragma unroll
+			for (int t = 0; t < COOP_DOTS_AT_ONCE; t++)
+				if (s0 + t * warps < count)
+					acc[t] += mat(s0 + t * warps, r) * vr;
+		}
+#pragma unroll
+		for (int t = 0; t < COOP_DOTS_AT_ONCE; t++) {
+			const T sum = warp_reduce<T>(acc[t]);
+			if (lane == 0 && s0 + t * warps < count)
+				partial[(int64_t)(first + s0 + t * warps) * COOP_MAXB + blockIdx.x] = sum;
+		}
 	}
 }
 
