@@ -31,9 +31,9 @@ static const struct model_use geqrf[] = {REGRESSION("hyla_geqrf_panel_%c_v3", 1)
 static const struct model_use orghr[] = {REGRESSION("hyla_orgqr_t_%c_v1", 1),
                                          REGRESSION("hyla_orgqr_apply_%c_v2", 1),
                                          REGRESSION("hyla_orgqr_form_%c_v2", 1), {0}};
-static const struct model_use sytrd[] = {REGRESSION("hyla_sytrd_panel_%c_v1", 1),
+static const struct model_use sytrd[] = {REGRESSION("hyla_sytrd_panel_%c_v2", 1),
                                          REGRESSION("hyla_sytrd_update_%c_v1", 1), {0}};
-static const struct model_use gebrd[] = {REGRESSION("hyla_gebrd_panel_%c_v1", 1),
+static const struct model_use gebrd[] = {REGRESSION("hyla_gebrd_panel_%c_v2", 1),
                                          REGRESSION("hyla_gebrd_update_%c_v1", 1), {0}};
 /* hr_reduce's auto: the fused panel with a GPU or under the parallel
  * schedulers, else the split panel. */

@@ -97,7 +97,8 @@ int hyla__leave_to_gpu(struct starpu_task *task, unsigned impl, size_t bound);
 int hyla__fits_worker(unsigned worker, struct starpu_task *task, unsigned impl);
 int hyla__panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
 /* The same for a panel (buffer own) that a GPU takes only up to gpu_max
- * columns wide. */
+ * columns wide and with later panels after it (its kernels need trailing
+ * columns: the last panel stays on the cores). */
 int hyla__panel_within_width(unsigned worker, struct starpu_task *task, unsigned impl, int own,
                              size_t gpu_max);
 int hyla__update_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);

@@ -98,7 +98,8 @@ int hyla__panel_within_width(unsigned worker, struct starpu_task *task, unsigned
                              size_t gpu_max)
 {
 	if (hyla__is_cuda_worker(worker) &&
-	    starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, own)) > gpu_max)
+	    (starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, own)) > gpu_max ||
+	     (int)STARPU_TASK_GET_NBUFFERS(task) <= own + 1))
 		return 0;
 	return hyla__panel_on_views_node(worker, task, impl);
 }

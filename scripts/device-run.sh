@@ -247,7 +247,9 @@ if [ "$what" = reductions-quick ]; then
 		for args in "d 3000 2000" "d 2049 2049" "s 2000 1500" "d 1500 3000"; do
 			STARPU_SCHED=$sched $bin/tests/test_gebrd $args || echo "FAILED (exit $?): test_gebrd $args under $sched"
 		done
-		STARPU_SCHED=$sched $bin/tests/test_codelets_reduce 1000 64 || echo "FAILED: test_codelets_reduce under $sched"
+		for args in "1000 64" "1500 128"; do
+			STARPU_SCHED=$sched $bin/tests/test_codelets_reduce $args || echo "FAILED: test_codelets_reduce $args under $sched"
+		done
 	done 2>&1 | tee "$out/checks-reductions$tag.txt" | grep -v "pass$"
 	grep -c FAILED "$out/checks-reductions$tag.txt" | sed 's/^/failed checks: /'
 	{

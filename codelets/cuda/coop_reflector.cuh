@@ -10,7 +10,8 @@
 #include "launch.h"
 
 #define COOP_THREADS 256
-#define COOP_MAXB 320 // blocks at most (two a multiprocessor)
+#define COOP_PER_SM 2 // blocks a multiprocessor at most (16 warps)
+#define COOP_MAXB 320 // blocks at most (two a multiprocessor on up to 160)
 #define COOP_PER_LANE ((COOP_MAXB + 31) / 32)
 
 // This block's share of [lo, hi): [*r0, *r1).
@@ -95,12 +96,11 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale)
 	}
 }
 
-// After the grid barrier that follows coop_norm_parts: the reflector (its
-// beta and tau to *beta_out and *tau_out, by block 0), and the block's x(r),
-// r in [lo, hi) (stride inc), scaled into v, v(one) = 1; the scale returned.
+// After the grid barrier that follows coop_norm_parts, every thread of the
+// block: the reflector's beta and tau (to *beta_out and *tau_out, by block
+// 0); its scale returned.
 template <typename T>
-__device__ T coop_reflect(const T *partial, T *x, int64_t inc, int lo, int hi, int one, T *beta_out,
-                          T *tau_out)
+__device__ T coop_reflector_scale(const T *partial, T *beta_out, T *tau_out)
 {
 	__shared__ T scale_of;
 	if (threadIdx.x < 32) {
@@ -115,9 +115,20 @@ __device__ T coop_reflect(const T *partial, T *x, int64_t inc, int lo, int hi, i
 		}
 	}
 	__syncthreads();
-	for (int r = lo + threadIdx.x; r < hi; r += COOP_THREADS)
-		x[r * inc] = r == one ? T(1) : x[r * inc] * scale_of;
 	const T scale = scale_of;
+	__syncthreads();
+	return scale;
+}
+
+// The same, and the block's x(r), r in [lo, hi) (stride inc), scaled into
+// v, v(one) = 1.
+template <typename T>
+__device__ T coop_reflect(const T *partial, T *x, int64_t inc, int lo, int hi, int one, T *beta_out,
+                          T *tau_out)
+{
+	const T scale = coop_reflector_scale(partial, beta_out, tau_out);
+	for (int r = lo + threadIdx.x; r < hi; r += COOP_THREADS)
+		x[r * inc] = r == one ? T(1) : x[r * inc] * scale;
 	__syncthreads();
 	return scale;
 }
@@ -174,16 +185,18 @@ __device__ void coop_row_sums(int r0, int r1, Part part, Done done)
 	}
 }
 
-// Slots [first, first + count) summed over the blocks into out[0..count),
-// the slots shared among the grid's warps.
-template <typename T>
-__device__ void coop_sums_out(const T *partial, int first, int count, T *out)
+// Dots with a reflector from the blocks' parts over its entries below the
+// unit one: out[s] = scale (slot first + s summed over the blocks) +
+// unit(s) (the unit entry's term), s < count, the slots shared among the
+// grid's warps.
+template <typename T, typename Unit>
+__device__ void coop_sums_out(const T *partial, int first, int count, T scale, Unit unit, T *out)
 {
 	const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = COOP_THREADS / 32;
 	for (int s = blockIdx.x * warps + warp; s < count; s += gridDim.x * warps) {
-		const T z = coop_blocks_sum(partial, first + s);
+		const T one = unit(s), sum = coop_blocks_sum(partial, first + s);
 		if (lane == 0)
-			out[s] = z;
+			out[s] = scale * sum + one;
 	}
 }
 
@@ -196,15 +209,18 @@ static void coop_launch(void (*kernel)(Arg), int blocks, Arg *arg, cudaStream_t 
 		hyla_fail(what);
 }
 
-// Blocks for rows rows: one per COOP_THREADS rows (a thread a row), at most
-// one per multiprocessor.
-static inline int coop_blocks(int rows)
+// Blocks of a persistent cooperative kernel: as many as fit on the GPU at
+// once, up to COOP_PER_SM a multiprocessor and COOP_MAXB.
+template <typename Arg>
+static int coop_resident_blocks(void (*kernel)(Arg), const char *what)
 {
-	int device, sms;
+	int device, sms, per_sm;
 	cudaGetDevice(&device);
 	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-	int blocks = (rows + COOP_THREADS - 1) / COOP_THREADS, limit = sms < COOP_MAXB ? sms : COOP_MAXB;
-	return blocks < 1 ? 1 : blocks < limit ? blocks : limit;
+	if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, COOP_THREADS, 0))
+		hyla_fail(what);
+	const int blocks = sms * (per_sm < COOP_PER_SM ? per_sm : COOP_PER_SM);
+	return blocks < COOP_MAXB ? blocks : COOP_MAXB;
 }
 
 #endif

@@ -24,7 +24,8 @@ struct Reflector {
 
 template <typename T>
 struct Gemv {
-	const T *a; // rows x cols, read with streaming loads (unchanged during the kernel)
+	const T *a; // rows x cols, read with streaming loads (not yet changed by the kernel;
+	            // what other blocks read of it later must go through L2, __ldcg)
 	int64_t lda;
 	int rows, cols;
 	Reflector<T> u;

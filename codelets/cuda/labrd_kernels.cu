@@ -33,6 +33,8 @@
 
 namespace cg = cooperative_groups;
 
+namespace {
+
 #define MAXNB HYLA_REDUCTION_GPU_MAX_NB
 // Scratch (one allocation per panel): the blocks' partial sums (the
 // column's norm, the row's, p's, q's), p and q, the GEMVs' pieces.
@@ -49,56 +51,14 @@ struct Panel {
 	int64_t lda, ldx, ldy;
 };
 
-template <typename T>
-__device__ T ld(const T *p)
-{
-	return __ldcg(p);
-}
-
-// The reflector from the parts in slots first..first+2 (every block alike):
-// beta and tau (block 0 stores them), the scale returned.
-template <typename T>
-__device__ T reflector(const Panel<T> &p, int first, T *beta_out, T *tau_out)
-{
-	__shared__ T scale_of;
-	if (threadIdx.x < 32) {
-		T beta, tau, scale;
-		coop_reflector(p.scratch + first * COOP_MAXB, &beta, &tau, &scale);
-		if (threadIdx.x == 0) {
-			scale_of = scale;
-			if (blockIdx.x == 0) {
-				*beta_out = beta;
-				*tau_out = tau;
-			}
-		}
-	}
-	__syncthreads();
-	const T scale = scale_of;
-	__syncthreads();
-	return scale;
-}
-
-// out[s] = scale (the blocks' sums of slots first + s) + unit(s), s < count
-// (the grid's warps share the slots).
-template <typename T, typename Unit>
-__device__ void sums_out(const Panel<T> &p, int first, int count, T scale, Unit unit, T *out)
-{
-	const int warp = threadIdx.x / 32, warps = COOP_THREADS / 32;
-	for (int s = blockIdx.x * warps + warp; s < count; s += gridDim.x * warps) {
-		const T one = unit(s), sum = coop_blocks_sum(p.scratch, first + s);
-		if (threadIdx.x % 32 == 0)
-			out[s] = scale * sum + one;
-	}
-}
-
 // Column i brought up to date, the parts of its norm, p1's and p2's.
 template <typename T>
 __device__ void column_phase(const Panel<T> &p, int i, T *yrow, T *acol)
 {
 	T *col = p.a + i * p.lda;
 	for (int k = threadIdx.x; k < i; k += COOP_THREADS) {
-		yrow[k] = ld(&p.y[i + k * p.ldy]);
-		acol[k] = k < i - 1 ? ld(&col[k]) : T(1); // A(i-1, i): the last row reflector's unit
+		yrow[k] = __ldcg(&p.y[i + k * p.ldy]);
+		acol[k] = k < i - 1 ? __ldcg(&col[k]) : T(1); // A(i-1, i): the last row reflector's unit
 	}
 	__syncthreads();
 	int r0, r1;
@@ -106,12 +66,12 @@ __device__ void column_phase(const Panel<T> &p, int i, T *yrow, T *acol)
 	auto part = [&](int r, int q) {
 		T s = 0;
 		for (int k = q; k < i; k += COOP_SLICES)
-			s += ld(&p.a[r + k * p.lda]) * yrow[k] + ld(&p.x[r + k * p.ldx]) * acol[k];
+			s += __ldcg(&p.a[r + k * p.lda]) * yrow[k] + __ldcg(&p.x[r + k * p.ldx]) * acol[k];
 		return s;
 	};
-	coop_row_sums<T>(r0, r1, part, [&](int r, T s) { col[r] = ld(&col[r]) - s; });
+	coop_row_sums<T>(r0, r1, part, [&](int r, T s) { col[r] = __ldcg(&col[r]) - s; });
 	__syncthreads();
-	auto ax = [&](int s, int r) { return ld(s < i ? &p.a[r + s * p.lda] : &p.x[r + (s - i) * p.ldx]); };
+	auto ax = [&](int s, int r) { return __ldcg(s < i ? &p.a[r + s * p.lda] : &p.x[r + (s - i) * p.ldx]); };
 	coop_dots(ax, col, 1, max(r0, i + 1), r1, 2 * i, P_DOTS, p.scratch);
 	coop_norm_parts(col, 1, max(r0, i + 1), r1, i >= r0 && i < r1 ? col[i] : T(0),
 	                p.scratch + COL_NORM * COOP_MAXB);
@@ -126,10 +86,10 @@ __device__ void row_phase(const Panel<T> &p, int i, const Gemv<T> &g, T vscale, 
 	T *col = p.a + i * p.lda, *row = p.a + i + (i + 1) * p.lda, *yi = p.y + i * p.ldy;
 	const T *pv = p.scratch + P_OFFSET;
 	for (int k = threadIdx.x; k < 2 * i; k += COOP_THREADS)
-		pq[k] = ld(&pv[k]);
+		pq[k] = __ldcg(&pv[k]);
 	for (int k = threadIdx.x; k < i; k += COOP_THREADS) {
-		arow[k] = ld(&p.a[i + k * p.lda]);
-		xrow[k] = ld(&p.x[i + k * p.ldx]);
+		arow[k] = __ldcg(&p.a[i + k * p.lda]);
+		xrow[k] = __ldcg(&p.x[i + k * p.ldx]);
 	}
 	int r0, r1;
 	coop_rows(i, p.m, &r0, &r1);
@@ -138,7 +98,7 @@ __device__ void row_phase(const Panel<T> &p, int i, const Gemv<T> &g, T vscale, 
 	if (threadIdx.x == 0 && i >= r0 && i < r1)
 		col[i] = 1;
 	__syncthreads();
-	const T tq = ld(&p.tauq[i]);
+	const T tq = __ldcg(&p.tauq[i]);
 	int j0, j1;
 	coop_rows(i + 1, p.n, &j0, &j1);
 	// Y(j, i) and the row's update, their sums over k split among the slices.
@@ -149,7 +109,7 @@ __device__ void row_phase(const Panel<T> &p, int i, const Gemv<T> &g, T vscale, 
 	auto part = [&](int j, int q) {
 		Pair s = {0, 0};
 		for (int k = q; k < i; k += COOP_SLICES) {
-			const T yjk = ld(&p.y[j + k * p.ldy]), akj = ld(&p.a[k + j * p.lda]);
+			const T yjk = __ldcg(&p.y[j + k * p.ldy]), akj = __ldcg(&p.a[k + j * p.lda]);
 			s.y += yjk * pq[k] + akj * pq[i + k];
 			s.u += yjk * arow[k] + akj * xrow[k];
 		}
@@ -158,12 +118,12 @@ __device__ void row_phase(const Panel<T> &p, int i, const Gemv<T> &g, T vscale, 
 	coop_row_sums<Pair>(j0, j1, part, [&](int j, Pair s) {
 		const T y = tq * (gemv_total(g, g.cols, j - i - 1) - s.y);
 		yi[j] = y;
-		row[(j - i - 1) * p.lda] = ld(&row[(j - i - 1) * p.lda]) - y - s.u;
+		row[(j - i - 1) * p.lda] = __ldcg(&row[(j - i - 1) * p.lda]) - y - s.u;
 	});
 	__syncthreads();
 	const int c0 = j0 - i - 1, c1 = j1 - i - 1; // the block's part of the row
 	auto ya = [&](int s, int c) {
-		return ld(s <= i ? &p.y[i + 1 + c + s * p.ldy] : &p.a[s - i - 1 + (i + 1 + c) * p.lda]);
+		return __ldcg(s <= i ? &p.y[i + 1 + c + s * p.ldy] : &p.a[s - i - 1 + (i + 1 + c) * p.lda]);
 	};
 	coop_dots(ya, row, p.lda, max(c0, 1), c1, 2 * i + 1, Q_DOTS, p.scratch);
 	coop_norm_parts(row, p.lda, max(c0, 1), c1, c0 == 0 && c1 > 0 ? row[0] : T(0),
@@ -177,7 +137,7 @@ __device__ void x_phase(const Panel<T> &p, int i, const Gemv<T> &g, T uscale, T 
 	T *row = p.a + i + (i + 1) * p.lda, *xi = p.x + i * p.ldx;
 	const T *qv = p.scratch + Q_OFFSET;
 	for (int k = threadIdx.x; k < 2 * i + 1; k += COOP_THREADS)
-		q[k] = ld(&qv[k]);
+		q[k] = __ldcg(&qv[k]);
 	int c0, c1;
 	coop_rows(0, p.n - i - 1, &c0, &c1);
 	for (int c = max(c0, 1) + threadIdx.x; c < c1; c += COOP_THREADS)
@@ -185,15 +145,15 @@ __device__ void x_phase(const Panel<T> &p, int i, const Gemv<T> &g, T uscale, T 
 	if (threadIdx.x == 0 && c0 == 0 && c1 > 0)
 		row[0] = 1;
 	__syncthreads();
-	const T tp = ld(&p.taup[i]);
+	const T tp = __ldcg(&p.taup[i]);
 	int r0, r1;
 	coop_rows(i + 1, p.m, &r0, &r1);
 	auto part = [&](int r, int qq) {
 		T s = 0;
 		for (int k = qq; k <= i; k += COOP_SLICES)
-			s += ld(&p.a[r + k * p.lda]) * q[k];
+			s += __ldcg(&p.a[r + k * p.lda]) * q[k];
 		for (int k = qq; k < i; k += COOP_SLICES)
-			s += ld(&p.x[r + k * p.ldx]) * q[i + 1 + k];
+			s += __ldcg(&p.x[r + k * p.ldx]) * q[i + 1 + k];
 		return s;
 	};
 	coop_row_sums<T>(r0, r1, part, [&](int r, T s) { xi[r] = tp * (gemv_total(g, g.rows, r - i - 1) - s); });
@@ -213,18 +173,18 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) labrd_panel(Panel<T> p)
 		Gemv<T> gn = gemv_n(row + 1, p.lda, mi - 1, ni, Reflector<T>{row, p.lda, 0}, pieces);
 		column_phase(p, i, vec, arow);
 		grid.sync();
-		const T vscale = reflector(p, COL_NORM, &p.d[i], &p.tauq[i]);
-		sums_out(p, P_DOTS, 2 * i, vscale, [&](int s) {
-			return ld(s < i ? &p.a[i + s * p.lda] : &p.x[i + (s - i) * p.ldx]);
+		const T vscale = coop_reflector_scale(p.scratch + COL_NORM * COOP_MAXB, &p.d[i], &p.tauq[i]);
+		coop_sums_out(p.scratch, P_DOTS, 2 * i, vscale, [&](int s) {
+			return __ldcg(s < i ? &p.a[i + s * p.lda] : &p.x[i + (s - i) * p.ldx]);
 		}, p.scratch + P_OFFSET);
 		gt.u.scale = vscale;
 		gemv_t_pieces(gt);
 		grid.sync();
 		row_phase(p, i, gt, vscale, vec, arow, xrow);
 		grid.sync();
-		const T uscale = reflector(p, ROW_NORM, &p.e[i], &p.taup[i]);
-		sums_out(p, Q_DOTS, 2 * i + 1, uscale, [&](int s) {
-			return ld(s <= i ? &p.y[i + 1 + s * p.ldy] : &p.a[s - i - 1 + (i + 1) * p.lda]);
+		const T uscale = coop_reflector_scale(p.scratch + ROW_NORM * COOP_MAXB, &p.e[i], &p.taup[i]);
+		coop_sums_out(p.scratch, Q_DOTS, 2 * i + 1, uscale, [&](int s) {
+			return __ldcg(s <= i ? &p.y[i + 1 + s * p.ldy] : &p.a[s - i - 1 + (i + 1) * p.lda]);
 		}, p.scratch + Q_OFFSET);
 		gn.u.scale = uscale;
 		gemv_n_pieces(gn);
@@ -232,6 +192,8 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) labrd_panel(Panel<T> p)
 		x_phase(p, i, gn, uscale, vec);
 	}
 }
+
+} // namespace
 
 // DLABRD's loop for m >= n, 0-based: a is A(c, c) of the panel at column c
 // (m rows, n > nb columns from there), x and y are X(c, 0) and Y(c, 0).
@@ -241,12 +203,7 @@ static void labrd(int m, int n, int nb, T *a, int lda, T *d, T *e, T *tauq, T *t
 {
 	if (nb > MAXNB)
 		hyla_fail("the bidiagonal panel wider than 128 columns");
-	int device, sms, per_sm;
-	cudaGetDevice(&device);
-	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-	if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, labrd_panel<T>, COOP_THREADS, 0))
-		hyla_fail("the bidiagonal panel's occupancy query");
-	const int blocks = sms * per_sm < COOP_MAXB ? sms * per_sm : COOP_MAXB;
+	const int blocks = coop_resident_blocks(labrd_panel<T>, "the bidiagonal panel's occupancy query");
 	T *scratch;
 	const size_t elems = PIECES_OFFSET + (size_t)GEMV_SEGS * m;
 	if (cudaMallocAsync((void **)&scratch, sizeof(T) * elems, stream) != cudaSuccess)

@@ -29,6 +29,8 @@
 
 namespace cg = cooperative_groups;
 
+namespace {
+
 #define MAXNB HYLA_REDUCTION_GPU_MAX_NB
 #define SYMV_WARPS (COOP_MAXB * COOP_THREADS / 32)
 // Scratch (one allocation per panel): the blocks' partial sums (the norm's
@@ -95,12 +97,8 @@ __device__ void reflect_phase(const Panel<T> &p, int i)
 	int r0, r1;
 	coop_rows(i, p.n, &r0, &r1);
 	const T scale = coop_reflect(p.scratch, col, 1, max(r0, i + 1), r1, i + 1, &p.e[i], &p.tau[i]);
-	const int warp = threadIdx.x / 32, warps = COOP_THREADS / 32;
-	for (int s = blockIdx.x * warps + warp; s < 2 * i; s += gridDim.x * warps) {
-		const T one = z_entry(p, i, s, i + 1), sum = coop_blocks_sum(p.scratch, 3 + s);
-		if (threadIdx.x % 32 == 0)
-			p.scratch[Z_OFFSET + s] = scale * sum + one;
-	}
+	coop_sums_out(p.scratch, 3, 2 * i, scale, [&](int s) { return z_entry(p, i, s, i + 1); },
+	              p.scratch + Z_OFFSET);
 }
 
 // w = tau (A v - A z1 - W z2) for the block's rows of the SYMV into the
@@ -176,22 +174,19 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) latrd_panel(Panel<T> p)
 	}
 }
 
+} // namespace
+
 // DLATRD's loop, 0-based: a is A(c, c) of the panel at column c (n rows
-// and columns from there), w is W(c, 0). Blocks: a warp per SYMV tile of
+// and columns from there), w is W(c, 0). Blocks: a warp per SYMV unit of
 // the first column, up to as many as fit on the GPU at once.
 template <typename T>
 static void latrd(int n, int nb, T *a, int lda, T *e, T *tau, T *w, int ldw, cudaStream_t stream)
 {
 	if (nb > MAXNB)
 		hyla_fail("the tridiagonal panel wider than 128 columns");
-	int device, sms, per_sm;
-	cudaGetDevice(&device);
-	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-	if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, latrd_panel<T>, COOP_THREADS, 0))
-		hyla_fail("the tridiagonal panel's occupancy query");
-	const int64_t rows = (n + SYMV_H - 1) / SYMV_H, tiles = rows * (rows + 1) / 2;
-	const int64_t wanted = (tiles + COOP_THREADS / 32 - 1) / (COOP_THREADS / 32);
-	int blocks = sms * per_sm < COOP_MAXB ? sms * per_sm : COOP_MAXB;
+	const int64_t rows = (n + SYMV_H - 1) / SYMV_H, units = rows * (rows + 1) / 2 * SYMV_UNITS;
+	const int64_t wanted = (units + COOP_THREADS / 32 - 1) / (COOP_THREADS / 32);
+	int blocks = coop_resident_blocks(latrd_panel<T>, "the tridiagonal panel's occupancy query");
 	blocks = wanted < blocks ? (int)wanted : blocks;
 	T *scratch;
 	const size_t elems = W_OFFSET + n + symv_scratch_elems(n, SYMV_WARPS);

@@ -1,8 +1,8 @@
 // y = A x for a symmetric m-by-m A stored in its lower triangle, inside a
 // cooperative kernel (the tridiagonal panel's SYMV, latrd_kernels.cu), at
 // the GPU's bandwidth: the lower triangle is cut into 64-by-64 tiles, read
-// once each, and the tiles are shared evenly among the grid's warps in row
-// order. A warp holds SYMV_C columns of its tile (two rows a lane) in
+// once each, whose units of SYMV_C columns are shared evenly among the
+// grid's warps in row order. A warp holds a unit (two rows a lane) in
 // registers: the row sums A_ij x_j accumulate along its run of tiles, the
 // column sums A_ij^T x_i are reduced across the lanes by a transposing
 // butterfly. Reading at the GPU's bandwidth takes two blocks (16 warps) a
@@ -18,6 +18,7 @@
 
 #define SYMV_H 64 // a tile's rows (two a lane) and columns
 #define SYMV_C 16 // the columns a warp holds at once
+#define SYMV_UNITS (SYMV_H / SYMV_C)
 
 template <typename T>
 struct SymvLower {
@@ -44,24 +45,26 @@ __host__ __device__ SymvLower<T> symv_lower(const T *a, const T *x, int64_t lda,
 	return {a, x, lda, m, scratch, scratch + (warps + rows) * SYMV_H};
 }
 
-__device__ inline int64_t symv_tiles_of(int m)
+// The units of work: SYMV_C columns of a tile (the triangle's tiles in row
+// order, a tile's units from its left).
+__device__ inline int64_t symv_units_of(int m)
 {
 	const int64_t rows = (m + SYMV_H - 1) / SYMV_H;
-	return rows * (rows + 1) / 2;
+	return rows * (rows + 1) / 2 * SYMV_UNITS;
 }
 
-// The warps that share the tiles: no more than tiles, so that each has one.
+// The warps that share the units: no more than units, so that each has one.
 __device__ inline int symv_warps(int m)
 {
-	const int64_t all = (int64_t)gridDim.x * (blockDim.x / 32), tiles = symv_tiles_of(m);
-	return (int)(all < tiles ? all : tiles);
+	const int64_t all = (int64_t)gridDim.x * (blockDim.x / 32), units = symv_units_of(m);
+	return (int)(all < units ? all : units);
 }
 
-// The warp whose run holds tile t (warp w runs over [w tiles / warps, (w +
-// 1) tiles / warps)).
-__device__ inline int symv_owner(int64_t t, int64_t tiles, int warps)
+// The warp whose run holds unit t (warp w runs over [w units / warps, (w +
+// 1) units / warps)).
+__device__ inline int symv_owner(int64_t t, int64_t units, int warps)
 {
-	return (int)(((t + 1) * warps + tiles - 1) / tiles - 1);
+	return (int)(((t + 1) * warps + units - 1) / units - 1);
 }
 
 // Columns c0..c0+SYMV_C-1 of the tile whose rows start at r0: the lane's
@@ -107,33 +110,33 @@ __device__ void symv_tiles(const SymvLower<T> &s)
 	const int w = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
 	if (w >= warps)
 		return;
-	const int64_t tiles = symv_tiles_of(s.m), end = (w + 1) * tiles / warps;
-	int64_t t = w * tiles / warps;
-	int bi = (int)((sqrt(8.0 * t + 1) - 1) / 2);
-	while ((int64_t)(bi + 1) * (bi + 2) / 2 <= t)
+	const int64_t units = symv_units_of(s.m), end = (w + 1) * units / warps;
+	int64_t t = w * units / warps, tile = t / SYMV_UNITS;
+	int h = (int)(t % SYMV_UNITS), bi = (int)((sqrt(8.0 * tile + 1) - 1) / 2);
+	while ((int64_t)(bi + 1) * (bi + 2) / 2 <= tile)
 		bi++;
-	while ((int64_t)bi * (bi + 1) / 2 > t)
+	while ((int64_t)bi * (bi + 1) / 2 > tile)
 		bi--;
-	int bj = (int)(t - (int64_t)bi * (bi + 1) / 2);
+	int bj = (int)(tile - (int64_t)bi * (bi + 1) / 2);
 	const bool last_row_partial = s.m % SYMV_H != 0;
 	T racc[2] = {0, 0}, x_r0 = 0, x_r1 = 0;
 	for (bool load_x = true; t < end; t++) {
-		const int r0 = bi * SYMV_H;
+		const int r0 = bi * SYMV_H, c0 = bj * SYMV_H + SYMV_C * h;
 		if (load_x) {
 			x_r0 = r0 + lane < s.m ? __ldcg(&s.x[r0 + lane]) : T(0);
 			x_r1 = r0 + 32 + lane < s.m ? __ldcg(&s.x[r0 + 32 + lane]) : T(0);
 			load_x = false;
 		}
 		const bool edge = bj == bi || (last_row_partial && r0 + SYMV_H > s.m);
-		T *cols = s.col_parts + (int64_t)bi * s.m + bj * SYMV_H;
-		for (int h = 0; h < SYMV_H / SYMV_C; h++) {
-			const int c0 = bj * SYMV_H + SYMV_C * h;
-			const T sum = edge ? symv_chunk<T, true>(s, r0, c0, x_r0, x_r1, racc)
-			                   : symv_chunk<T, false>(s, r0, c0, x_r0, x_r1, racc);
-			if (lane < SYMV_C && c0 + lane < s.m)
-				cols[SYMV_C * h + lane] = sum;
+		const T sum = edge ? symv_chunk<T, true>(s, r0, c0, x_r0, x_r1, racc)
+		                   : symv_chunk<T, false>(s, r0, c0, x_r0, x_r1, racc);
+		if (lane < SYMV_C && c0 + lane < s.m)
+			s.col_parts[(int64_t)bi * s.m + c0 + lane] = sum;
+		if (++h == SYMV_UNITS) {
+			h = 0;
+			bj++;
 		}
-		if (++bj > bi || t + 1 == end) {
+		if (bj > bi || t + 1 == end) {
 			T *rows = s.row_parts + (int64_t)(w + bi) * SYMV_H;
 			rows[lane] = racc[0];
 			rows[32 + lane] = racc[1];
@@ -153,11 +156,11 @@ template <typename T>
 __device__ T symv_row_part(const SymvLower<T> &s, int r, int split, int splits)
 {
 	const int b = r / SYMV_H, rows = (s.m + SYMV_H - 1) / SYMV_H, warps = symv_warps(s.m);
-	const int64_t tiles = symv_tiles_of(s.m), first = (int64_t)b * (b + 1) / 2;
+	const int64_t units = symv_units_of(s.m), first = (int64_t)b * (b + 1) / 2 * SYMV_UNITS;
 	T sum = 0;
 	if (split == splits - 1) {
-		const int w1 = symv_owner(first + b, tiles, warps);
-		for (int w = symv_owner(first, tiles, warps); w <= w1; w++)
+		const int w1 = symv_owner(first + (b + 1) * SYMV_UNITS - 1, units, warps);
+		for (int w = symv_owner(first, units, warps); w <= w1; w++)
 			sum += __ldcg(&s.row_parts[(int64_t)(w + b) * SYMV_H + r % SYMV_H]);
 	}
 #pragma unroll 8
