@@ -3,12 +3,13 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|hr|hr-table|qr|reductions-quick|cores|big|big-hr|calibrate|parallel|trace|cgs|householder|tridiag|bench|suite|profile|all]
+#   sh scripts/device-run.sh [checks|hr|hr-table|qr|reductions-quick|panels|cores|big|big-hr|calibrate|parallel|trace|cgs|householder|tridiag|bench|suite|profile|all]
 #   (default all)
 # hr: the Hessenberg panel's GPU checks and hr_reduce timings (a quick loop).
 # hr-table: hr_reduce's table for issue 3 (after calibrate, with its models).
 # qr: the Householder panel kernel's checks and qr_householder 8000 by nb.
 # reductions-quick: the reductions' GPU checks and 8000's timings in one call.
+# panels: the tridiagonal and bidiagonal GPU panels alone, µs per column.
 # cores: hr_reduce with STARPU_NCUDA=0 against LAPACK under pheft's combined workers and dmda.
 # big, big-hr: n = 50000 QRs, Hessenberg with the sampled checks (issue 9's 64-bit sizes).
 # calibrate: perfmodels/calibrate.sh from empty models, timed, then hr_reduce 8000 with
@@ -296,6 +297,12 @@ if [ "$what" = tridiag ] || [ "$what" = all ]; then
 		done
 	} 2>&1 | tee "$out/bench-tridiag$tag.txt"
 	tar -C "$STARPU_HOME/.starpu/sampling" -czf "$out/models-reductions.tar.gz" .
+fi
+
+if [ "$what" = panels ]; then
+	# The reductions' GPU panels alone, µs per column (bench/reduction_panels.c).
+	$bin/reduction_panels_bench 64 8000 4000 2000 1000 | tee "$out/reduction-panels$tag.txt"
+	$bin/reduction_panels_bench 128 8000 2000 | tee -a "$out/reduction-panels$tag.txt"
 fi
 
 if [ "$what" = suite ]; then
