@@ -264,10 +264,12 @@ if [ "$what" = reductions-quick ]; then
 fi
 
 if [ "$what" = tridiag ] || [ "$what" = all ]; then
-	# HYLA_SCHEDS, HYLA_REDUCTIONS: fewer schedulers, drivers (a quicker call).
-	# The models the runs calibrate come back as models-reductions.tar.gz.
+	# HYLA_SCHEDS, HYLA_REDUCTIONS: fewer schedulers (none: no checks), drivers
+	# (a quicker call). The models the runs calibrate come back as
+	# models-reductions.tar.gz.
 	cmds=${HYLA_REDUCTIONS:-tridiag_reduce bidiag_reduce}
 	for sched in ${HYLA_SCHEDS:-dmda eager random ws}; do
+		[ "$sched" = none ] && continue
 		for args in "d 3000 L" "d 2049 L" "s 2000 L" "d 1000 U" "d 5000 L"; do
 			STARPU_SCHED=$sched $bin/tests/test_sytrd $args || echo "FAILED (exit $?): test_sytrd $args under $sched"
 		done
