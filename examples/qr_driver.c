@@ -148,6 +148,10 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 	result_str("prec", prec);
 	result_str("variant", d->variant());
 	result_num("nb", "%.0f", (double)(nb < n ? nb : n), NULL);
+	if (d->second_nb && !o.nb) {
+		int64_t nb2 = d->second_nb(m, n);
+		result_num(d->second_nb_key, "%.0f", (double)(nb2 < n ? nb2 : n), NULL);
+	}
 	result_num("time", "%.4f", best, " s");
 	if (o.repeat > 1)
 		result_num("median", "%.4f", median, " s");

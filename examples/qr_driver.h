@@ -20,6 +20,10 @@ struct qr_driver {
 	const char *phases[2]; /* result keys of the two phases' times, or NULL */
 	double (*flops)(int64_t m, int64_t n); /* NULL: 2 m n^2 */
 	int64_t (*default_nb)(int64_t m, int64_t n);
+	/* The second phase's own default block size, printed under that key
+	 * when --nb is not given (--nb sets both), or NULL. */
+	int64_t (*second_nb)(int64_t m, int64_t n);
+	const char *second_nb_key;
 	const char *(*variant)(void); /* for the result line, once options are parsed */
 	/* The orthogonality the algorithm keeps, in units of n eps, at cond. */
 	double (*orth_growth)(double cond, int64_t n);

@@ -164,6 +164,8 @@ int main(int argc, char **argv)
 		.phases = {"geqrf_time", "orgqr_time"},
 		.flops = flops,
 		.default_nb = hyla_geqrf_default_nb,
+		.second_nb = hyla_orgqr_default_nb,
+		.second_nb_key = "orgqr_nb",
 		.variant = variant,
 		.orth_growth = orth_growth,
 		.more_checks = seed_criteria,
