@@ -28,13 +28,13 @@ int hyla__check_sytrd_args(char uplo, int64_t n, const void *a, int64_t lda, con
  * -7 tauq, -8 taup); 0 when all are good. */
 int hyla__check_gebrd_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *d,
                            const void *e, const void *tauq, const void *taup);
-/* Panels per trailing-update task of the Householder graphs (geqrf, orgqr)
+/* Panels per trailing-update task of a step (geqrf, orgqr, sytrd, gebrd)
  * over at most `panels` panels of width nb (n columns in all), and whether
  * the next panel's update goes first, alone (look-ahead): with a GPU one
- * task over them all (the GPU runs the updates one after the other anyway:
- * larger GEMMs, fewer dependent tasks), without, groups of
- * hyla_gehrd_update_width columns. */
-int64_t hyla__householder_group(int64_t panels, int64_t n, int64_t nb, int *lookahead);
+ * task over them all (the GPU runs the updates one after the other anyway,
+ * and its panels read the whole trailing matrix: larger GEMMs, fewer
+ * dependent tasks), without, groups of hyla_gehrd_update_width columns. */
+int64_t hyla__update_group(int64_t panels, int64_t n, int64_t nb, int *lookahead);
 /* Zeroes the strictly lower triangle of the n-by-n r. */
 void hyla__clear_lower(int64_t n, void *r, int64_t ldr, size_t elsize);
 

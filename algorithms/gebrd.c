@@ -9,7 +9,8 @@
  *                  GEMVs per column over the trailing matrix (its rows of
  *                  the trailing columns change too: it holds them RW);
  *   update(k, g)   A -= V Y^T + X U^T below the panel's rows, on the later
- *                  panels: the next one alone and first, then groups;
+ *                  panels: the next one alone and first, then groups (with
+ *                  a GPU one task over them all: hyla__update_group);
  * the last panel goes to LAPACK's dgebrd. At the end d and e go back on the
  * diagonal and superdiagonal, as dgebrd leaves them (a last task). m < n:
  * the same on A^T (LAPACK's lower-bidiagonal reduction of A is the upper
@@ -30,7 +31,8 @@ struct gebrd_out {
 static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o)
 {
 	int64_t m = A->m, n = A->n, nb = A->nb;
-	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
+	int lookahead;
+	int64_t group = hyla__update_group(A->nt, n, nb, &lookahead);
 	int ret = HYLA_SUCCESS;
 	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
 		int64_t c = k * nb;
@@ -41,13 +43,14 @@ static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o)
 		                                     hyla__tile(&o->tauq, k, 0), hyla__tile(&o->taup, k, 0)};
 		ret = TASK(gebrd_panel)(out, x, y, &A->tiles[k], (int)(A->nt - k), c);
 		for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
-			int64_t count = p == k + 1 ? 1 : (A->nt - p < group ? A->nt - p : group);
+			int64_t count = p == k + 1 && lookahead ? 1 : (A->nt - p < group ? A->nt - p : group);
 			ret = TASK(gebrd_update)(A->tiles[k], x, y, &A->tiles[p], (int)count, c, p * nb,
 			                         p == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
 			p += count;
 		}
 		starpu_data_unregister_submit(x);
 		starpu_data_unregister_submit(y);
+		hyla__write_back(A->tiles[k]);
 		hyla__progress_mark(A->tiles[k], k + 1, A->nt);
 	}
 	int64_t last = (A->nt - 1) * nb, t = n - last;

@@ -12,7 +12,7 @@
  *   update(k, c)  Q_k^T = (I - V T V^T)^T on rows c0.. of the later panels:
  *                 with a GPU all in one task; without, the next one alone
  *                 and first (so the next panel can start: look-ahead), the
- *                 others in groups (hyla__householder_group). */
+ *                 others in groups (hyla__update_group). */
 #include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
@@ -98,7 +98,7 @@ static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla
 	for (int64_t t = 0; t < T.mt && ret == HYLA_SUCCESS; t++)
 		ret = hyla__request_own(req, T.tiles[t]);
 	struct geqrf_run run = {.A = A, .B = B, .tau = &T};
-	int64_t group = run.group = hyla__householder_group(B && B->nt > A->nt ? B->nt : A->nt, n, nb,
+	int64_t group = run.group = hyla__update_group(B && B->nt > A->nt ? B->nt : A->nt, n, nb,
 	                                                    &run.lookahead);
 	if (ret == HYLA_SUCCESS) {
 		run.scratch = WORKSPACE(geqrf)(nb);

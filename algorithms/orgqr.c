@@ -6,7 +6,7 @@
  * way), are a second set of panels. Reflector panel by panel from the last:
  *   t(i)         the panel's T (LAPACK's dlarft, on a core or the GPU);
  *   apply(i, c)  (I - V T V^T) on the later panels c of both sets (GPU where
- *                the models say so), in groups (hyla__householder_group);
+ *                the models say so), in groups (hyla__update_group);
  *   form(i)      the panel's own columns of Q. */
 #include <lapacke.h>
 #include <stdlib.h>
@@ -77,7 +77,7 @@ int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla
 {
 	int64_t n = A->n, nb = A->nb;
 	int lookahead;
-	int64_t group = hyla__householder_group(B && B->nt > A->nt ? B->nt : A->nt, n, nb, &lookahead);
+	int64_t group = hyla__update_group(B && B->nt > A->nt ? B->nt : A->nt, n, nb, &lookahead);
 	starpu_data_handle_t w_apply, w_form;
 	starpu_vector_data_register(&w_apply, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
 	starpu_vector_data_register(&w_form, -1, 0, (uint32_t)(2 * nb * nb), sizeof(real_t));

@@ -7,7 +7,8 @@
  *   panel(k)       LAPACK's DLATRD on its columns (CPU): reflectors, e, tau
  *                  and W, one SYMV per column over the trailing matrix;
  *   update(k, g)   A -= V W^T + W V^T on the lower part of the later panels:
- *                  the next one alone and first, the others in groups;
+ *                  the next one alone and first, the others in groups (with
+ *                  a GPU one task over them all: hyla__update_group);
  * the last panel goes to LAPACK's dsytrd (CPU). At the end e goes back onto
  * the subdiagonal and d is read off the diagonal, as dsytrd leaves them
  * (a last task). Upper: the same on J A J (J the reversal), LAPACK's upper
@@ -22,7 +23,8 @@
 static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc *Tau)
 {
 	int64_t n = A->n, nb = A->nb;
-	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
+	int lookahead;
+	int64_t group = hyla__update_group(A->nt, n, nb, &lookahead);
 	int ret = HYLA_SUCCESS;
 	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
 		int64_t c = k * nb;
@@ -31,12 +33,13 @@ static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
 		ret = TASK(sytrd_panel)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), w, &A->tiles[k],
 		                        (int)(A->nt - k), c);
 		for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
-			int64_t count = p == k + 1 ? 1 : (A->nt - p < group ? A->nt - p : group);
+			int64_t count = p == k + 1 && lookahead ? 1 : (A->nt - p < group ? A->nt - p : group);
 			ret = TASK(sytrd_update)(A->tiles[k], w, &A->tiles[p], (int)count, c, p * nb,
 			                         p == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
 			p += count;
 		}
 		starpu_data_unregister_submit(w);
+		hyla__write_back(A->tiles[k]);
 		hyla__progress_mark(A->tiles[k], k + 1, A->nt);
 	}
 	int64_t last = (A->nt - 1) * nb, t = n - last;

@@ -40,10 +40,10 @@ int64_t hyla_orgqr_default_nb(int64_t m, int64_t n)
 	return hyla_ncuda() > 0 ? 256 : 64;
 }
 
-int64_t hyla__householder_group(int64_t panels, int64_t n, int64_t nb, int *lookahead)
+int64_t hyla__update_group(int64_t panels, int64_t n, int64_t nb, int *lookahead)
 {
-	/* H100, qr_householder 8000: one update a step 0.193 s, the next panel's
-	 * alone and groups of 2048 columns 0.222 s. */
+	/* H100, n = 8000, one update a step against the next panel's alone and
+	 * groups of 2048 columns: qr_householder 0.193 s (0.222 s). */
 	*lookahead = hyla_ncuda() == 0;
 	int64_t width = hyla_gehrd_update_width(n), group = width / nb > 1 ? width / nb : 1;
 	return *lookahead ? group : panels > 0 ? panels : 1;

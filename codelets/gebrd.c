@@ -123,6 +123,9 @@ static void tail_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef HYLA_WITH_CUDA
+/* The two products as one GEMM of depth 2 nb, A -= [V X] [Y U^T]^T: one
+ * pass over A in place of two (the pass is the update's cost: nb is small).
+ * The operands go side by side into a scratch (copies by cuBLAS). */
 static void update_cuda(void *buffers[], void *cl_arg)
 {
 	struct update_view u;
@@ -130,12 +133,31 @@ static void update_cuda(void *buffers[], void *cl_arg)
 		STARPU_ABORT_MSG("gebrd update: panels are not contiguous on the GPU");
 	if (u.rows <= 0)
 		return;
+	cudaStream_t stream = starpu_cuda_get_local_stream();
 	cublasHandle_t h = starpu_cublas_get_local_handle();
-	const real_t one = 1, minus_one = -1;
-	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_T, u.rows, u.cols, u.nb, &minus_one, u.v, u.ldv, u.y,
-	             u.ldy, &one, u.a, u.lda);
-	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, u.rows, u.cols, u.nb, &minus_one, u.x, u.ldx, u.u,
-	             u.lda, &one, u.a, u.lda);
+	const size_t rows = (size_t)u.rows, cols = (size_t)u.cols, nb = (size_t)u.nb;
+	/* [V X]: rows by 2 nb; [Y U^T]: cols by 2 nb */
+	real_t *left = hyla__cuda_scratch(sizeof(real_t) * (rows + cols) * 2 * nb, stream);
+	real_t *right = left + rows * 2 * nb;
+	const real_t one = 1, zero = 0, minus_one = -1;
+	const struct {
+		cublasOperation_t op;
+		int rows, cols;
+		const real_t *from;
+		int ld;
+		real_t *to;
+		int ldto;
+	} copies[] = {{CUBLAS_OP_N, u.rows, u.nb, u.v, u.ldv, left, u.rows},
+	              {CUBLAS_OP_N, u.rows, u.nb, u.x, u.ldx, left + rows * nb, u.rows},
+	              {CUBLAS_OP_N, u.cols, u.nb, u.y, u.ldy, right, u.cols},
+	              {CUBLAS_OP_T, u.cols, u.nb, u.u, u.lda, right + cols * nb, u.cols}};
+	for (int k = 0; k < 4; k++)
+		CUBLAS(geam)(h, copies[k].op, CUBLAS_OP_N, copies[k].rows, copies[k].cols, &one,
+		             copies[k].from, copies[k].ld, &zero, copies[k].to, copies[k].ldto, copies[k].to,
+		             copies[k].ldto);
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_T, u.rows, u.cols, 2 * u.nb, &minus_one, left, u.rows,
+	             right, u.cols, &one, u.a, u.lda);
+	hyla__cuda_scratch_free(left, stream);
 }
 #endif
 

@@ -103,7 +103,7 @@ int trace_svg_write(const char *path, const char *title, const hyla_trace_event 
 			continue;
 		double x = LEFT + ev->start * scale, width = (ev->end - ev->start) * scale;
 		fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"%s>"
-		        "<title>%s %.3f ms at %.4f s%s</title></rect>\n", x, TOP + ev->worker * ROW,
+		        "<title>%s %.3f ms at %.6f s%s</title></rect>\n", x, TOP + ev->worker * ROW,
 		        width > 0.3 ? width : 0.3, ROW - 4, palette[colour_of(ev->codelet, names, &nnames)],
 		        critical && critical[e] ? " stroke=\"black\" stroke-width=\"1\"" : "", ev->codelet,
 		        (ev->end - ev->start) * 1e3, ev->start,

@@ -3,12 +3,13 @@
 # carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
 # every CUDA path against LAPACK under each scheduler, then times the drivers.
 # Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|hr|hr-table|qr|reductions-quick|panels|cores|big|big-hr|calibrate|parallel|trace|cgs|householder|tridiag|bench|suite|profile|all]
+#   sh scripts/device-run.sh [checks|hr|hr-table|qr|reductions-quick|reductions-trace|panels|cores|big|big-hr|calibrate|parallel|trace|cgs|householder|tridiag|bench|suite|profile|all]
 #   (default all)
 # hr: the Hessenberg panel's GPU checks and hr_reduce timings (a quick loop).
 # hr-table: hr_reduce's table for issue 3 (after calibrate, with its models).
 # qr: the Householder panel kernel's checks and qr_householder 8000 by nb.
 # reductions-quick: the reductions' GPU checks and 8000's timings in one call.
+# reductions-trace: where tridiag/bidiag/hr_reduce 8000's time goes (traced, summed).
 # panels: the tridiagonal and bidiagonal GPU panels alone, µs per column.
 # cores: hr_reduce with STARPU_NCUDA=0 against LAPACK under pheft's combined workers and dmda.
 # big, big-hr: n = 50000 QRs, Hessenberg with the sampled checks (issue 9's 64-bit sizes).
@@ -261,6 +262,20 @@ if [ "$what" = reductions-quick ]; then
 		for i in 1 2 3; do STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check >/dev/null 2>&1; done
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --want-q --repeat 3 --stats
 	} 2>&1 | tee "$out/bench-reductions$tag.txt"
+fi
+
+if [ "$what" = reductions-trace ]; then
+	# Where the reductions' time goes at 8000: after two calibration runs, a
+	# traced run of each (the last of --repeat 2: a process's first call is
+	# slower), summed by bench/trace_summary.py (GPU busy, idle,
+	# before the first task: the matrix's upload; after the last: its return).
+	for cmd in tridiag_reduce bidiag_reduce hr_reduce; do
+		for i in 1 2; do STARPU_SCHED=dmda $bin/$cmd 8000 --no-check >/dev/null 2>&1; done
+		line=$(STARPU_SCHED=dmda $bin/$cmd 8000 --no-check --repeat ${HYLA_REPEAT:-2} --trace "$out/trace-$cmd$tag.svg" | tail -1)
+		echo "$line"
+		total=$(echo "$line" | sed -n 's/.* time=\([0-9.]*\) s.*/\1/p')
+		python3 bench/trace_summary.py "$out/trace-$cmd$tag.svg" --total "$total"
+	done 2>&1 | tee "$out/trace-reductions$tag.txt"
 fi
 
 if [ "$what" = tridiag ] || [ "$what" = all ]; then

@@ -96,18 +96,23 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale)
 	}
 }
 
-// After the grid barrier that follows coop_norm_parts, every thread of the
-// block: the reflector's beta and tau (to *beta_out and *tau_out, by block
-// 0); its scale returned.
+// A reflector as every block holds it: v = scale x below its unit element.
 template <typename T>
-__device__ T coop_reflector_scale(const T *partial, T *beta_out, T *tau_out)
+struct CoopReflector {
+	T scale, tau;
+};
+
+// After the grid barrier that follows coop_norm_parts, every thread of the
+// block: the reflector (beta and tau to *beta_out and *tau_out, by block 0).
+template <typename T>
+__device__ CoopReflector<T> coop_reflector_of(const T *partial, T *beta_out, T *tau_out)
 {
-	__shared__ T scale_of;
+	__shared__ CoopReflector<T> of;
 	if (threadIdx.x < 32) {
 		T beta, tau, scale;
 		coop_reflector(partial, &beta, &tau, &scale);
 		if (threadIdx.x == 0) {
-			scale_of = scale;
+			of = {scale, tau};
 			if (blockIdx.x == 0) {
 				*beta_out = beta;
 				*tau_out = tau;
@@ -115,22 +120,9 @@ __device__ T coop_reflector_scale(const T *partial, T *beta_out, T *tau_out)
 		}
 	}
 	__syncthreads();
-	const T scale = scale_of;
+	const CoopReflector<T> ref = of;
 	__syncthreads();
-	return scale;
-}
-
-// The same, and the block's x(r), r in [lo, hi) (stride inc), scaled into
-// v, v(one) = 1.
-template <typename T>
-__device__ T coop_reflect(const T *partial, T *x, int64_t inc, int lo, int hi, int one, T *beta_out,
-                          T *tau_out)
-{
-	const T scale = coop_reflector_scale(partial, beta_out, tau_out);
-	for (int r = lo + threadIdx.x; r < hi; r += COOP_THREADS)
-		x[r * inc] = r == one ? T(1) : x[r * inc] * scale;
-	__syncthreads();
-	return scale;
+	return ref;
 }
 
 // The block's sums over its rows [lo, hi) of m_s(r) v(r) for the slots s

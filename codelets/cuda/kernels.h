@@ -10,6 +10,11 @@
 extern "C" {
 #endif
 
+/* Scratch device memory in the stream's order (hyla's pool: kept between
+ * uses); a failed allocation aborts. */
+void *hyla__cuda_scratch(size_t bytes, cudaStream_t stream);
+void hyla__cuda_scratch_free(void *ptr, cudaStream_t stream);
+
 /* Widest sub-panel hyla__cuda_mgs_columns handles, and its scratch size. */
 #define HYLA_MGS_IB 32
 #define HYLA_MGS_MAX_BLOCKS 128

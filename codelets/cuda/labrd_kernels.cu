@@ -173,7 +173,7 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) labrd_panel(Panel<T> p)
 		Gemv<T> gn = gemv_n(row + 1, p.lda, mi - 1, ni, Reflector<T>{row, p.lda, 0}, pieces);
 		column_phase(p, i, vec, arow);
 		grid.sync();
-		const T vscale = coop_reflector_scale(p.scratch + COL_NORM * COOP_MAXB, &p.d[i], &p.tauq[i]);
+		const T vscale = coop_reflector_of(p.scratch + COL_NORM * COOP_MAXB, &p.d[i], &p.tauq[i]).scale;
 		coop_sums_out(p.scratch, P_DOTS, 2 * i, vscale, [&](int s) {
 			return __ldcg(s < i ? &p.a[i + s * p.lda] : &p.x[i + (s - i) * p.ldx]);
 		}, p.scratch + P_OFFSET);
@@ -182,7 +182,7 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) labrd_panel(Panel<T> p)
 		grid.sync();
 		row_phase(p, i, gt, vscale, vec, arow, xrow);
 		grid.sync();
-		const T uscale = coop_reflector_scale(p.scratch + ROW_NORM * COOP_MAXB, &p.e[i], &p.taup[i]);
+		const T uscale = coop_reflector_of(p.scratch + ROW_NORM * COOP_MAXB, &p.e[i], &p.taup[i]).scale;
 		coop_sums_out(p.scratch, Q_DOTS, 2 * i + 1, uscale, [&](int s) {
 			return __ldcg(s <= i ? &p.y[i + 1 + s * p.ldy] : &p.a[s - i - 1 + (i + 1) * p.lda]);
 		}, p.scratch + Q_OFFSET);
@@ -204,13 +204,11 @@ static void labrd(int m, int n, int nb, T *a, int lda, T *d, T *e, T *tauq, T *t
 	if (nb > MAXNB)
 		hyla_fail("the bidiagonal panel wider than 128 columns");
 	const int blocks = coop_resident_blocks(labrd_panel<T>, "the bidiagonal panel's occupancy query");
-	T *scratch;
 	const size_t elems = PIECES_OFFSET + (size_t)GEMV_SEGS * m;
-	if (cudaMallocAsync((void **)&scratch, sizeof(T) * elems, stream) != cudaSuccess)
-		hyla_fail("the bidiagonal panel's scratch allocation");
+	T *scratch = (T *)hyla__cuda_scratch(sizeof(T) * elems, stream);
 	Panel<T> p = {m, n, nb, a, x, y, d, e, tauq, taup, scratch, lda, ldx, ldy};
 	coop_launch(labrd_panel<T>, blocks, &p, stream, "the launch of labrd_panel");
-	cudaFreeAsync(scratch, stream);
+	hyla__cuda_scratch_free(scratch, stream);
 }
 
 extern "C" void hyla__cuda_labrd_d(int m, int n, int nb, double *a, int lda, double *d, double *e,

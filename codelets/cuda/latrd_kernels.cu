@@ -1,21 +1,23 @@
 // The tridiagonal reduction's panel (LAPACK's DLATRD, lower) on the GPU:
-// one persistent cooperative kernel per panel, whose blocks meet at four
+// one persistent cooperative kernel per panel, whose blocks meet at two
 // grid-wide barriers per column i and never return to the host:
-//   column   row i of A and W; A(i:n, i) -= A(i:n, 0:i) W(i, 0:i)^T +
-//            W(i:n, 0:i) A(i, 0:i)^T; the parts of its norm and of
-//            z1 = W(i+1:n, 0:i)^T v and z2 = A(i+1:n, 0:i)^T v (v a
-//            multiple of the column below its unit element);
+//   column   (finish i - 1) w = tau (A v - A(., 0:i-1) z1 - W(., 0:i-1) z2)
+//            from the SYMV's pieces; W(i:n, i-1) = w + alpha v, alpha =
+//            -tau/2 w^T v; v scaled in place (1 at its unit element);
+//            then row i of A and W, A(i:n, i) -= A(i:n, 0:i) W(i, 0:i)^T +
+//            W(i:n, 0:i) A(i, 0:i)^T, and the parts of its norm and of z1 =
+//            W(i+1:n, 0:i)^T v and z2 = A(i+1:n, 0:i)^T v (v a multiple of
+//            the column below its unit element);
 //   | barrier
-//   reflect  the reflector of A(i+1:n, i) (v(i+1) = 1 in place, beta to
-//            e(i), tau(i)); z1 and z2 summed;
+//   symv     the reflector of A(i+1:n, i) (every block alike; beta to e(i),
+//            tau(i)); z1 and z2 summed; the SYMV's pieces over the trailing
+//            matrix (symv_lower.cuh), reading v as scale times the column,
+//            with the parts of v^T A v;
 //   | barrier
-//   symv     the SYMV's pieces over the trailing matrix (symv_lower.cuh);
-//   | barrier
-//   w        w = tau (A v - A(i+1:n, 0:i) z1 - W(i+1:n, 0:i) z2), partial
-//            sums of w^T v;
-//   | barrier
-//   finish   W(i+1:n, i) = w + alpha v, alpha = -tau/2 w^T v (every block
-//            alike, so the next column reads W(i+1, i) = w(i+1) + alpha).
+// Two identities spare the barriers between: w^T v = tau (v^T A v - 2 z1^T
+// z2), so every block has alpha from the SYMV's parts; and every block
+// works out row i of w (the next column's update needs W(i, i - 1)) from
+// the pieces, as its owner does.
 // Blocks own contiguous rows (coop_reflector.cuh); sums over blocks are
 // added in block order, so results do not vary from run to run; data
 // another block wrote during the kernel is read through L2 (__ldcg): the
@@ -34,11 +36,10 @@ namespace {
 #define MAXNB HYLA_REDUCTION_GPU_MAX_NB
 #define SYMV_WARPS (COOP_MAXB * COOP_THREADS / 32)
 // Scratch (one allocation per panel): the blocks' partial sums (the norm's
-// three slots, z1's and z2's, w^T v's), z1 and z2, w (by rows of the
-// panel), then the SYMV's pieces.
-#define DOT_SLOT (3 + 2 * MAXNB)
-#define Z_OFFSET ((DOT_SLOT + 1) * COOP_MAXB)
-#define W_OFFSET (Z_OFFSET + 2 * MAXNB)
+// three slots, z1's and z2's, v^T A v's), z1 and z2, then the SYMV's pieces.
+#define VAV_SLOT (3 + 2 * MAXNB)
+#define Z_OFFSET ((VAV_SLOT + 1) * COOP_MAXB)
+#define SYMV_OFFSET (Z_OFFSET + 2 * MAXNB)
 
 template <typename T>
 struct Panel {
@@ -47,10 +48,12 @@ struct Panel {
 	int64_t lda, ldw;
 };
 
+// Column j's SYMV (x: the column below its unit element, unscaled).
 template <typename T>
-__device__ T *w_of(const Panel<T> &p)
+__device__ SymvLower<T> symv_of(const Panel<T> &p, int j, T scale)
 {
-	return p.scratch + W_OFFSET;
+	const T *v = p.a + j * p.lda + j + 1;
+	return symv_lower(v + p.lda, v, scale, p.lda, p.n - j - 1, p.scratch + SYMV_OFFSET, SYMV_WARPS);
 }
 
 // Row r of [W(:, 0:i) A(:, 0:i)], entry s: z1 and z2's terms.
@@ -60,19 +63,73 @@ __device__ T z_entry(const Panel<T> &p, int i, int s, int r)
 	return __ldcg(s < i ? &p.w[r + s * p.ldw] : &p.a[r + (s - i) * p.lda]);
 }
 
-// Column i brought up to date; the parts of its reflector's norm and of
-// z1, z2 over x = A(i+2:n, i) (v = scale x there). alpha: the previous
-// column's (W(i, i-1) = w(i) + alpha, v(i) being 1).
+// Slice q's part of w(r) / tau for column j (r from row j + 1 of the panel):
+// the SYMV's and the corrections by A(r, 0:j) z1 and W(r, 0:j) z2.
 template <typename T>
-__device__ void column_phase(const Panel<T> &p, int i, T alpha, T *arow, T *wrow)
+__device__ T w_part(const Panel<T> &p, int j, const SymvLower<T> &s, const T *z, int r, int q)
 {
-	const int tid = threadIdx.x;
-	T *col = p.a + i * p.lda;
-	for (int k = tid; k < i; k += COOP_THREADS) {
+	T y = symv_row_part(s, r - j - 1, q, COOP_SLICES);
+	for (int k = q; k < j; k += COOP_SLICES)
+		y -= __ldcg(&p.a[r + k * p.lda]) * z[k] + __ldcg(&p.w[r + k * p.ldw]) * z[j + k];
+	return y;
+}
+
+// Column j = i - 1 finished: W(i:n, j) and v scaled for the block's rows;
+// for all blocks alike, row i of A(:, 0:j) and W(:, 0:j) into arow, wrow
+// (the next column's update), v(i) = 1 and W(i, j) = w(i) + alpha.
+template <typename T>
+__device__ void finish_column(const Panel<T> &p, int j, CoopReflector<T> ref, T *z, T *arow, T *wrow)
+{
+	__shared__ T alpha_of;
+	const int i = j + 1, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+	const SymvLower<T> s = symv_of(p, j, ref.scale);
+	for (int k = threadIdx.x; k < 2 * j; k += COOP_THREADS)
+		z[k] = __ldcg(&p.scratch[Z_OFFSET + k]);
+	for (int k = threadIdx.x; k < j; k += COOP_THREADS) {
 		arow[k] = __ldcg(&p.a[i + k * p.lda]);
-		wrow[k] = k < i - 1 ? __ldcg(&p.w[i + k * p.ldw]) : __ldcg(&w_of(p)[i]) + alpha;
+		wrow[k] = __ldcg(&p.w[i + k * p.ldw]);
 	}
 	__syncthreads();
+	if (warp == 0) { // alpha = -tau/2 w^T v, w^T v = tau (v^T A v - 2 z1^T z2)
+		T zz = 0;
+		for (int k = lane; k < j; k += 32)
+			zz += z[k] * z[j + k];
+		zz = warp_reduce<T>(zz);
+		const T vav = coop_blocks_sum(p.scratch, VAV_SLOT);
+		if (lane == 0)
+			alpha_of = T(-0.5) * ref.tau * ref.tau * (vav - 2 * zz);
+	}
+	__syncthreads();
+	const T alpha = alpha_of;
+	int r0, r1;
+	coop_rows(i, p.n, &r0, &r1);
+	T *col = p.a + j * p.lda, *wj = p.w + j * p.ldw;
+	coop_row_sums<T>(r0, r1, [&](int r, int q) { return w_part(p, j, s, z, r, q); },
+	                 [&](int r, T y) {
+		                 const T v = r == i ? T(1) : ref.scale * __ldcg(&col[r]);
+		                 wj[r] = ref.tau * y + alpha * v;
+		                 col[r] = v;
+	                 });
+	if (warp == 1) { // row i's w, in the owner's order
+		const T part = lane < COOP_SLICES ? w_part(p, j, s, z, i, lane) : T(0);
+		T y = __shfl_sync(0xffffffffu, part, 0);
+		for (int q = 1; q < COOP_SLICES; q++)
+			y = y + __shfl_sync(0xffffffffu, part, q);
+		if (lane == 0) {
+			arow[j] = 1;
+			wrow[j] = ref.tau * y + alpha;
+		}
+	}
+	__syncthreads();
+}
+
+// Column i brought up to date (row i of A and W in arow, wrow); the parts
+// of its reflector's norm and of z1, z2 over x = A(i+2:n, i) (v = scale x
+// there).
+template <typename T>
+__device__ void column_phase(const Panel<T> &p, int i, const T *arow, const T *wrow)
+{
+	T *col = p.a + i * p.lda;
 	int r0, r1;
 	coop_rows(i, p.n, &r0, &r1);
 	auto part = [&](int r, int q) {
@@ -89,64 +146,19 @@ __device__ void column_phase(const Panel<T> &p, int i, T alpha, T *arow, T *wrow
 	                p.scratch);
 }
 
-// The reflector; z1 and z2 from the blocks' parts (v(i+1) = 1).
+// Column i's reflector (beta to e(i), tau(i) by block 0; the column stays
+// unscaled), z1 and z2 from the blocks' parts (v(i+1) = 1), then the SYMV's
+// pieces and the block's part of v^T A v.
 template <typename T>
-__device__ void reflect_phase(const Panel<T> &p, int i)
+__device__ CoopReflector<T> symv_phase(const Panel<T> &p, int i)
 {
-	T *col = p.a + i * p.lda;
-	int r0, r1;
-	coop_rows(i, p.n, &r0, &r1);
-	const T scale = coop_reflect(p.scratch, col, 1, max(r0, i + 1), r1, i + 1, &p.e[i], &p.tau[i]);
-	coop_sums_out(p.scratch, 3, 2 * i, scale, [&](int s) { return z_entry(p, i, s, i + 1); },
+	const CoopReflector<T> ref = coop_reflector_of(p.scratch, &p.e[i], &p.tau[i]);
+	coop_sums_out(p.scratch, 3, 2 * i, ref.scale, [&](int s) { return z_entry(p, i, s, i + 1); },
 	              p.scratch + Z_OFFSET);
-}
-
-// w = tau (A v - A z1 - W z2) for the block's rows of the SYMV into the
-// scratch; its part of w^T v.
-template <typename T>
-__device__ void w_phase(const Panel<T> &p, int i, const SymvLower<T> &s, const T *z)
-{
-	const T *v = s.x, t = __ldcg(&p.tau[i]);
-	T *w = w_of(p) + i + 1;
-	int r0, r1;
-	coop_rows(0, s.m, &r0, &r1);
-	auto part = [&](int r, int q) {
-		T y = symv_row_part(s, r, q, COOP_SLICES);
-		const T *arow = p.a + i + 1 + r, *wrow = p.w + i + 1 + r; // A(., 0), W(., 0)
-		for (int k = q; k < i; k += COOP_SLICES)
-			y -= __ldcg(&arow[k * p.lda]) * z[k] + __ldcg(&wrow[k * p.ldw]) * z[i + k];
-		return y;
-	};
-	T dot = 0;
-	coop_row_sums<T>(r0, r1, part, [&](int r, T y) {
-		w[r] = y * t;
-		dot += y * t * __ldcg(&v[r]);
-	});
-	dot = block_reduce<COOP_THREADS, T>(dot);
+	const T vav = block_reduce<COOP_THREADS, T>(symv_tiles(symv_of(p, i, ref.scale)));
 	if (threadIdx.x == 0)
-		p.scratch[DOT_SLOT * COOP_MAXB + blockIdx.x] = dot;
-}
-
-// W(i+1:n, i) = w + alpha v for the block's rows; alpha returned.
-template <typename T>
-__device__ T finish_phase(const Panel<T> &p, int i, const SymvLower<T> &s)
-{
-	__shared__ T alpha;
-	if (threadIdx.x < 32) {
-		const T sum = coop_blocks_sum(p.scratch, DOT_SLOT);
-		if (threadIdx.x == 0)
-			alpha = T(-0.5) * __ldcg(&p.tau[i]) * sum;
-	}
-	__syncthreads();
-	const T *w = w_of(p) + i + 1;
-	T *wi = p.w + i * p.ldw + i + 1;
-	int r0, r1;
-	coop_rows(0, s.m, &r0, &r1);
-	for (int r = r0 + threadIdx.x; r < r1; r += COOP_THREADS)
-		wi[r] = w[r] + alpha * __ldcg(&s.x[r]);
-	const T a = alpha;
-	__syncthreads();
-	return a;
+		p.scratch[VAV_SLOT * COOP_MAXB + blockIdx.x] = vav;
+	return ref;
 }
 
 template <typename T>
@@ -154,23 +166,17 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) latrd_panel(Panel<T> p)
 {
 	__shared__ T arow[MAXNB], wrow[MAXNB], z[2 * MAXNB];
 	cg::grid_group grid = cg::this_grid();
-	T alpha = 0;
-	for (int i = 0; i < p.nb && i < p.n - 1; i++) {
-		const T *v = p.a + i * p.lda + i + 1;
-		const SymvLower<T> s = symv_lower(v + p.lda, v, p.lda, p.n - i - 1,
-		                                  p.scratch + W_OFFSET + p.n, SYMV_WARPS);
-		column_phase(p, i, alpha, arow, wrow);
+	const int cols = min(p.nb, p.n - 1);
+	CoopReflector<T> ref = {0, 0};
+	for (int i = 0; i <= cols; i++) {
+		if (i > 0)
+			finish_column(p, i - 1, ref, z, arow, wrow);
+		if (i == cols)
+			break;
+		column_phase(p, i, arow, wrow);
 		grid.sync();
-		reflect_phase(p, i);
+		ref = symv_phase(p, i);
 		grid.sync();
-		symv_tiles(s);
-		grid.sync();
-		for (int k = threadIdx.x; k < 2 * i; k += COOP_THREADS)
-			z[k] = __ldcg(&p.scratch[Z_OFFSET + k]);
-		__syncthreads();
-		w_phase(p, i, s, z);
-		grid.sync();
-		alpha = finish_phase(p, i, s);
 	}
 }
 
@@ -188,13 +194,11 @@ static void latrd(int n, int nb, T *a, int lda, T *e, T *tau, T *w, int ldw, cud
 	const int64_t wanted = (units + COOP_THREADS / 32 - 1) / (COOP_THREADS / 32);
 	int blocks = coop_resident_blocks(latrd_panel<T>, "the tridiagonal panel's occupancy query");
 	blocks = wanted < blocks ? (int)wanted : blocks;
-	T *scratch;
-	const size_t elems = W_OFFSET + n + symv_scratch_elems(n, SYMV_WARPS);
-	if (cudaMallocAsync((void **)&scratch, sizeof(T) * elems, stream) != cudaSuccess)
-		hyla_fail("the tridiagonal panel's scratch allocation");
+	const size_t elems = SYMV_OFFSET + symv_scratch_elems(n, SYMV_WARPS);
+	T *scratch = (T *)hyla__cuda_scratch(sizeof(T) * elems, stream);
 	Panel<T> p = {n, nb, a, w, e, tau, scratch, lda, ldw};
 	coop_launch(latrd_panel<T>, blocks, &p, stream, "the launch of latrd_panel");
-	cudaFreeAsync(scratch, stream);
+	hyla__cuda_scratch_free(scratch, stream);
 }
 
 extern "C" void hyla__cuda_latrd_d(int n, int nb, double *a, int lda, double *e, double *tau,

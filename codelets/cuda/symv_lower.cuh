@@ -10,6 +10,8 @@
 // Pieces go to a scratch (one row of pieces per warp and tile row, one
 // column piece per tile) and, after a grid barrier, symv_row_part adds a
 // row's pieces in a fixed order: results do not vary from run to run.
+// x is a reflector as the panel holds it before scaling it: x(0) = 1 (its
+// unit element), x(r) = scale x[r] below.
 #ifndef HYLA_CUDA_SYMV_LOWER_CUH
 #define HYLA_CUDA_SYMV_LOWER_CUH
 
@@ -23,6 +25,7 @@
 template <typename T>
 struct SymvLower {
 	const T *a, *x;
+	T scale;
 	int64_t lda;
 	int m;
 	T *row_parts; // (warps + tile rows) x SYMV_H: a warp's row sums, per tile row
@@ -36,13 +39,21 @@ static inline int64_t symv_scratch_elems(int m, int warps)
 	return (warps + rows) * SYMV_H + rows * m;
 }
 
-// The SYMV of a (lda) and x, m rows, at the scratch (for at most warps warps).
+// The SYMV of a (lda) and x (scale), m rows, at the scratch (for at most
+// warps warps).
 template <typename T>
-__host__ __device__ SymvLower<T> symv_lower(const T *a, const T *x, int64_t lda, int m, T *scratch,
-                                            int warps)
+__host__ __device__ SymvLower<T> symv_lower(const T *a, const T *x, T scale, int64_t lda, int m,
+                                            T *scratch, int warps)
 {
 	const int64_t rows = (m + SYMV_H - 1) / SYMV_H;
-	return {a, x, lda, m, scratch, scratch + (warps + rows) * SYMV_H};
+	return {a, x, scale, lda, m, scratch, scratch + (warps + rows) * SYMV_H};
+}
+
+// x(r), zero from m on.
+template <typename T>
+__device__ __forceinline__ T symv_x(const SymvLower<T> &s, int r)
+{
+	return r >= s.m ? T(0) : r == 0 ? T(1) : s.scale * __ldcg(&s.x[r]);
 }
 
 // The units of work: SYMV_C columns of a tile (the triangle's tiles in row
@@ -69,16 +80,17 @@ __device__ inline int symv_owner(int64_t t, int64_t units, int warps)
 
 // Columns c0..c0+SYMV_C-1 of the tile whose rows start at r0: the lane's
 // rows r0 + lane and r0 + 32 + lane into racc (x_r: their x), the columns'
-// sums returned (column c0 + k's in lanes k, k + SYMV_C, ..). EDGE: the
+// sums returned (column c0 + k's in lanes k, k + SYMV_C, ..), x_c: x(c0 +
+// lane). EDGE: the
 // diagonal tile (only r >= c is stored; the diagonal counts in the row sums
 // alone) or the last tile row (rows from m on are not there).
 template <typename T, bool EDGE>
 __device__ __forceinline__ T symv_chunk(const SymvLower<T> &s, int r0, int c0, T x_r0, T x_r1,
-                                        T racc[2])
+                                        T racc[2], T &x_c)
 {
 	const int lane = threadIdx.x % 32, ra = r0 + lane, rb = ra + 32;
 	const T *p = s.a + (int64_t)c0 * s.lda;
-	const T x_c = c0 + lane < s.m ? __ldcg(&s.x[c0 + lane]) : T(0);
+	x_c = symv_x(s, c0 + lane);
 	T a0[SYMV_C], a1[SYMV_C];
 #pragma unroll
 	for (int k = 0; k < SYMV_C; k++) {
@@ -102,14 +114,16 @@ __device__ __forceinline__ T symv_chunk(const SymvLower<T> &s, int r0, int c0, T
 	return sum;
 }
 
-// Phase one, every thread of the grid: the warps' pieces to the scratch.
+// Phase one, every thread of the grid: the warps' pieces to the scratch;
+// returned, the lane's part of x^T y (the pieces it wrote times their x).
 template <typename T>
-__device__ void symv_tiles(const SymvLower<T> &s)
+__device__ T symv_tiles(const SymvLower<T> &s)
 {
 	const int lane = threadIdx.x % 32, warps = symv_warps(s.m);
 	const int w = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+	T xy = 0;
 	if (w >= warps)
-		return;
+		return xy;
 	const int64_t units = symv_units_of(s.m), end = (w + 1) * units / warps;
 	int64_t t = w * units / warps, tile = t / SYMV_UNITS;
 	int h = (int)(t % SYMV_UNITS), bi = (int)((sqrt(8.0 * tile + 1) - 1) / 2);
@@ -123,15 +137,18 @@ __device__ void symv_tiles(const SymvLower<T> &s)
 	for (bool load_x = true; t < end; t++) {
 		const int r0 = bi * SYMV_H, c0 = bj * SYMV_H + SYMV_C * h;
 		if (load_x) {
-			x_r0 = r0 + lane < s.m ? __ldcg(&s.x[r0 + lane]) : T(0);
-			x_r1 = r0 + 32 + lane < s.m ? __ldcg(&s.x[r0 + 32 + lane]) : T(0);
+			x_r0 = symv_x(s, r0 + lane);
+			x_r1 = symv_x(s, r0 + 32 + lane);
 			load_x = false;
 		}
 		const bool edge = bj == bi || (last_row_partial && r0 + SYMV_H > s.m);
-		const T sum = edge ? symv_chunk<T, true>(s, r0, c0, x_r0, x_r1, racc)
-		                   : symv_chunk<T, false>(s, r0, c0, x_r0, x_r1, racc);
-		if (lane < SYMV_C && c0 + lane < s.m)
+		T x_c;
+		const T sum = edge ? symv_chunk<T, true>(s, r0, c0, x_r0, x_r1, racc, x_c)
+		                   : symv_chunk<T, false>(s, r0, c0, x_r0, x_r1, racc, x_c);
+		if (lane < SYMV_C && c0 + lane < s.m) {
 			s.col_parts[(int64_t)bi * s.m + c0 + lane] = sum;
+			xy += sum * x_c;
+		}
 		if (++h == SYMV_UNITS) {
 			h = 0;
 			bj++;
@@ -140,6 +157,7 @@ __device__ void symv_tiles(const SymvLower<T> &s)
 			T *rows = s.row_parts + (int64_t)(w + bi) * SYMV_H;
 			rows[lane] = racc[0];
 			rows[32 + lane] = racc[1];
+			xy += racc[0] * x_r0 + racc[1] * x_r1;
 			racc[0] = racc[1] = 0;
 			if (bj > bi) {
 				bi++;
@@ -148,6 +166,7 @@ __device__ void symv_tiles(const SymvLower<T> &s)
 			}
 		}
 	}
+	return xy;
 }
 
 // Phase two, after a grid barrier: the part of y(r) (0 <= r < m) that
