@@ -9,8 +9,9 @@
  *                  GEMVs per column over the trailing matrix (its rows of
  *                  the trailing columns change too: it holds them RW);
  *   update(k, g)   A -= V Y^T + X U^T below the panel's rows, on the later
- *                  panels: the next one alone and first, then groups (with
- *                  a GPU one task over them all: hyla__update_group);
+ *                  panels: the next one alone and first, then groups;
+ * with a GPU, both in one step task (its panel reads the whole trailing
+ * matrix: no look-ahead to gain, a runtime gap to spare);
  * the last panel goes to LAPACK's dgebrd. At the end d and e go back on the
  * diagonal and superdiagonal, as dgebrd leaves them (a last task). m < n:
  * the same on A^T (LAPACK's lower-bidiagonal reduction of A is the upper
@@ -28,31 +29,51 @@ struct gebrd_out {
 	hyla_desc d, e, tauq, taup;
 };
 
+/* Panel k and the updates of the later panels: without a GPU the next
+ * panel's first (look-ahead) and the others in groups; with one, a step
+ * task of both (hyla__update_group: a GPU panel reads the whole trailing
+ * matrix). x, y: the steps' X and Y (scratches). */
+static int submit_step(const hyla_desc *A, const struct gebrd_out *o, int64_t k, int64_t group,
+                       int lookahead, starpu_data_handle_t x, starpu_data_handle_t y)
+{
+	int64_t c = k * A->nb;
+	const starpu_data_handle_t out[4] = {hyla__tile(&o->d, k, 0), hyla__tile(&o->e, k, 0),
+	                                     hyla__tile(&o->tauq, k, 0), hyla__tile(&o->taup, k, 0)};
+	if (!lookahead)
+		return TYPED(hyla__insert_gebrd_step)(out, x, y, &A->tiles[k], (int)(A->nt - k), c);
+	starpu_data_handle_t xk, yk; /* the panel's, read by its updates */
+	starpu_matrix_data_register(&xk, -1, 0, (uint32_t)A->m, (uint32_t)A->m, (uint32_t)A->nb,
+	                            sizeof(real_t));
+	starpu_matrix_data_register(&yk, -1, 0, (uint32_t)A->n, (uint32_t)A->n, (uint32_t)A->nb,
+	                            sizeof(real_t));
+	int ret = TASK(gebrd_panel)(out, xk, yk, &A->tiles[k], (int)(A->nt - k), c);
+	for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
+		int64_t count = p == k + 1 ? 1 : (A->nt - p < group ? A->nt - p : group);
+		ret = TASK(gebrd_update)(A->tiles[k], xk, yk, &A->tiles[p], (int)count, c, p * A->nb,
+		                         p == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
+		p += count;
+	}
+	starpu_data_unregister_submit(xk);
+	starpu_data_unregister_submit(yk);
+	return ret;
+}
+
 static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o)
 {
 	int64_t m = A->m, n = A->n, nb = A->nb;
 	int lookahead;
 	int64_t group = hyla__update_group(A->nt, n, nb, &lookahead);
+	starpu_data_handle_t x, y; /* the steps' X and Y */
+	starpu_matrix_data_register(&x, -1, 0, (uint32_t)m, (uint32_t)m, (uint32_t)nb, sizeof(real_t));
+	starpu_matrix_data_register(&y, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
 	int ret = HYLA_SUCCESS;
 	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
-		int64_t c = k * nb;
-		starpu_data_handle_t x, y;
-		starpu_matrix_data_register(&x, -1, 0, (uint32_t)m, (uint32_t)m, (uint32_t)nb, sizeof(real_t));
-		starpu_matrix_data_register(&y, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
-		const starpu_data_handle_t out[4] = {hyla__tile(&o->d, k, 0), hyla__tile(&o->e, k, 0),
-		                                     hyla__tile(&o->tauq, k, 0), hyla__tile(&o->taup, k, 0)};
-		ret = TASK(gebrd_panel)(out, x, y, &A->tiles[k], (int)(A->nt - k), c);
-		for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
-			int64_t count = p == k + 1 && lookahead ? 1 : (A->nt - p < group ? A->nt - p : group);
-			ret = TASK(gebrd_update)(A->tiles[k], x, y, &A->tiles[p], (int)count, c, p * nb,
-			                         p == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
-			p += count;
-		}
-		starpu_data_unregister_submit(x);
-		starpu_data_unregister_submit(y);
+		ret = submit_step(A, o, k, group, lookahead, x, y);
 		hyla__write_back(A->tiles[k]);
 		hyla__progress_mark(A->tiles[k], k + 1, A->nt);
 	}
+	starpu_data_unregister_submit(x);
+	starpu_data_unregister_submit(y);
 	int64_t last = (A->nt - 1) * nb, t = n - last;
 	if (ret == HYLA_SUCCESS) {
 		starpu_data_handle_t scratch;

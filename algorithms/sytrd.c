@@ -7,8 +7,9 @@
  *   panel(k)       LAPACK's DLATRD on its columns (CPU): reflectors, e, tau
  *                  and W, one SYMV per column over the trailing matrix;
  *   update(k, g)   A -= V W^T + W V^T on the lower part of the later panels:
- *                  the next one alone and first, the others in groups (with
- *                  a GPU one task over them all: hyla__update_group);
+ *                  the next one alone and first, the others in groups;
+ * with a GPU, both in one step task (its panel reads the whole trailing
+ * matrix: no look-ahead to gain, a runtime gap to spare);
  * the last panel goes to LAPACK's dsytrd (CPU). At the end e goes back onto
  * the subdiagonal and d is read off the diagonal, as dsytrd leaves them
  * (a last task). Upper: the same on J A J (J the reversal), LAPACK's upper
@@ -20,28 +21,46 @@
 #include "codelets.h"
 #include "runtime.h"
 
+/* Panel k and the updates of the later panels: without a GPU the next
+ * panel's first (look-ahead) and the others in groups; with one, a step
+ * task of both (hyla__update_group: a GPU panel reads the whole trailing
+ * matrix). scratch: the steps' W. */
+static int submit_step(const hyla_desc *A, const hyla_desc *E, const hyla_desc *Tau, int64_t k,
+                       int64_t group, int lookahead, starpu_data_handle_t scratch)
+{
+	int64_t c = k * A->nb;
+	if (!lookahead)
+		return TYPED(hyla__insert_sytrd_step)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), scratch,
+		                                      &A->tiles[k], (int)(A->nt - k), c);
+	starpu_data_handle_t w; /* the panel's, read by its updates */
+	starpu_matrix_data_register(&w, -1, 0, (uint32_t)A->n, (uint32_t)A->n, (uint32_t)A->nb,
+	                            sizeof(real_t));
+	int ret = TASK(sytrd_panel)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), w, &A->tiles[k],
+	                            (int)(A->nt - k), c);
+	for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
+		int64_t count = p == k + 1 ? 1 : (A->nt - p < group ? A->nt - p : group);
+		ret = TASK(sytrd_update)(A->tiles[k], w, &A->tiles[p], (int)count, c, p * A->nb,
+		                         p == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
+		p += count;
+	}
+	starpu_data_unregister_submit(w);
+	return ret;
+}
+
 static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc *Tau)
 {
 	int64_t n = A->n, nb = A->nb;
 	int lookahead;
 	int64_t group = hyla__update_group(A->nt, n, nb, &lookahead);
+	starpu_data_handle_t w; /* the steps' W */
+	starpu_matrix_data_register(&w, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
 	int ret = HYLA_SUCCESS;
 	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
-		int64_t c = k * nb;
-		starpu_data_handle_t w;
-		starpu_matrix_data_register(&w, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
-		ret = TASK(sytrd_panel)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), w, &A->tiles[k],
-		                        (int)(A->nt - k), c);
-		for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
-			int64_t count = p == k + 1 && lookahead ? 1 : (A->nt - p < group ? A->nt - p : group);
-			ret = TASK(sytrd_update)(A->tiles[k], w, &A->tiles[p], (int)count, c, p * nb,
-			                         p == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
-			p += count;
-		}
-		starpu_data_unregister_submit(w);
+		ret = submit_step(A, E, Tau, k, group, lookahead, w);
 		hyla__write_back(A->tiles[k]);
 		hyla__progress_mark(A->tiles[k], k + 1, A->nt);
 	}
+	starpu_data_unregister_submit(w);
 	int64_t last = (A->nt - 1) * nb, t = n - last;
 	if (ret == HYLA_SUCCESS && t >= 2) {
 		starpu_data_handle_t scratch;

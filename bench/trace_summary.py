@@ -42,11 +42,14 @@ def main():
         if worker.startswith("CPU"):
             continue
         runs.sort()
-        gaps = sum(max(0.0, b - a) for (_, a, _), (b, _, _) in zip(runs, runs[1:]))
+        gaps = sorted(max(0.0, b - a) for (_, a, _), (b, _, _) in zip(runs, runs[1:]))
         busy = sum(end - begin for begin, end, _ in runs)
         print(f"{worker}: before its first task {runs[0][0]:.4f} s, busy {busy:.4f} s, "
-              f"idle between tasks {gaps:.4f} s, after its last task {total - runs[-1][1]:.4f} s "
+              f"idle between tasks {sum(gaps):.4f} s, after its last task {total - runs[-1][1]:.4f} s "
               f"(of {total:.4f} s)")
+        if gaps:
+            print(f"  {len(gaps)} gaps: median {gaps[len(gaps) // 2] * 1e6:.0f} us, "
+                  f"90% {gaps[len(gaps) * 9 // 10] * 1e6:.0f} us, longest {gaps[-1] * 1e6:.0f} us")
 
 
 if __name__ == "__main__":

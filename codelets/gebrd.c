@@ -3,7 +3,8 @@
  * column and row reflectors, d, e, tauq, taup, X and Y, two GEMVs per
  * column over the trailing matrix; on a core, or on a GPU's stream with the
  * trailing matrix resident), the trailing update A -= V Y^T + X U^T
- * of a group of column panels, and the last columns (LAPACK's dgebrd).
+ * of a group of column panels, both in one step task (with a GPU), and the
+ * last columns (LAPACK's dgebrd).
  * Typed source: see runtime/precision.h.
  *
  * Panel k starts at column c (and row c). DLABRD writes the row reflectors
@@ -81,20 +82,37 @@ struct update_view {
 	int rows, cols, nb, lda, ldv, ldx, ldy;
 };
 
+/* a: column f of the m-row matrix; v, x, y: row 0 of V (column c), X, Y. */
+static struct update_view view_at(real_t *a, int lda, int cols, const real_t *v, int ldv,
+                                  const real_t *x, int ldx, const real_t *y, int ldy, int c, int f,
+                                  int m, int nb)
+{
+	const int r0 = c + nb;
+	return (struct update_view){.a = a + r0, .v = v + r0, .x = x + r0, .y = y + f, .u = a + c,
+	                            .rows = m - r0, .cols = cols, .nb = nb, .lda = lda, .ldv = ldv,
+	                            .ldx = ldx, .ldy = ldy};
+}
+
 static int update_view_of(void *buffers[], void *cl_arg, struct update_view *u)
 {
 	const struct gebrd_args arg = args_of(cl_arg);
 	int cols = hyla__contiguous_cols(buffers, U_A, sizeof(real_t));
-	if (!cols)
-		return 0;
-	int nb = COLS(buffers[U_V]), r0 = (int)arg.col + nb, f = (int)arg.first;
-	real_t *a = MAT(buffers[U_A]);
-	*u = (struct update_view){.a = a + r0, .v = MAT(buffers[U_V]) + r0, .x = MAT(buffers[U_X]) + r0,
-	                          .y = MAT(buffers[U_Y]) + f, .u = a + arg.col,
-	                          .rows = ROWS(buffers[U_A]) - r0, .cols = cols, .nb = nb,
-	                          .lda = LD(buffers[U_A]), .ldv = LD(buffers[U_V]),
-	                          .ldx = LD(buffers[U_X]), .ldy = LD(buffers[U_Y])};
-	return 1;
+	if (cols)
+		*u = view_at(MAT(buffers[U_A]), LD(buffers[U_A]), cols, MAT(buffers[U_V]),
+		             LD(buffers[U_V]), MAT(buffers[U_X]), LD(buffers[U_X]), MAT(buffers[U_Y]),
+		             LD(buffers[U_Y]), (int)arg.col, (int)arg.first, ROWS(buffers[U_A]),
+		             COLS(buffers[U_V]));
+	return cols != 0;
+}
+
+static void update_host(const struct update_view *u)
+{
+	if (u->rows <= 0)
+		return;
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, u->rows, u->cols, u->nb, -1, u->v, u->ldv,
+	           u->y, u->ldy, 1, u->a, u->lda);
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, u->rows, u->cols, u->nb, -1, u->x, u->ldx,
+	           u->u, u->lda, 1, u->a, u->lda);
 }
 
 static void update_cpu(void *buffers[], void *cl_arg)
@@ -102,12 +120,7 @@ static void update_cpu(void *buffers[], void *cl_arg)
 	struct update_view u;
 	if (!update_view_of(buffers, cl_arg, &u))
 		STARPU_ABORT_MSG("gebrd update: panels are not contiguous in host memory");
-	if (u.rows <= 0)
-		return;
-	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, u.rows, u.cols, u.nb, -1, u.v, u.ldv, u.y,
-	           u.ldy, 1, u.a, u.lda);
-	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, u.rows, u.cols, u.nb, -1, u.x, u.ldx, u.u,
-	           u.lda, 1, u.a, u.lda);
+	update_host(&u);
 }
 
 /* The last columns c..n-1 (rows c..m-1) with LAPACK's dgebrd: tauq, taup
@@ -126,11 +139,9 @@ static void tail_cpu(void *buffers[], void *cl_arg)
 /* The two products as one GEMM of depth 2 nb, A -= [V X] [Y U^T]^T: one
  * pass over A in place of two (the pass is the update's cost: nb is small).
  * The operands go side by side into a scratch (copies by cuBLAS). */
-static void update_cuda(void *buffers[], void *cl_arg)
+static void update_gpu(const struct update_view *up)
 {
-	struct update_view u;
-	if (!update_view_of(buffers, cl_arg, &u))
-		STARPU_ABORT_MSG("gebrd update: panels are not contiguous on the GPU");
+	const struct update_view u = *up;
 	if (u.rows <= 0)
 		return;
 	cudaStream_t stream = starpu_cuda_get_local_stream();
@@ -158,6 +169,44 @@ static void update_cuda(void *buffers[], void *cl_arg)
 	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_T, u.rows, u.cols, 2 * u.nb, &minus_one, left, u.rows,
 	             right, u.cols, &one, u.a, u.lda);
 	hyla__cuda_scratch_free(left, stream);
+}
+
+static void update_cuda(void *buffers[], void *cl_arg)
+{
+	struct update_view u;
+	if (!update_view_of(buffers, cl_arg, &u))
+		STARPU_ABORT_MSG("gebrd update: panels are not contiguous on the GPU");
+	update_gpu(&u);
+}
+#endif
+
+/* A step, with a GPU: the panel, then the update of every later panel, in
+ * one task (buffers: the panel's, X and Y scratches). The GPU panel reads
+ * the whole trailing matrix, so the next panel waits for the whole update
+ * anyway; one task a step in place of two spares the runtime's gap
+ * between dependent GPU tasks (a median 0.1 ms on the H100 machine). */
+static struct update_view step_view(void *buffers[], void *cl_arg)
+{
+	int c = (int)args_of(cl_arg).col, nb = COLS(buffers[P_OWN]), lda = LD(buffers[P_OWN]);
+	int cols = hyla__contiguous_cols(buffers, P_OWN, sizeof(real_t)) - nb;
+	real_t *v = MAT(buffers[P_OWN]);
+	return view_at(v + (size_t)nb * lda, lda, cols, v, lda, MAT(buffers[P_X]), LD(buffers[P_X]),
+	               MAT(buffers[P_Y]), LD(buffers[P_Y]), c, c + nb, ROWS(buffers[P_OWN]), nb);
+}
+
+static void step_cpu(void *buffers[], void *cl_arg)
+{
+	panel_cpu(buffers, cl_arg);
+	const struct update_view u = step_view(buffers, cl_arg);
+	update_host(&u);
+}
+
+#ifdef HYLA_WITH_CUDA
+static void step_cuda(void *buffers[], void *cl_arg)
+{
+	panel_cuda(buffers, cl_arg);
+	const struct update_view u = step_view(buffers, cl_arg);
+	update_gpu(&u);
 }
 #endif
 
@@ -206,6 +255,14 @@ static struct starpu_perfmodel update_model = {
 	.footprint = hyla__size_footprint,
 };
 
+/* A step's size: its panel's. */
+static struct starpu_perfmodel step_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_gebrd_step_" PREC_NAME "_v1",
+	.size_base = panel_size,
+	.footprint = hyla__size_footprint,
+};
+
 static struct starpu_codelet panel_cl = {
 	.cpu_funcs = {panel_cpu},
 #ifdef HYLA_WITH_CUDA
@@ -230,6 +287,18 @@ static struct starpu_codelet update_cl = {
 	.name = "gebrd_update_" PREC_NAME,
 };
 
+static struct starpu_codelet step_cl = {
+	.cpu_funcs = {step_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {step_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = panel_can_execute,
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.model = &step_model,
+	.name = "gebrd_step_" PREC_NAME,
+};
+
 static struct starpu_codelet tail_cl = {
 	.cpu_funcs = {tail_cpu},
 	.nbuffers = 4,
@@ -246,6 +315,18 @@ int TASK(gebrd_panel)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
 	                                          {x, STARPU_W}, {y, STARPU_W}};
 	struct gebrd_args arg = {col, 0};
 	return hyla__insert_on_panels(&panel_cl, fixed, 6, panels, npanels, STARPU_RW, STARPU_RW, &arg,
+	                              sizeof arg, STARPU_MAX_PRIO);
+}
+
+int TYPED(hyla__insert_gebrd_step)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                                   starpu_data_handle_t y, const starpu_data_handle_t *panels,
+                                   int npanels, int64_t col)
+{
+	const struct starpu_data_descr fixed[] = {{out[0], STARPU_W}, {out[1], STARPU_W},
+	                                          {out[2], STARPU_W}, {out[3], STARPU_W},
+	                                          {x, STARPU_SCRATCH}, {y, STARPU_SCRATCH}};
+	struct gebrd_args arg = {col, 0};
+	return hyla__insert_on_panels(&step_cl, fixed, 6, panels, npanels, STARPU_RW, STARPU_RW, &arg,
 	                              sizeof arg, STARPU_MAX_PRIO);
 }
 

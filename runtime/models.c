@@ -31,10 +31,14 @@ static const struct model_use geqrf[] = {REGRESSION("hyla_geqrf_panel_%c_v3", 1)
 static const struct model_use orghr[] = {REGRESSION("hyla_orgqr_t_%c_v1", 1),
                                          REGRESSION("hyla_orgqr_apply_%c_v2", 1),
                                          REGRESSION("hyla_orgqr_form_%c_v2", 1), {0}};
-static const struct model_use sytrd[] = {REGRESSION("hyla_sytrd_panel_%c_v2", 1),
-                                         REGRESSION("hyla_sytrd_update_%c_v1", 1), {0}};
-static const struct model_use gebrd[] = {REGRESSION("hyla_gebrd_panel_%c_v2", 1),
-                                         REGRESSION("hyla_gebrd_update_%c_v1", 1), {0}};
+/* The two-sided reductions with a GPU: one step task a panel (its update
+ * in it); without, panels and updates. */
+static const struct model_use sytrd_gpu[] = {REGRESSION("hyla_sytrd_step_%c_v1", 1), {0}};
+static const struct model_use sytrd_cores[] = {REGRESSION("hyla_sytrd_panel_%c_v2", 1),
+                                               REGRESSION("hyla_sytrd_update_%c_v1", 1), {0}};
+static const struct model_use gebrd_gpu[] = {REGRESSION("hyla_gebrd_step_%c_v1", 1), {0}};
+static const struct model_use gebrd_cores[] = {REGRESSION("hyla_gebrd_panel_%c_v2", 1),
+                                               REGRESSION("hyla_gebrd_update_%c_v1", 1), {0}};
 /* hr_reduce's auto: the fused panel with a GPU or under the parallel
  * schedulers, else the split panel. */
 static const struct model_use gehrd_fused[] = {REGRESSION("hyla_gehrd_panel_%c_v3", 1),
@@ -55,9 +59,9 @@ static const struct model_use *uses_of(const char *algorithm)
 	if (!strcmp(algorithm, "orghr"))
 		return orghr;
 	if (!strcmp(algorithm, "sytrd"))
-		return sytrd;
+		return hyla_ncuda() > 0 ? sytrd_gpu : sytrd_cores;
 	if (!strcmp(algorithm, "gebrd"))
-		return gebrd;
+		return hyla_ncuda() > 0 ? gebrd_gpu : gebrd_cores;
 	if (!strcmp(algorithm, "gehrd"))
 		return hyla_ncuda() > 0 || hyla__parallel_tasks() ? gehrd_fused : gehrd_split;
 	return NULL;
