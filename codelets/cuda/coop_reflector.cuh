@@ -126,30 +126,27 @@ __device__ CoopReflector<T> coop_reflector_of(const T *partial, T *beta_out, T *
 }
 
 // The block's sums over its rows [lo, hi) of m_s(r) v(r) for the slots s
-// in [0, count) into partial slots first + s: a warp per slot, lanes over
-// rows, COOP_DOTS_AT_ONCE slots a warp at a time (their loads in flight
-// together); m_s(r) = mat(s, r).
-#define COOP_DOTS_AT_ONCE 4
+// in [0, count) into partial slots first + s; m_s(r) = mat(s, r). Each slot
+// has a group of threads (a power of two, as many as the block has for it,
+// up to a warp), over the rows in turn; a butterfly adds the group's parts.
 template <typename T, typename Mat>
 __device__ void coop_dots(Mat mat, const T *v, int64_t inc, int lo, int hi, int count, int first,
                           T *partial)
 {
-	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = COOP_THREADS / 32;
-	for (int s0 = warp; s0 < count; s0 += warps * COOP_DOTS_AT_ONCE) {
-		T acc[COOP_DOTS_AT_ONCE] = {};
-		for (int r = lo + lane; r < hi; r += 32) {
-			const T vr = v[r * inc];
-#pragma unroll
-			for (int t = 0; t < COOP_DOTS_AT_ONCE; t++)
-				if (s0 + t * warps < count)
-					acc[t] += mat(s0 + t * warps, r) * vr;
-		}
-#pragma unroll
-		for (int t = 0; t < COOP_DOTS_AT_ONCE; t++) {
-			const T sum = warp_reduce<T>(acc[t]);
-			if (lane == 0 && s0 + t * warps < count)
-				partial[(int64_t)(first + s0 + t * warps) * COOP_MAXB + blockIdx.x] = sum;
-		}
+	int group = 32;
+	while (group > 1 && group * count > COOP_THREADS)
+		group /= 2;
+	const int member = threadIdx.x % group;
+	for (int s0 = 0; s0 < count; s0 += COOP_THREADS / group) {
+		const int s = s0 + threadIdx.x / group;
+		T acc = 0;
+#pragma unroll 4
+		for (int r = lo + member; s < count && r < hi; r += group)
+			acc += mat(s, r) * v[r * inc];
+		for (int off = group / 2; off > 0; off /= 2)
+			acc += __shfl_xor_sync(0xffffffffu, acc, off);
+		if (member == 0 && s < count)
+			partial[(int64_t)(first + s) * COOP_MAXB + blockIdx.x] = acc;
 	}
 }
 

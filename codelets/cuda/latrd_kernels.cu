@@ -81,8 +81,9 @@ template <typename T>
 __device__ void finish_column(const Panel<T> &p, int j, CoopReflector<T> ref, T *z, T *arow, T *wrow)
 {
 	__shared__ T alpha_of;
-	const int i = j + 1, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+	const int i = j + 1, lane = threadIdx.x % 32;
 	const SymvLower<T> s = symv_of(p, j, ref.scale);
+	const T vav = threadIdx.x < 32 ? coop_blocks_sum(p.scratch, VAV_SLOT) : T(0);
 	for (int k = threadIdx.x; k < 2 * j; k += COOP_THREADS)
 		z[k] = __ldcg(&p.scratch[Z_OFFSET + k]);
 	for (int k = threadIdx.x; k < j; k += COOP_THREADS) {
@@ -90,12 +91,11 @@ __device__ void finish_column(const Panel<T> &p, int j, CoopReflector<T> ref, T 
 		wrow[k] = __ldcg(&p.w[i + k * p.ldw]);
 	}
 	__syncthreads();
-	if (warp == 0) { // alpha = -tau/2 w^T v, w^T v = tau (v^T A v - 2 z1^T z2)
+	if (threadIdx.x < 32) { // alpha = -tau/2 w^T v, w^T v = tau (v^T A v - 2 z1^T z2)
 		T zz = 0;
 		for (int k = lane; k < j; k += 32)
 			zz += z[k] * z[j + k];
 		zz = warp_reduce<T>(zz);
-		const T vav = coop_blocks_sum(p.scratch, VAV_SLOT);
 		if (lane == 0)
 			alpha_of = T(-0.5) * ref.tau * ref.tau * (vav - 2 * zz);
 	}
@@ -104,23 +104,18 @@ __device__ void finish_column(const Panel<T> &p, int j, CoopReflector<T> ref, T 
 	int r0, r1;
 	coop_rows(i, p.n, &r0, &r1);
 	T *col = p.a + j * p.lda, *wj = p.w + j * p.ldw;
-	coop_row_sums<T>(r0, r1, [&](int r, int q) { return w_part(p, j, s, z, r, q); },
+	// The block's rows, then row i once more (the row after them).
+	coop_row_sums<T>(r0, r1 + 1, [&](int r, int q) { return w_part(p, j, s, z, r < r1 ? r : i, q); },
 	                 [&](int r, T y) {
-		                 const T v = r == i ? T(1) : ref.scale * __ldcg(&col[r]);
+		                 const T v = r == r1 || r == i ? T(1) : ref.scale * __ldcg(&col[r]);
+		                 if (r == r1) {
+			                 arow[j] = v;
+			                 wrow[j] = ref.tau * y + alpha * v;
+			                 return;
+		                 }
 		                 wj[r] = ref.tau * y + alpha * v;
 		                 col[r] = v;
 	                 });
-	if (warp == 1) { // row i's w, in the owner's order
-		const T part = lane < COOP_SLICES ? w_part(p, j, s, z, i, lane) : T(0);
-		T y = __shfl_sync(0xffffffffu, part, 0);
-		for (int q = 1; q < COOP_SLICES; q++)
-			y = y + __shfl_sync(0xffffffffu, part, q);
-		if (lane == 0) {
-			arow[j] = 1;
-			wrow[j] = ref.tau * y + alpha;
-		}
-	}
-	__syncthreads();
 }
 
 // Column i brought up to date (row i of A and W in arow, wrow); the parts

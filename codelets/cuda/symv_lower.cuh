@@ -170,21 +170,22 @@ __device__ T symv_tiles(const SymvLower<T> &s)
 }
 
 // Phase two, after a grid barrier: the part of y(r) (0 <= r < m) that
-// thread split of splits adds (their sum is y(r)), pieces in a fixed order.
+// thread split of splits adds (their sum is y(r)): row r's pieces (the row
+// sums of the warps whose runs cross its tile row, then the column sums of
+// the tiles below) shared out in turn, in a fixed order.
 template <typename T>
 __device__ T symv_row_part(const SymvLower<T> &s, int r, int split, int splits)
 {
 	const int b = r / SYMV_H, rows = (s.m + SYMV_H - 1) / SYMV_H, warps = symv_warps(s.m);
 	const int64_t units = symv_units_of(s.m), first = (int64_t)b * (b + 1) / 2 * SYMV_UNITS;
+	const int w0 = symv_owner(first, units, warps);
+	const int row_pieces = symv_owner(first + (b + 1) * SYMV_UNITS - 1, units, warps) - w0 + 1;
+	const int pieces = row_pieces + rows - b;
 	T sum = 0;
-	if (split == splits - 1) {
-		const int w1 = symv_owner(first + (b + 1) * SYMV_UNITS - 1, units, warps);
-		for (int w = symv_owner(first, units, warps); w <= w1; w++)
-			sum += __ldcg(&s.row_parts[(int64_t)(w + b) * SYMV_H + r % SYMV_H]);
-	}
 #pragma unroll 8
-	for (int bi = b + split; bi < rows; bi += splits)
-		sum += __ldcg(&s.col_parts[(int64_t)bi * s.m + r]);
+	for (int k = split; k < pieces; k += splits)
+		sum += __ldcg(k < row_pieces ? &s.row_parts[(int64_t)(w0 + k + b) * SYMV_H + r % SYMV_H]
+		                             : &s.col_parts[(int64_t)(b + k - row_pieces) * s.m + r]);
 	return sum;
 }
 
