@@ -302,7 +302,7 @@ if [ "$what" = tridiag ] || [ "$what" = all ]; then
 	done
 	{
 		for cmd in $cmds; do
-			STARPU_SCHED=dmda $bin/$cmd 8000 --repeat 2 --cusolver --stats $([ $cmd = tridiag_reduce ] && echo --eig --lapack)
+			STARPU_SCHED=dmda $bin/$cmd 8000 --repeat 3 --cusolver --stats $([ $cmd = tridiag_reduce ] && echo --eig --lapack)
 		done
 		for n in 4000 16000; do
 			for cmd in $cmds; do

@@ -42,7 +42,8 @@ __device__ inline int gemv_segs(int outputs, int len, int min_len)
 	return max(1, min(min(by_warps, by_len), GEMV_SEGS));
 }
 
-#define GEMV_T_COLS 4 // the columns a warp sums at once (u's loads shared)
+#define GEMV_T_COLS 8  // the columns a warp sums at once (u's loads shared)
+#define GEMV_T_BATCH 2 // their loads a lane has in flight
 
 template <typename T>
 __device__ Gemv<T> gemv_t(const T *a, int64_t lda, int rows, int cols, Reflector<T> u, T *pieces)
@@ -70,10 +71,10 @@ __device__ void gemv_t_pieces(const Gemv<T> &g)
 		const int j0 = (int)(item / g.segs) * GEMV_T_COLS, s = (int)(item % g.segs);
 		const int r0 = s * len, r1 = min(g.rows, r0 + len);
 		T acc[GEMV_T_COLS] = {};
-		for (int base = r0; base < r1; base += 32 * GEMV_BATCH) {
-			T a[GEMV_T_COLS][GEMV_BATCH], u[GEMV_BATCH];
+		for (int base = r0; base < r1; base += 32 * GEMV_T_BATCH) {
+			T a[GEMV_T_COLS][GEMV_T_BATCH], u[GEMV_T_BATCH];
 #pragma unroll
-			for (int b = 0; b < GEMV_BATCH; b++) {
+			for (int b = 0; b < GEMV_T_BATCH; b++) {
 				const int r = base + 32 * b + lane;
 				u[b] = r < r1 ? g.u.at(r) : T(0);
 #pragma unroll
@@ -81,7 +82,7 @@ __device__ void gemv_t_pieces(const Gemv<T> &g)
 					a[c][b] = r < r1 && j0 + c < g.cols ? __ldcs(&g.a[r + (j0 + c) * g.lda]) : T(0);
 			}
 #pragma unroll
-			for (int b = 0; b < GEMV_BATCH; b++)
+			for (int b = 0; b < GEMV_T_BATCH; b++)
 #pragma unroll
 				for (int c = 0; c < GEMV_T_COLS; c++)
 					acc[c] += a[c][b] * u[b];
