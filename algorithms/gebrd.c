@@ -29,51 +29,59 @@ struct gebrd_out {
 	hyla_desc d, e, tauq, taup;
 };
 
-/* Panel k and the updates of the later panels: without a GPU the next
- * panel's first (look-ahead) and the others in groups; with one, a step
- * task of both (hyla__update_group: a GPU panel reads the whole trailing
- * matrix). x, y: the steps' X and Y (scratches). */
-static int submit_step(const hyla_desc *A, const struct gebrd_out *o, int64_t k, int64_t group,
-                       int lookahead, starpu_data_handle_t x, starpu_data_handle_t y)
+/* Panel k (out: its d, e, tauq, taup), then its updates of the later
+ * panels: the next panel's first (look-ahead), the others in groups. */
+static int submit_panel(const hyla_desc *A, const starpu_data_handle_t out[4], int64_t k,
+                        int64_t group)
 {
 	int64_t c = k * A->nb;
-	const starpu_data_handle_t out[4] = {hyla__tile(&o->d, k, 0), hyla__tile(&o->e, k, 0),
-	                                     hyla__tile(&o->tauq, k, 0), hyla__tile(&o->taup, k, 0)};
-	if (!lookahead)
-		return TYPED(hyla__insert_gebrd_step)(out, x, y, &A->tiles[k], (int)(A->nt - k), c);
-	starpu_data_handle_t xk, yk; /* the panel's, read by its updates */
-	starpu_matrix_data_register(&xk, -1, 0, (uint32_t)A->m, (uint32_t)A->m, (uint32_t)A->nb,
+	starpu_data_handle_t x, y; /* the panel's, read by its updates */
+	starpu_matrix_data_register(&x, -1, 0, (uint32_t)A->m, (uint32_t)A->m, (uint32_t)A->nb,
 	                            sizeof(real_t));
-	starpu_matrix_data_register(&yk, -1, 0, (uint32_t)A->n, (uint32_t)A->n, (uint32_t)A->nb,
+	starpu_matrix_data_register(&y, -1, 0, (uint32_t)A->n, (uint32_t)A->n, (uint32_t)A->nb,
 	                            sizeof(real_t));
-	int ret = TASK(gebrd_panel)(out, xk, yk, &A->tiles[k], (int)(A->nt - k), c);
+	int ret = TASK(gebrd_panel)(out, x, y, &A->tiles[k], (int)(A->nt - k), c);
 	for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
 		int64_t count = p == k + 1 ? 1 : (A->nt - p < group ? A->nt - p : group);
-		ret = TASK(gebrd_update)(A->tiles[k], xk, yk, &A->tiles[p], (int)count, c, p * A->nb,
+		ret = TASK(gebrd_update)(A->tiles[k], x, y, &A->tiles[p], (int)count, c, p * A->nb,
 		                         p == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
 		p += count;
 	}
-	starpu_data_unregister_submit(xk);
-	starpu_data_unregister_submit(yk);
+	starpu_data_unregister_submit(x);
+	starpu_data_unregister_submit(y);
 	return ret;
 }
 
+/* With a GPU (no look-ahead: hyla__update_group) and a panel it can take,
+ * a step task a panel: the panel and the update of all later panels (a GPU
+ * panel reads the whole trailing matrix); else panels and their updates. */
 static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o)
 {
 	int64_t m = A->m, n = A->n, nb = A->nb;
 	int lookahead;
 	int64_t group = hyla__update_group(A->nt, n, nb, &lookahead);
-	starpu_data_handle_t x, y; /* the steps' X and Y */
-	starpu_matrix_data_register(&x, -1, 0, (uint32_t)m, (uint32_t)m, (uint32_t)nb, sizeof(real_t));
-	starpu_matrix_data_register(&y, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
+	starpu_data_handle_t x = NULL, y = NULL; /* the steps' X and Y */
+	if (!lookahead && nb <= HYLA_REDUCTION_GPU_MAX_NB) {
+		starpu_matrix_data_register(&x, -1, 0, (uint32_t)m, (uint32_t)m, (uint32_t)nb,
+		                            sizeof(real_t));
+		starpu_matrix_data_register(&y, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb,
+		                            sizeof(real_t));
+	}
 	int ret = HYLA_SUCCESS;
 	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
-		ret = submit_step(A, o, k, group, lookahead, x, y);
-		hyla__write_back(A->tiles[k]);
-		hyla__progress_mark(A->tiles[k], k + 1, A->nt);
+		const starpu_data_handle_t out[4] = {hyla__tile(&o->d, k, 0), hyla__tile(&o->e, k, 0),
+		                                     hyla__tile(&o->tauq, k, 0), hyla__tile(&o->taup, k, 0)};
+		ret = x ? TYPED(hyla__insert_gebrd_step)(out, x, y, &A->tiles[k], (int)(A->nt - k), k * nb)
+		        : submit_panel(A, out, k, group);
+		if (ret == HYLA_SUCCESS) {
+			hyla__write_back(A->tiles[k]);
+			hyla__progress_mark(A->tiles[k], k + 1, A->nt);
+		}
 	}
-	starpu_data_unregister_submit(x);
-	starpu_data_unregister_submit(y);
+	if (x) {
+		starpu_data_unregister_submit(x);
+		starpu_data_unregister_submit(y);
+	}
 	int64_t last = (A->nt - 1) * nb, t = n - last;
 	if (ret == HYLA_SUCCESS) {
 		starpu_data_handle_t scratch;

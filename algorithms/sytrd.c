@@ -21,17 +21,12 @@
 #include "codelets.h"
 #include "runtime.h"
 
-/* Panel k and the updates of the later panels: without a GPU the next
- * panel's first (look-ahead) and the others in groups; with one, a step
- * task of both (hyla__update_group: a GPU panel reads the whole trailing
- * matrix). scratch: the steps' W. */
-static int submit_step(const hyla_desc *A, const hyla_desc *E, const hyla_desc *Tau, int64_t k,
-                       int64_t group, int lookahead, starpu_data_handle_t scratch)
+/* Panel k, then its updates of the later panels: the next panel's first
+ * (look-ahead), the others in groups. */
+static int submit_panel(const hyla_desc *A, const hyla_desc *E, const hyla_desc *Tau, int64_t k,
+                        int64_t group)
 {
 	int64_t c = k * A->nb;
-	if (!lookahead)
-		return TYPED(hyla__insert_sytrd_step)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), scratch,
-		                                      &A->tiles[k], (int)(A->nt - k), c);
 	starpu_data_handle_t w; /* the panel's, read by its updates */
 	starpu_matrix_data_register(&w, -1, 0, (uint32_t)A->n, (uint32_t)A->n, (uint32_t)A->nb,
 	                            sizeof(real_t));
@@ -47,20 +42,30 @@ static int submit_step(const hyla_desc *A, const hyla_desc *E, const hyla_desc *
 	return ret;
 }
 
+/* With a GPU (no look-ahead: hyla__update_group) and a panel it can take,
+ * a step task a panel: the panel and the update of all later panels (a GPU
+ * panel reads the whole trailing matrix); else panels and their updates. */
 static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc *Tau)
 {
 	int64_t n = A->n, nb = A->nb;
 	int lookahead;
 	int64_t group = hyla__update_group(A->nt, n, nb, &lookahead);
-	starpu_data_handle_t w; /* the steps' W */
-	starpu_matrix_data_register(&w, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
+	starpu_data_handle_t w = NULL; /* the steps' W */
+	if (!lookahead && nb <= HYLA_REDUCTION_GPU_MAX_NB)
+		starpu_matrix_data_register(&w, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb,
+		                            sizeof(real_t));
 	int ret = HYLA_SUCCESS;
 	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
-		ret = submit_step(A, E, Tau, k, group, lookahead, w);
-		hyla__write_back(A->tiles[k]);
-		hyla__progress_mark(A->tiles[k], k + 1, A->nt);
+		ret = w ? TYPED(hyla__insert_sytrd_step)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), w,
+		                                         &A->tiles[k], (int)(A->nt - k), k * nb)
+		        : submit_panel(A, E, Tau, k, group);
+		if (ret == HYLA_SUCCESS) {
+			hyla__write_back(A->tiles[k]);
+			hyla__progress_mark(A->tiles[k], k + 1, A->nt);
+		}
 	}
-	starpu_data_unregister_submit(w);
+	if (w)
+		starpu_data_unregister_submit(w);
 	int64_t last = (A->nt - 1) * nb, t = n - last;
 	if (ret == HYLA_SUCCESS && t >= 2) {
 		starpu_data_handle_t scratch;

@@ -52,7 +52,8 @@ int64_t hyla__update_group(int64_t panels, int64_t n, int64_t nb, int *lookahead
 int64_t hyla_sytrd_default_nb(int64_t n)
 {
 	(void)n;
-	/* DLATRD's panel on a core: its SYMVs grow with nb; to be tuned. */
+	/* With a GPU its step tasks (panel and update; nb 64: H100, session 9);
+	 * DLATRD's panel on a core: its SYMVs grow with nb; to be tuned. */
 	return hyla_ncuda() > 0 ? 64 : 32;
 }
 

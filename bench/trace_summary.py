@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Where a traced run's time goes, from a driver's --trace picture (SVG):
 per worker kind and codelet the tasks and their time, and for each GPU the
-time before its first task, its idle gaps between tasks, and the time after
-its last one until the call's end (give the result line's time with --total).
+time before its first task (the matrix's upload), the time it ran tasks, its
+idle gaps between them, and when its last task ended (the call ends after
+that with the results' return; the driver's result line gives the best of
+--repeat, the picture its last run).
 
-    python3 bench/trace_summary.py trace.svg [--total SECONDS]
+    python3 bench/trace_summary.py trace.svg
 """
 import argparse
 import collections
@@ -17,7 +19,6 @@ WORKER = re.compile(r'<text x="10" y="(\d+)">([^<]+)</text>')
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("svg")
-    ap.add_argument("--total", type=float, help="the call's time (s), from its result line")
     args = ap.parse_args()
     text = open(args.svg).read()
     rows = {int(y) - 12: name for y, name in WORKER.findall(text)}  # a row's text sits 12 px down
@@ -36,17 +37,21 @@ def main():
     print(f"{'worker':<24} {'codelet':<24} {'tasks':>7} {'busy s':>9}")
     for (kind, codelet), (count, busy) in sorted(per_kind.items()):
         print(f"{kind[:24]:<24} {codelet:<24} {count:>7} {busy:>9.4f}")
-    end_all = max(end for runs in tasks.values() for _, end, _ in runs)
-    total = args.total if args.total else end_all
     for worker, runs in sorted(tasks.items()):
         if worker.startswith("CPU"):
             continue
+        # Tasks of one GPU may overlap (asynchronous): busy is their union,
+        # a gap the time from the latest end so far to the next start.
         runs.sort()
-        gaps = sorted(max(0.0, b - a) for (_, a, _), (b, _, _) in zip(runs, runs[1:]))
-        busy = sum(end - begin for begin, end, _ in runs)
+        busy, gaps, reached = 0.0, [], runs[0][0]
+        for begin, end, _ in runs:
+            if begin > reached:
+                gaps.append(begin - reached)
+            busy += max(0.0, end - max(begin, reached))
+            reached = max(reached, end)
+        gaps.sort()
         print(f"{worker}: before its first task {runs[0][0]:.4f} s, busy {busy:.4f} s, "
-              f"idle between tasks {sum(gaps):.4f} s, after its last task {total - runs[-1][1]:.4f} s "
-              f"(of {total:.4f} s)")
+              f"idle between tasks {sum(gaps):.4f} s, last task ends at {reached:.4f} s")
         if gaps:
             print(f"  {len(gaps)} gaps: median {gaps[len(gaps) // 2] * 1e6:.0f} us, "
                   f"90% {gaps[len(gaps) * 9 // 10] * 1e6:.0f} us, longest {gaps[-1] * 1e6:.0f} us")

@@ -40,7 +40,8 @@ static struct gebrd_args args_of(void *cl_arg)
 }
 
 /* Panel buffers: d, e, tauq, taup (W, nb-by-1), X (W, m-by-nb), Y (W,
- * n-by-nb), own panel (RW), then the trailing panels (RW). */
+ * n-by-nb), own panel (RW), then the trailing panels (RW); a step's the
+ * same, X and Y scratches. */
 enum { P_D, P_E, P_TAUQ, P_TAUP, P_X, P_Y, P_OWN };
 /* Update buffers: the panel (R: V), X, Y (R), then the panels updated (RW). */
 enum { U_V, U_X, U_Y, U_A };
@@ -185,6 +186,7 @@ static void update_cuda(void *buffers[], void *cl_arg)
  * the whole trailing matrix, so the next panel waits for the whole update
  * anyway; one task a step in place of two spares the runtime's gap
  * between dependent GPU tasks (a median 0.1 ms on the H100 machine). */
+/* After the panel's function, which checked that the panels are contiguous. */
 static struct update_view step_view(void *buffers[], void *cl_arg)
 {
 	int c = (int)args_of(cl_arg).col, nb = COLS(buffers[P_OWN]), lda = LD(buffers[P_OWN]);

@@ -40,7 +40,8 @@ static struct sytrd_args args_of(void *cl_arg)
 }
 
 /* Panel buffers: e, tau (W, nb-by-1), W (W, n-by-nb), own panel (RW), then
- * the trailing panels (R). */
+ * the trailing panels (R); a step's the same, W a scratch and the trailing
+ * panels RW. */
 enum { P_E, P_TAU, P_W, P_OWN };
 /* Update buffers: the panel (R: V), W (R), then the panels updated (RW). */
 enum { U_V, U_W, U_A };
@@ -162,6 +163,7 @@ static void update_cuda(void *buffers[], void *cl_arg)
  * the whole update anyway; one task a step in place of two spares the
  * runtime's gap between dependent GPU tasks (a median 0.1 ms on the H100
  * machine). */
+/* After the panel's function, which checked that the panels are contiguous. */
 static struct update_view step_view(void *buffers[], void *cl_arg)
 {
 	int c = (int)args_of(cl_arg).col, nb = COLS(buffers[P_OWN]), lda = LD(buffers[P_OWN]);

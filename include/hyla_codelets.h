@@ -158,8 +158,10 @@ int hyla_task_sgehrd_update(starpu_data_handle_t v, starpu_data_handle_t t, star
  * and read d(j) off (j, j), as dsytrd leaves them.
  * sytrd_update: with the panel (v: R, its reflectors) and its W (R),
  * A -= V W^T + W V^T on the lower triangle of the panels (RW, rows first..).
- * The reductions' panels run on a GPU only up to 128 columns wide and with
- * later panels after them (npanels > 1); otherwise on a core. */
+ * The reductions' panels run on a GPU only up to HYLA_REDUCTION_GPU_MAX_NB
+ * columns wide and with later panels after them (npanels > 1); otherwise on
+ * a core. */
+#define HYLA_REDUCTION_GPU_MAX_NB 128
 int hyla_task_dsytrd_panel(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
                            const starpu_data_handle_t *panels, int npanels, int64_t col);
 int hyla_task_ssytrd_panel(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,

@@ -267,14 +267,12 @@ fi
 if [ "$what" = reductions-trace ]; then
 	# Where the reductions' time goes at 8000: after two calibration runs, a
 	# traced run of each (the last of --repeat 2: a process's first call is
-	# slower), summed by bench/trace_summary.py (GPU busy, idle,
-	# before the first task: the matrix's upload; after the last: its return).
+	# slower), summed by bench/trace_summary.py (GPU busy, idle, before the
+	# first task: the matrix's upload).
 	for cmd in tridiag_reduce bidiag_reduce hr_reduce; do
 		for i in 1 2; do STARPU_SCHED=dmda $bin/$cmd 8000 --no-check >/dev/null 2>&1; done
-		line=$(STARPU_SCHED=dmda $bin/$cmd 8000 --no-check --repeat ${HYLA_REPEAT:-2} --trace "$out/trace-$cmd$tag.svg" | tail -1)
-		echo "$line"
-		total=$(echo "$line" | sed -n 's/.* time=\([0-9.]*\) s.*/\1/p')
-		python3 bench/trace_summary.py "$out/trace-$cmd$tag.svg" --total "$total"
+		STARPU_SCHED=dmda $bin/$cmd 8000 --no-check --repeat 2 --trace "$out/trace-$cmd$tag.svg" | tail -1
+		python3 bench/trace_summary.py "$out/trace-$cmd$tag.svg"
 	done 2>&1 | tee "$out/trace-reductions$tag.txt"
 fi
 

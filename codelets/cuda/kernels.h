@@ -68,7 +68,8 @@ void hyla__cuda_larft_d(int m, int w, const double *a, int lda, const double *ta
 void hyla__cuda_larft_s(int m, int w, const float *a, int lda, const float *tau, float *t, int ldt,
                         cublasHandle_t h, cudaStream_t stream);
 
-/* The reductions' GPU panels (DLATRD, DLABRD) take at most this many columns. */
+/* The reductions' GPU panels (DLATRD, DLABRD) take at most this many columns
+ * (as include/hyla_codelets.h says). */
 #define HYLA_REDUCTION_GPU_MAX_NB 128
 
 /* LAPACK's DLATRD (lower) for the tridiagonal panel of nb columns at a =

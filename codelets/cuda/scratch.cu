@@ -1,7 +1,9 @@
 // Scratch memory for hyla's GPU codelets, in stream order, from a memory
-// pool of hyla's own per device that keeps up to 1 GiB between uses: the
-// default pool gives its memory back at every synchronisation, and
-// allocating a few MB afresh costs more than the kernels that use them.
+// pool of hyla's own per device that keeps up to 64 MiB between uses (the
+// scratches of n = 16000's panels and updates; past that, StarPU's data
+// needs the memory more): the default pool gives its memory back at every
+// synchronisation, and allocating a few MB afresh costs more than the
+// kernels that use them.
 #include <mutex>
 #include "kernels.h"
 #include "launch.h"
@@ -24,7 +26,7 @@ cudaMemPool_t pool_of_this_device()
 		props.allocType = cudaMemAllocationTypePinned;
 		props.location.type = cudaMemLocationTypeDevice;
 		props.location.id = device;
-		uint64_t keep = uint64_t(1) << 30;
+		uint64_t keep = uint64_t(64) << 20;
 		if (cudaMemPoolCreate(&pools[device], &props) != cudaSuccess ||
 		    cudaMemPoolSetAttribute(pools[device], cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess)
 			hyla_fail("the GPU scratch pool's creation");
