@@ -71,7 +71,7 @@ static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o)
 	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
 		const starpu_data_handle_t out[4] = {hyla__tile(&o->d, k, 0), hyla__tile(&o->e, k, 0),
 		                                     hyla__tile(&o->tauq, k, 0), hyla__tile(&o->taup, k, 0)};
-		ret = x ? TYPED(hyla__insert_gebrd_step)(out, x, y, &A->tiles[k], (int)(A->nt - k), k * nb)
+		ret = x ? TASK(gebrd_step)(out, x, y, &A->tiles[k], (int)(A->nt - k), k * nb)
 		        : submit_panel(A, out, k, group);
 		if (ret == HYLA_SUCCESS) {
 			hyla__write_back(A->tiles[k]);

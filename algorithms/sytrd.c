@@ -56,8 +56,8 @@ static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
 		                            sizeof(real_t));
 	int ret = HYLA_SUCCESS;
 	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
-		ret = w ? TYPED(hyla__insert_sytrd_step)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), w,
-		                                         &A->tiles[k], (int)(A->nt - k), k * nb)
+		ret = w ? TASK(sytrd_step)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), w, &A->tiles[k],
+		                           (int)(A->nt - k), k * nb)
 		        : submit_panel(A, E, Tau, k, group);
 		if (ret == HYLA_SUCCESS) {
 			hyla__write_back(A->tiles[k]);

@@ -83,26 +83,14 @@ int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
 int TYPED(hyla__insert_geqrf_tail)(starpu_data_handle_t tau, starpu_data_handle_t scratch,
                                    const starpu_data_handle_t *panels, int npanels, int64_t r0);
 
-/* Symmetric tridiagonal reduction, lower (algorithms/sytrd.c; the panel and
- * the update are public: include/hyla_codelets.h). A step: panel k and the
- * update of all later panels (RW) in one task, the public panel's buffers
- * with W (w) a scratch. */
-int TYPED(hyla__insert_sytrd_step)(starpu_data_handle_t e, starpu_data_handle_t tau,
-                                   starpu_data_handle_t w, const starpu_data_handle_t *panels,
-                                   int npanels, int64_t col);
-/* The last panel a (RW, from column col) with LAPACK's dsytrd: tau (W);
+/* Symmetric tridiagonal reduction, lower (algorithms/sytrd.c; the panel,
+ * the update and the step are public: include/hyla_codelets.h). The last panel a (RW, from column col) with LAPACK's dsytrd: tau (W);
  * scratch: a vector of 2 t + t * 64 elements (t: the panel's rows from col). */
 int TYPED(hyla__insert_sytrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau,
                                    starpu_data_handle_t scratch, int64_t col);
 
-/* Bidiagonal reduction, m >= n (algorithms/gebrd.c; the panel and the
- * update are public: include/hyla_codelets.h). A step: panel k and the
- * update of all later panels in one task, the public panel's buffers with
- * X and Y (x, y) scratches. */
-int TYPED(hyla__insert_gebrd_step)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
-                                   starpu_data_handle_t y, const starpu_data_handle_t *panels,
-                                   int npanels, int64_t col);
-/* The last panel a (RW, columns and rows from col) with LAPACK's dgebrd:
+/* Bidiagonal reduction, m >= n (algorithms/gebrd.c; the panel, the update
+ * and the step are public: include/hyla_codelets.h). The last panel a (RW, columns and rows from col) with LAPACK's dgebrd:
  * tauq, taup (W); scratch: 2 t + 64 (rows + t) elements. */
 int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tauq,
                                    starpu_data_handle_t taup, starpu_data_handle_t scratch,

@@ -320,9 +320,9 @@ int TASK(gebrd_panel)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
 	                              sizeof arg, STARPU_MAX_PRIO);
 }
 
-int TYPED(hyla__insert_gebrd_step)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
-                                   starpu_data_handle_t y, const starpu_data_handle_t *panels,
-                                   int npanels, int64_t col)
+int TASK(gebrd_step)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                     starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
+                     int64_t col)
 {
 	const struct starpu_data_descr fixed[] = {{out[0], STARPU_W}, {out[1], STARPU_W},
 	                                          {out[2], STARPU_W}, {out[3], STARPU_W},

@@ -305,9 +305,8 @@ int TASK(sytrd_update)(starpu_data_handle_t v, starpu_data_handle_t w,
 	                              sizeof arg, priority);
 }
 
-int TYPED(hyla__insert_sytrd_step)(starpu_data_handle_t e, starpu_data_handle_t tau,
-                                   starpu_data_handle_t w, const starpu_data_handle_t *panels,
-                                   int npanels, int64_t col)
+int TASK(sytrd_step)(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
+                     const starpu_data_handle_t *panels, int npanels, int64_t col)
 {
 	const struct starpu_data_descr fixed[] = {{e, STARPU_W}, {tau, STARPU_W}, {w, STARPU_SCRATCH}};
 	struct sytrd_args arg = {col, 0};

@@ -172,6 +172,16 @@ int hyla_task_dsytrd_update(starpu_data_handle_t v, starpu_data_handle_t w,
 int hyla_task_ssytrd_update(starpu_data_handle_t v, starpu_data_handle_t w,
                             const starpu_data_handle_t *panels, int npanels, int64_t col,
                             int64_t first, int priority);
+/* sytrd_step: the panel, then the update of all later panels (RW), in one
+ * task; w (n-by-nb) is its scratch (STARPU_SCRATCH). With a GPU, one step a
+ * panel in place of a panel and its updates: the GPU panel reads the whole
+ * trailing matrix, so the next panel waits for the whole update anyway,
+ * and a task less a step spares the runtime's gap between dependent GPU
+ * tasks. */
+int hyla_task_dsytrd_step(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
+                          const starpu_data_handle_t *panels, int npanels, int64_t col);
+int hyla_task_ssytrd_step(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
+                          const starpu_data_handle_t *panels, int npanels, int64_t col);
 /* gebrd_panel (upper bidiagonal, m >= n): LAPACK's DLABRD on rows col.. of
  * the panel and the later panels (all RW: it writes the row reflectors
  * into rows col..col+nb-1 of the later columns); out: d, e, tauq, taup (W);
@@ -192,6 +202,14 @@ int hyla_task_dgebrd_update(starpu_data_handle_t v, starpu_data_handle_t x, star
 int hyla_task_sgebrd_update(starpu_data_handle_t v, starpu_data_handle_t x, starpu_data_handle_t y,
                             const starpu_data_handle_t *panels, int npanels, int64_t col,
                             int64_t first, int priority);
+/* gebrd_step: the panel, then the update of all later panels, in one task
+ * (as sytrd_step); x (m-by-nb) and y (n-by-nb) are its scratches. */
+int hyla_task_dgebrd_step(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                          starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
+                          int64_t col);
+int hyla_task_sgebrd_step(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                          starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
+                          int64_t col);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,9 @@
 /* hyla's public two-sided codelets in an application's own graph, on an
  * hyla_matrix of an n-by-n matrix with panel width nb: the tridiagonal
  * reduction (lower) of a symmetric matrix from hyla_task_dsytrd_panel and
- * _update, and the Hessenberg reduction from hyla_task_dgehrd_panel and
- * _update; the last panel's columns by LAPACK on the host after the graph.
+ * _update, and again from hyla_task_dsytrd_step, and the Hessenberg
+ * reduction from hyla_task_dgehrd_panel and _update; the last panel's
+ * columns by LAPACK on the host after the graph.
  * Checks, against LAPACK's dsytrd / dgehrd on the same input: the first
  * LEAD tridiagonal steps entry by entry (d and e on the matrix where dsytrd
  * leaves them, the reflectors, tau; later steps amplify rounding, see
@@ -50,9 +51,10 @@ static int64_t group(int64_t k, int64_t p, int64_t np)
 
 /* The tridiagonal graph on every panel but the last (pan: the np panels,
  * n rows): panel k into its pieces of e and tau (registered into keep, to be
- * unregistered, brought home, after), then its updates. */
+ * unregistered, brought home, after), then its updates; or (steps) both in
+ * one step task a panel. */
 static int submit_sytrd(const starpu_data_handle_t *pan, int64_t np, int64_t n, int64_t nb,
-                        double *e, double *tau, starpu_data_handle_t *keep)
+                        double *e, double *tau, starpu_data_handle_t *keep, int steps)
 {
 	int ret = 0;
 	for (int64_t k = 0; k + 1 < np && ret == 0; k++) {
@@ -60,6 +62,12 @@ static int submit_sytrd(const starpu_data_handle_t *pan, int64_t np, int64_t n, 
 		starpu_data_handle_t w = workspace(n, nb);
 		keep[2 * k] = piece(e + col, nb);
 		keep[2 * k + 1] = piece(tau + col, nb);
+		if (steps) {
+			ret = hyla_task_dsytrd_step(keep[2 * k], keep[2 * k + 1], w, pan + k, (int)(np - k),
+			                            col);
+			starpu_data_unregister_submit(w);
+			continue;
+		}
 		ret = hyla_task_dsytrd_panel(keep[2 * k], keep[2 * k + 1], w, pan + k, (int)(np - k), col);
 		for (int64_t p = k + 1, count; p < np && ret == 0; p += count) {
 			count = group(k, p, np);
@@ -97,10 +105,12 @@ static int submit_gehrd(const starpu_data_handle_t *pan, int64_t np, int64_t n, 
 	return ret;
 }
 
+enum graph { SYTRD, SYTRD_STEPS, GEHRD };
+
 /* Runs the graph on a copy of a0 into a; then the last panel's columns
  * (from last) by LAPACK on the host, and for sytrd d and e where dsytrd
  * leaves them. */
-static int reduce(int gehrd, int64_t n, int64_t nb, const double *a0, double *a, double *d,
+static int reduce(enum graph graph, int64_t n, int64_t nb, const double *a0, double *a, double *d,
                   double *e, double *tau)
 {
 	memcpy(a, a0, sizeof *a * (size_t)(n * n));
@@ -111,9 +121,10 @@ static int reduce(int gehrd, int64_t n, int64_t nb, const double *a0, double *a,
 	int ret = keep && pan && A ? 0 : -1;
 	for (int64_t k = 0; k < np && ret == 0; k++)
 		pan[k] = hyla_matrix_panel(A, k);
+	const int gehrd = graph == GEHRD;
 	if (ret == 0)
 		ret = gehrd ? submit_gehrd(pan, np, n, nb, tau, keep)
-		            : submit_sytrd(pan, np, n, nb, e, tau, keep);
+		            : submit_sytrd(pan, np, n, nb, e, tau, keep, graph == SYTRD_STEPS);
 	for (int64_t k = 0; keep && k < 2 * np; k++)
 		if (keep[k])
 			starpu_data_unregister(keep[k]);
@@ -151,10 +162,11 @@ static double lower_diff(int64_t n, int64_t cols, const double *x, const double 
 	return ss > 0 ? sqrt(dd / ss) : sqrt(dd);
 }
 
-static int check_sytrd(int64_t n, int64_t nb, const double *a0, double *a, double *ref, double *v)
+static int check_sytrd(int64_t n, int64_t nb, const double *a0, double *a, double *ref, double *v,
+                       enum graph graph)
 {
 	double *d = v, *e = d + n, *tau = e + n, *dr = tau + n, *er = dr + n, *tr = er + n;
-	int info = reduce(0, n, nb, a0, a, d, e, tau);
+	int info = reduce(graph, n, nb, a0, a, d, e, tau);
 	memcpy(ref, a0, sizeof *ref * (size_t)(n * n));
 	LAPACKE_dsytrd(LAPACK_COL_MAJOR, 'L', (int)n, ref, (int)n, dr, er, tr);
 	int64_t lead = n - 1 < LEAD ? n - 1 : LEAD;
@@ -166,17 +178,17 @@ static int check_sytrd(int64_t n, int64_t nb, const double *a0, double *a, doubl
 	double tol = 100 * sqrt((double)n) * EPS * spread / mid;
 	int ok = info == 0 && checked == 0 && resid <= 30 * EPS && orth <= 30 * EPS &&
 	         eig <= 30 * n * EPS * spread && lead_diff <= tol;
-	printf("public codelets: tridiagonal (lower) %lldx%lld nb=%lld from hyla_task_dsytrd_panel, "
-	       "_update: resid=%.1f eps orth=%.1f eps eig=%.2e first steps vs LAPACK %.1e (tol %.1e) %s\n",
-	       (long long)n, (long long)n, (long long)nb, resid / EPS, orth / EPS, eig, lead_diff, tol,
-	       ok ? "pass" : "FAILED");
+	printf("public codelets: tridiagonal (lower) %lldx%lld nb=%lld from hyla_task_dsytrd_%s: "
+	       "resid=%.1f eps orth=%.1f eps eig=%.2e first steps vs LAPACK %.1e (tol %.1e) %s\n",
+	       (long long)n, (long long)n, (long long)nb, graph == SYTRD_STEPS ? "step" : "panel, _update",
+	       resid / EPS, orth / EPS, eig, lead_diff, tol, ok ? "pass" : "FAILED");
 	return ok;
 }
 
 static int check_gehrd(int64_t n, int64_t nb, const double *a0, double *a, double *ref, double *v)
 {
 	double *tau = v, *tr = v + n;
-	int info = reduce(1, n, nb, a0, a, NULL, NULL, tau);
+	int info = reduce(GEHRD, n, nb, a0, a, NULL, NULL, tau);
 	memcpy(ref, a0, sizeof *ref * (size_t)(n * n));
 	LAPACKE_dgehrd(LAPACK_COL_MAJOR, (int)n, 1, (int)n, ref, (int)n, tr);
 	double hdiff = 0, norm = 0, tdiff = 0;
@@ -219,7 +231,8 @@ int main(int argc, char **argv)
 	for (int64_t j = 0; j < n; j++) /* symmetric: the lower triangle mirrored */
 		for (int64_t i = 0; i < j; i++)
 			a0[i + j * n] = a0[j + i * n];
-	ok &= check_sytrd(n, nb, a0, a, ref, v);
+	ok &= check_sytrd(n, nb, a0, a, ref, v, SYTRD);
+	ok &= check_sytrd(n, nb, a0, a, ref, v, SYTRD_STEPS);
 	free(a0), free(a), free(ref), free(v);
 #ifdef STARPU_USE_CUDA
 	starpu_cublas_shutdown();
