@@ -17,7 +17,9 @@
 // Two identities spare the barriers between: w^T v = tau (v^T A v - 2 z1^T
 // z2), so every block has alpha from the SYMV's parts; and every block
 // works out row i of w (the next column's update needs W(i, i - 1)) from
-// the pieces, as its owner does.
+// the pieces, as its owner does. Between the column's two parts no barrier:
+// both split rows i..n-1 alike (coop_rows(i, n)), so a block reads back
+// only the rows it wrote itself.
 // Blocks own contiguous rows (coop_reflector.cuh); sums over blocks are
 // added in block order, so results do not vary from run to run; data
 // another block wrote during the kernel is read through L2 (__ldcg): the
