@@ -10,9 +10,13 @@
  *   panel(k)      LAPACK's dgeqrf on its rows from c0 on and the block
  *                 reflector's T (LAPACK's dlarft), on a core or the GPU;
  *   update(k, c)  Q_k^T = (I - V T V^T)^T on rows c0.. of the later panels:
- *                 with a GPU all in one task; without, the next one alone
- *                 and first (so the next panel can start: look-ahead), the
- *                 others in groups (hyla__update_group). */
+ *                 without a GPU the next one alone and first (so the next
+ *                 panel can start: look-ahead), the others in groups
+ *                 (hyla__update_group);
+ * with a GPU, from the second panel on, update(k - 1, all) and panel(k) in
+ * one step task, where the panel runs beside the update of the panels after
+ * it (look-ahead on two streams). The columns after min(m, n) are updated
+ * by each panel in one task. */
 #include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
@@ -22,6 +26,7 @@
 struct geqrf_run {
 	const hyla_desc *A, *B, *tau; /* B: the columns after min(m, n), or NULL */
 	starpu_data_handle_t w, scratch;
+	starpu_data_handle_t work; /* with a GPU, the steps' workspace; else NULL */
 	int64_t group;
 	int lookahead;
 };
@@ -47,19 +52,28 @@ static int submit_geqrf(const struct geqrf_run *r)
 {
 	const hyla_desc *A = r->A;
 	int ret = HYLA_SUCCESS;
+	starpu_data_handle_t t_prev = NULL;
 	for (int64_t k = 0; k < A->nt && ret == HYLA_SUCCESS; k++) {
 		int64_t c0 = k * A->nb, w = hyla__tile_cols(A, k);
 		starpu_data_handle_t panel = A->tiles[k], tau = hyla__tile(r->tau, k, 0), t;
 		starpu_matrix_data_register(&t, -1, 0, (uint32_t)w, (uint32_t)w, (uint32_t)w, sizeof(real_t));
-		ret = TASK(geqrf_panel)(panel, tau, t, r->scratch, c0);
-		if (ret == HYLA_SUCCESS)
+		if (r->work && k > 0)
+			ret = TASK(geqrf_step)(A->tiles[k - 1], t_prev, r->work, &A->tiles[k], (int)(A->nt - k),
+			                       tau, t, r->scratch, c0);
+		else
+			ret = TASK(geqrf_panel)(panel, tau, t, r->scratch, c0);
+		if (ret == HYLA_SUCCESS && !r->work)
 			ret = submit_updates(r, panel, t, c0, A, k + 1, r->lookahead);
 		if (ret == HYLA_SUCCESS && r->B)
 			ret = submit_updates(r, panel, t, c0, r->B, 0, 0);
-		starpu_data_unregister_submit(t);
+		if (t_prev)
+			starpu_data_unregister_submit(t_prev);
+		t_prev = t;
 		hyla__write_back(panel);
 		hyla__progress_mark(panel, k + 1, A->nt);
 	}
+	if (t_prev)
+		starpu_data_unregister_submit(t_prev);
 	return ret;
 }
 
@@ -103,9 +117,13 @@ static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla
 	if (ret == HYLA_SUCCESS) {
 		run.scratch = WORKSPACE(geqrf)(nb);
 		starpu_vector_data_register(&run.w, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
+		if (hyla_ncuda() > 0)
+			starpu_vector_data_register(&run.work, -1, 0, (uint32_t)(nb * A->n), sizeof(real_t));
 		ret = submit_geqrf(&run);
 		starpu_data_unregister_submit(run.w);
 		starpu_data_unregister_submit(run.scratch);
+		if (run.work)
+			starpu_data_unregister_submit(run.work);
 	}
 	if (ret == HYLA_SUCCESS && A->n < k) {
 		starpu_data_handle_t scratch = WORKSPACE(geqrf)(B->n);

@@ -119,6 +119,14 @@ int TYPED(hyla__insert_transpose)(const hyla_desc *a, const hyla_desc *b);
  * its first unit element) with its columns of Q, as if the identity's
  * columns c0.. went through (I - V T V^T); w: scratch vector of 2 w^2
  * elements. */
+#ifdef HYLA_WITH_CUDA
+/* LAPACK's dlarfb (left, forward, columnwise) with cuBLAS on h's stream, on
+ * the rows-by-cols c: W = V1^T C1 + V2^T C2; W = T W (T^T W with trans);
+ * C2 -= V2 W; C1 -= V1 W. v: rows-by-nb, unit lower on top; w: nb-by-cols. */
+void TYPED(hyla__cublas_larfb)(cublasHandle_t h, int trans, int rows, int nb, int cols,
+                               const real_t *v, int ldv, const real_t *t, int ldt, real_t *c,
+                               int ldc, real_t *w);
+#endif
 /* LAPACK's dlarft (forward, columnwise) of the rows-by-w reflectors v into
  * the w-by-w upper t, zero below its diagonal (the geqrf panel's T on a core). */
 void TYPED(hyla__larft_host)(int rows, int w, const real_t *v, int ldv, const real_t *tau,

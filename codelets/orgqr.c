@@ -92,21 +92,11 @@ static void form_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef HYLA_WITH_CUDA
-/* LAPACK's dlarfb (left, forward, columnwise) with cuBLAS: W = V1^T C1 +
- * V2^T C2; W = T W (or T^T W, trans); C2 -= V2 W; C1 -= V1 W. */
-static void apply_cuda(void *buffers[], void *cl_arg)
+void TYPED(hyla__cublas_larfb)(cublasHandle_t h, int trans, int rows, int nb, int cols,
+                               const real_t *v, int ldv, const real_t *t, int ldt, real_t *c,
+                               int ldc, real_t *w)
 {
-	int c0, trans, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
-	starpu_codelet_unpack_args(cl_arg, &c0, &trans, 0);
-	if (!cols)
-		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in GPU memory");
-	real_t *v = MAT(buffers[A_V]) + c0, *t = MAT(buffers[A_T]), *c = MAT(buffers[A_C]) + c0;
-	real_t *w = (real_t *)STARPU_VECTOR_GET_PTR(buffers[A_W]);
-	int rows = ROWS(buffers[A_V]) - c0, nb = COLS(buffers[A_V]), ldv = LD(buffers[A_V]);
-	int ldt = LD(buffers[A_T]), ldc = LD(buffers[A_C]);
-	cublasHandle_t h = starpu_cublas_get_local_handle();
 	const real_t one = 1, minus_one = -1;
-
 	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, nb, cols,
 	             &one, v, ldv, c, ldc, w, nb);
 	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, rows - nb, &one, v + nb, ldv, c + nb, ldc,
@@ -118,6 +108,18 @@ static void apply_cuda(void *buffers[], void *cl_arg)
 	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb, cols,
 	             &one, v, ldv, w, nb, w, nb);
 	CUBLAS(geam)(h, CUBLAS_OP_N, CUBLAS_OP_N, nb, cols, &one, c, ldc, &minus_one, w, nb, c, ldc);
+}
+
+static void apply_cuda(void *buffers[], void *cl_arg)
+{
+	int c0, trans, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
+	starpu_codelet_unpack_args(cl_arg, &c0, &trans, 0);
+	if (!cols)
+		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in GPU memory");
+	TYPED(hyla__cublas_larfb)(starpu_cublas_get_local_handle(), trans, ROWS(buffers[A_V]) - c0,
+	                          COLS(buffers[A_V]), cols, MAT(buffers[A_V]) + c0, LD(buffers[A_V]),
+	                          MAT(buffers[A_T]), LD(buffers[A_T]), MAT(buffers[A_C]) + c0,
+	                          LD(buffers[A_C]), (real_t *)STARPU_VECTOR_GET_PTR(buffers[A_W]));
 }
 
 static void t_cuda(void *buffers[], void *cl_arg)

@@ -56,6 +56,22 @@ int hyla_task_slarfb(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data
                      const starpu_data_handle_t *panels, int npanels, int64_t c0, int trans,
                      int priority);
 
+/* geqrf_step: Q^T of the panel v (R, reflectors from row c0 - its width on,
+ * T tv from larft or the last step, R) on the npanels consecutive panels
+ * (RW) whose first starts at column c0, then geqrf_panel on that first one
+ * (tau, t W; scratch as geqrf_panel's). work: a vector handle of v's width
+ * times the panels' columns (STARPU_SCRATCH). With a GPU the panel runs on
+ * a second stream while the later panels' update goes on, and one task a
+ * step spares the runtime's gap between the update and the next panel. */
+int hyla_task_dgeqrf_step(starpu_data_handle_t v, starpu_data_handle_t tv, starpu_data_handle_t work,
+                          const starpu_data_handle_t *panels, int npanels,
+                          starpu_data_handle_t tau, starpu_data_handle_t t,
+                          starpu_data_handle_t scratch, int64_t c0);
+int hyla_task_sgeqrf_step(starpu_data_handle_t v, starpu_data_handle_t tv, starpu_data_handle_t work,
+                          const starpu_data_handle_t *panels, int npanels,
+                          starpu_data_handle_t tau, starpu_data_handle_t t,
+                          starpu_data_handle_t scratch, int64_t c0);
+
 /* ---- Classical Gram-Schmidt (the graph of hyla_dcgs) ---------------------
  * r: the panel's column of R, a matrix handle of its c + w rows (c: the
  * columns before the panel, w its width) and w columns.

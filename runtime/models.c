@@ -28,6 +28,12 @@ static const struct model_use geqrf[] = {REGRESSION("hyla_geqrf_panel_%c_v3", 1)
                                          REGRESSION("hyla_orgqr_t_%c_v1", 1),
                                          REGRESSION("hyla_orgqr_apply_%c_v2", 1),
                                          REGRESSION("hyla_orgqr_form_%c_v2", 1), {0}};
+/* With a GPU, the panels after the first come in step tasks. */
+static const struct model_use geqrf_gpu[] = {REGRESSION("hyla_geqrf_panel_%c_v3", 1),
+                                             REGRESSION("hyla_geqrf_step_%c_v1", 1),
+                                             REGRESSION("hyla_orgqr_t_%c_v1", 1),
+                                             REGRESSION("hyla_orgqr_apply_%c_v2", 1),
+                                             REGRESSION("hyla_orgqr_form_%c_v2", 1), {0}};
 static const struct model_use orghr[] = {REGRESSION("hyla_orgqr_t_%c_v1", 1),
                                          REGRESSION("hyla_orgqr_apply_%c_v2", 1),
                                          REGRESSION("hyla_orgqr_form_%c_v2", 1), {0}};
@@ -55,7 +61,7 @@ static const struct model_use *uses_of(const char *algorithm)
 	if (!strcmp(algorithm, "cgs"))
 		return cgs;
 	if (!strcmp(algorithm, "geqrf"))
-		return geqrf;
+		return hyla_ncuda() > 0 ? geqrf_gpu : geqrf;
 	if (!strcmp(algorithm, "orghr"))
 		return orghr;
 	if (!strcmp(algorithm, "sytrd"))

@@ -23,7 +23,16 @@ int hyla_init(void)
 	openblas_set_num_threads(1);
 	owns_starpu = !starpu_is_initialized();
 	if (owns_starpu) {
-		int ret = starpu_init(NULL);
+		/* Parallel tasks (pheft, peager) get one combined worker of all the
+		 * cores unless STARPU_SINGLE_COMBINED_WORKER says otherwise: among
+		 * StarPU's default groups of 2, 4, 8 cores, peager gave the
+		 * Hessenberg panel to a small group's master (2.2x slower at 4000 on
+		 * 16 cores, bench/results/2026-11-23-h100-session11.md). */
+		struct starpu_conf conf;
+		starpu_conf_init(&conf);
+		if (!getenv("STARPU_SINGLE_COMBINED_WORKER"))
+			conf.single_combined_worker = 1;
+		int ret = starpu_init(&conf);
 		if (ret != 0) {
 			init_count = 0;
 			return HYLA_ERROR(HYLA_ERR_STARPU, "starpu_init failed (%s)", strerror(-ret));
@@ -31,6 +40,7 @@ int hyla_init(void)
 #ifdef HYLA_WITH_CUDA
 		/* A caller that started StarPU itself calls starpu_cublas_init. */
 		starpu_cublas_init();
+		hyla__side_streams_create();
 #endif
 	}
 	return HYLA_SUCCESS;
@@ -40,6 +50,10 @@ void hyla_finalize(void)
 {
 	if (init_count == 0 || --init_count > 0)
 		return;
+#ifdef HYLA_WITH_CUDA
+	if (starpu_is_initialized())
+		hyla__side_streams_destroy();
+#endif
 	if (owns_starpu) {
 #ifdef HYLA_WITH_CUDA
 		starpu_cublas_shutdown();

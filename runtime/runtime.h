@@ -54,6 +54,18 @@ int hyla__contiguous_cols(void *buffers[], int first, size_t elsize);
  * columns [*first, *first + return) of cols this core takes (all of them
  * outside a combined worker). */
 int hyla__is_cuda_worker(unsigned worker);
+#ifdef HYLA_WITH_CUDA
+#include <cublas_v2.h>
+/* The calling CUDA worker's second stream (runtime/side_stream.c), made to
+ * wait for the work queued so far on the worker's stream, and its cuBLAS
+ * handle; hyla__side_join makes the worker's stream wait for the side's work
+ * queued so far (at least once, after the last of it, before the codelet
+ * returns). */
+cudaStream_t hyla__side_fork(cublasHandle_t *blas);
+void hyla__side_join(void);
+void hyla__side_streams_create(void);
+void hyla__side_streams_destroy(void);
+#endif
 int hyla__spmd_cols(int cols, int *first);
 /* A barrier for the cores of a combined worker running one parallel task
  * (zeroed before the task runs, e.g. in its cl_arg): they spin until all

@@ -9,9 +9,10 @@
 # hr-table: hr_reduce's table for issue 3 (after calibrate, with its models).
 # qr: the Householder panel kernel's checks and qr_householder 8000 by nb.
 # reductions-quick: the reductions' GPU checks and 8000's timings in one call.
-# reductions-trace: where tridiag/bidiag/hr_reduce 8000's time goes (traced, summed).
+# reductions-trace: where tridiag/bidiag/hr_reduce 8000's time goes (traced, summed;
+#   HYLA_TRACE_CMDS=qr_householder for the Householder QR).
 # panels: the tridiagonal and bidiagonal GPU panels alone, µs per column.
-# cores: hr_reduce with STARPU_NCUDA=0 against LAPACK under pheft's combined workers and dmda.
+# cores: hr_reduce with STARPU_NCUDA=0 against LAPACK under peager (parallel tasks) and dmda.
 # big, big-hr: n = 50000 QRs, Hessenberg with the sampled checks (issue 9's 64-bit sizes).
 # calibrate: perfmodels/calibrate.sh from empty models, timed, then hr_reduce 8000 with
 # them and its pictures. trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
@@ -225,17 +226,20 @@ if [ "$what" = qr ]; then
 fi
 
 if [ "$what" = cores ]; then
-	# Issue 3's cores-alone clause: hr_reduce HYLA_CORES_N (4000) with
-	# STARPU_NCUDA=0 against LAPACK, pheft's parallel panel with the default
-	# combined workers and with only full-width ones, dmda's split panel; three
-	# calibration runs each.
-	n=${HYLA_CORES_N:-4000}
-	for env in "STARPU_SCHED=pheft" "STARPU_SCHED=pheft STARPU_MIN_WORKERSIZE=15" \
-		"STARPU_SCHED=pheft STARPU_SINGLE_COMBINED_WORKER=1 STARPU_MIN_WORKERSIZE=8" "STARPU_SCHED=dmda"; do
-		for i in 1 2 3; do env $env STARPU_NCUDA=0 $bin/hr_reduce $n --no-check >/dev/null 2>&1; done
-		echo "-- $env"
-		env $env STARPU_NCUDA=0 $bin/hr_reduce $n --repeat 2 --lapack --stats
+	# Issue 3's cores-alone clause: hr_reduce with STARPU_NCUDA=0 against
+	# LAPACK at HYLA_CORES_NS (2000 4000 8000): peager (the panel and the
+	# update as parallel tasks on one combined worker of the 16 cores), then
+	# dmda at 4000 (no combined workers: the split panel; three calibration
+	# runs first).
+	for n in ${HYLA_CORES_NS:-2000 4000 8000}; do
+		echo "-- STARPU_SCHED=peager $n"
+		STARPU_SCHED=peager STARPU_NCUDA=0 $bin/hr_reduce $n --repeat 2 --lapack --stats
 	done 2>&1 | tee "$out/cores$tag.txt"
+	{
+		for i in 1 2 3; do STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --no-check >/dev/null 2>&1; done
+		echo "-- STARPU_SCHED=dmda 4000"
+		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --repeat 2 --lapack --stats
+	} 2>&1 | tee -a "$out/cores$tag.txt"
 fi
 
 if [ "$what" = reductions-quick ]; then
@@ -269,7 +273,7 @@ if [ "$what" = reductions-trace ]; then
 	# traced run of each (the last of --repeat 2: a process's first call is
 	# slower), summed by bench/trace_summary.py (GPU busy, idle, before the
 	# first task: the matrix's upload).
-	for cmd in tridiag_reduce bidiag_reduce hr_reduce; do
+	for cmd in ${HYLA_TRACE_CMDS:-tridiag_reduce bidiag_reduce hr_reduce}; do
 		for i in 1 2; do STARPU_SCHED=dmda $bin/$cmd 8000 --no-check >/dev/null 2>&1; done
 		STARPU_SCHED=dmda $bin/$cmd 8000 --no-check --repeat 2 --trace "$out/trace-$cmd$tag.svg" | tail -1
 		python3 bench/trace_summary.py "$out/trace-$cmd$tag.svg"

@@ -1,8 +1,9 @@
 /* hyla's public codelets in an application's own graph: a Householder QR
  * of an m-by-n matrix (m >= n) written with hyla_task_dgeqrf_panel (its
- * T too) and hyla_task_dlarfb on an hyla_matrix, against LAPACK's
- * dgeqrf (R and tau). The application starts StarPU itself.
- * Usage: test_codelets [M N NB]. */
+ * T too) and hyla_task_dlarfb (or, with "steps", hyla_task_dgeqrf_step
+ * from the second panel on) on an hyla_matrix, against LAPACK's dgeqrf (R
+ * and tau). The application starts StarPU itself.
+ * Usage: test_codelets [M N NB [steps]]. */
 #include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@ int main(int argc, char **argv)
 {
 	int64_t m = argc > 3 ? atoll(argv[1]) : 300, n = argc > 3 ? atoll(argv[2]) : 200;
 	int64_t nb = argc > 3 ? atoll(argv[3]) : 48;
+	int steps = argc > 4 && !strcmp(argv[4], "steps");
 	if (m < n || n < 1 || nb < 1)
 		return 2;
 	if (starpu_init(NULL) != 0)
@@ -36,6 +38,7 @@ int main(int argc, char **argv)
 	/* tau's pieces: unregistered (brought home) after the last task. */
 	starpu_data_handle_t *taus = calloc((size_t)np, sizeof *taus);
 	int ret = !taus;
+	starpu_data_handle_t t_prev = NULL;
 	for (int64_t k = 0; k < np && ret == 0; k++) {
 		int64_t c0 = k * nb, width = c0 + nb <= n ? nb : n - c0;
 		starpu_data_handle_t panel = hyla_matrix_panel(A, k), th, t;
@@ -44,15 +47,30 @@ int main(int argc, char **argv)
 		th = taus[k];
 		starpu_matrix_data_register(&t, -1, 0, (uint32_t)width, (uint32_t)width, (uint32_t)width,
 		                            sizeof(double));
-		ret = hyla_task_dgeqrf_panel(panel, th, t, scratch, c0);
-		if (ret == 0 && k + 1 < np) /* Q_k^T on all the later panels at once */
+		if (steps && k > 0) { /* Q_{k-1}^T on panels k.., then panel k, in one task */
+			starpu_data_handle_t *later = malloc(sizeof *later * (size_t)(np - k));
+			ret = !later;
+			for (int64_t p = k; p < np && later; p++)
+				later[p - k] = hyla_matrix_panel(A, p);
+			if (later)
+				ret = hyla_task_dgeqrf_step(hyla_matrix_panel(A, k - 1), t_prev, w, later,
+				                            (int)(np - k), th, t, scratch, c0);
+			free(later);
+		} else {
+			ret = hyla_task_dgeqrf_panel(panel, th, t, scratch, c0);
+		}
+		if (ret == 0 && !steps && k + 1 < np) /* Q_k^T on all the later panels at once */
 			ret = hyla_task_dlarfb(panel, t, w, (const starpu_data_handle_t[]){hyla_matrix_panel(A, k + 1)},
 			                       1, c0, 1, STARPU_MAX_PRIO);
-		for (int64_t p = k + 2; p < np && ret == 0; p++)
+		for (int64_t p = k + 2; p < np && ret == 0 && !steps; p++)
 			ret = hyla_task_dlarfb(panel, t, w, (const starpu_data_handle_t[]){hyla_matrix_panel(A, p)},
 			                       1, c0, 1, STARPU_DEFAULT_PRIO);
-		starpu_data_unregister_submit(t);
+		if (t_prev)
+			starpu_data_unregister_submit(t_prev);
+		t_prev = t;
 	}
+	if (t_prev)
+		starpu_data_unregister_submit(t_prev);
 	for (int64_t k = 0; k < np && taus; k++)
 		if (taus[k])
 			starpu_data_unregister(taus[k]);
@@ -76,9 +94,9 @@ int main(int argc, char **argv)
 	}
 	double rdiff = sqrt(rd / rs), tol = 1e3 * sqrt((double)n) * 0x1p-53;
 	int ok = ret == 0 && rdiff <= tol && td <= tol;
-	printf("public codelets: Householder QR %lldx%lld nb=%lld from hyla_task_dgeqrf_panel and "
-	       "_dlarfb: R vs LAPACK %.2e, tau %.2e (tol %.1e) %s\n", (long long)m, (long long)n,
-	       (long long)nb, rdiff, td, tol, ok ? "pass" : "FAILED");
+	printf("public codelets: Householder QR %lldx%lld nb=%lld from hyla_task_dgeqrf_panel and %s: "
+	       "R vs LAPACK %.2e, tau %.2e (tol %.1e) %s\n", (long long)m, (long long)n, (long long)nb,
+	       steps ? "_dgeqrf_step" : "_dlarfb", rdiff, td, tol, ok ? "pass" : "FAILED");
 	free(a0), free(a), free(tau), free(tref), free(ref);
 #ifdef STARPU_USE_CUDA
 	starpu_cublas_shutdown();

@@ -1,0 +1,84 @@
+/* A second stream per CUDA worker, for a codelet that runs two parts of its
+ * work side by side (the Householder QR step: the next panel beside the
+ * trailing update). Its priority is the highest, so that the side's blocks
+ * take the multiprocessors as they free; it has its own cuBLAS handle (a
+ * handle's workspace serves one stream at a time) and the events that fork
+ * it from the worker's stream and join it back, so that StarPU sees the
+ * task end after both. Each worker touches only its own: made when hyla
+ * starts StarPU (a first call would pay for the cuBLAS handle, about 10 ms)
+ * or at a worker's first use. */
+#include "runtime.h"
+#ifdef HYLA_WITH_CUDA
+#include <cublas_v2.h>
+#include <starpu_cuda.h>
+
+struct side {
+	cudaStream_t stream;
+	cublasHandle_t blas;
+	cudaEvent_t fork, join;
+};
+static struct side sides[STARPU_NMAXWORKERS];
+
+static struct side *side_of_this_worker(void)
+{
+	struct side *s = &sides[starpu_worker_get_id_check()];
+	int least, greatest;
+	if (!s->stream &&
+	    (cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess ||
+	     cudaStreamCreateWithPriority(&s->stream, cudaStreamNonBlocking, greatest) != cudaSuccess ||
+	     cublasCreate(&s->blas) != CUBLAS_STATUS_SUCCESS ||
+	     cublasSetStream(s->blas, s->stream) != CUBLAS_STATUS_SUCCESS ||
+	     cudaEventCreateWithFlags(&s->fork, cudaEventDisableTiming) != cudaSuccess ||
+	     cudaEventCreateWithFlags(&s->join, cudaEventDisableTiming) != cudaSuccess))
+		STARPU_ABORT_MSG("hyla: a CUDA worker's side stream could not be made");
+	return s;
+}
+
+cudaStream_t hyla__side_fork(cublasHandle_t *blas)
+{
+	struct side *s = side_of_this_worker();
+	if (cudaEventRecord(s->fork, starpu_cuda_get_local_stream()) != cudaSuccess ||
+	    cudaStreamWaitEvent(s->stream, s->fork, 0) != cudaSuccess)
+		STARPU_ABORT_MSG("hyla: the side stream's fork failed");
+	*blas = s->blas;
+	return s->stream;
+}
+
+void hyla__side_join(void)
+{
+	struct side *s = side_of_this_worker();
+	if (cudaEventRecord(s->join, s->stream) != cudaSuccess ||
+	    cudaStreamWaitEvent(starpu_cuda_get_local_stream(), s->join, 0) != cudaSuccess)
+		STARPU_ABORT_MSG("hyla: the side stream's join failed");
+}
+
+static void create_side(void *arg)
+{
+	(void)arg;
+	side_of_this_worker();
+}
+
+void hyla__side_streams_create(void)
+{
+	starpu_execute_on_each_worker(create_side, NULL, STARPU_CUDA);
+}
+
+static void destroy_side(void *arg)
+{
+	(void)arg;
+	struct side *s = &sides[starpu_worker_get_id_check()];
+	if (!s->stream)
+		return;
+	cudaStreamSynchronize(s->stream);
+	cublasDestroy(s->blas);
+	cudaEventDestroy(s->fork);
+	cudaEventDestroy(s->join);
+	cudaStreamDestroy(s->stream);
+	*s = (struct side){0};
+}
+
+void hyla__side_streams_destroy(void)
+{
+	starpu_execute_on_each_worker(destroy_side, NULL, STARPU_CUDA);
+}
+#endif
