@@ -7,7 +7,9 @@
  *   t(i)         the panel's T (LAPACK's dlarft, on a core or the GPU);
  *   apply(i, c)  (I - V T V^T) on the later panels c of both sets (GPU where
  *                the models say so), in groups (hyla__update_group);
- *   form(i)      the panel's own columns of Q. */
+ *   form(i)      the panel's own columns of Q;
+ * with a GPU, apply(i) on the first set, form(i) and t(i - 1) in one step
+ * task, t(i - 1) on a second stream. */
 #include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
@@ -32,28 +34,50 @@ static int submit_applies(starpu_data_handle_t panel, starpu_data_handle_t t, st
 	return ret;
 }
 
+/* The T of panel i, registered here (unregister_submit it after its uses). */
+static int submit_t(const hyla_desc *A, const hyla_desc *tau, int64_t i, starpu_data_handle_t *t)
+{
+	uint32_t w = (uint32_t)hyla__tile_cols(A, i);
+	starpu_matrix_data_register(t, -1, 0, w, w, w, sizeof(real_t));
+	return TASK(larft)(A->tiles[i], hyla__tile(tau, i, 0), *t, i * A->nb, STARPU_MAX_PRIO);
+}
+
+/* With a GPU (steps), panel i's apply and form and panel i - 1's T in one
+ * step task; without, as tasks of their own. */
 static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc *tau,
                         starpu_data_handle_t w_apply, starpu_data_handle_t w_form, int64_t group,
-                        int lookahead)
+                        int lookahead, int steps)
 {
-	int ret = HYLA_SUCCESS;
+	starpu_data_handle_t t = NULL, next = NULL;
+	int ret = submit_t(A, tau, A->nt - 1, &t);
 	for (int64_t i = A->nt - 1; i >= 0 && ret == HYLA_SUCCESS; i--) {
-		int64_t c0 = i * A->nb, w = hyla__tile_cols(A, i);
-		starpu_data_handle_t t;
-		starpu_matrix_data_register(&t, -1, 0, (uint32_t)w, (uint32_t)w, (uint32_t)w, sizeof(real_t));
+		int64_t c0 = i * A->nb;
 		starpu_data_handle_t panel = A->tiles[i];
-		ret = TASK(larft)(panel, hyla__tile(tau, i, 0), t, c0, STARPU_MAX_PRIO);
-		/* Without a GPU the panel next to this one first: the next step's
-		 * apply waits on it. */
-		if (ret == HYLA_SUCCESS)
-			ret = submit_applies(panel, t, w_apply, c0, A, i + 1, lookahead, group);
-		if (ret == HYLA_SUCCESS && B)
+		/* The columns after the reflectors first: the step overwrites the panel. */
+		if (B)
 			ret = submit_applies(panel, t, w_apply, c0, B, 0, 0, group);
-		if (ret == HYLA_SUCCESS)
-			ret = TYPED(hyla__insert_orgqr_form)(panel, t, w_form, c0, STARPU_MAX_PRIO);
+		if (ret == HYLA_SUCCESS && steps) {
+			uint32_t w = i > 0 ? (uint32_t)hyla__tile_cols(A, i - 1) : 0;
+			if (i > 0)
+				starpu_matrix_data_register(&next, -1, 0, w, w, w, sizeof(real_t));
+			ret = TASK(orgqr_step)(panel, t, w_form, w_apply, i > 0 ? A->tiles[i - 1] : NULL,
+			                       i > 0 ? hyla__tile(tau, i - 1, 0) : NULL, next,
+			                       &A->tiles[i + 1], (int)(A->nt - i - 1), c0);
+		} else if (ret == HYLA_SUCCESS) {
+			/* Without a GPU the panel next to this one first: the next
+			 * step's apply waits on it. */
+			ret = submit_applies(panel, t, w_apply, c0, A, i + 1, lookahead, group);
+			if (ret == HYLA_SUCCESS)
+				ret = TYPED(hyla__insert_orgqr_form)(panel, t, w_form, c0, STARPU_MAX_PRIO);
+			if (ret == HYLA_SUCCESS && i > 0)
+				ret = submit_t(A, tau, i - 1, &next);
+		}
 		starpu_data_unregister_submit(t);
+		t = next, next = NULL;
 		hyla__progress_mark(panel, A->nt - i, A->nt);
 	}
+	if (t)
+		starpu_data_unregister_submit(t);
 	return ret;
 }
 
@@ -81,7 +105,7 @@ int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla
 	starpu_data_handle_t w_apply, w_form;
 	starpu_vector_data_register(&w_apply, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
 	starpu_vector_data_register(&w_form, -1, 0, (uint32_t)(2 * nb * nb), sizeof(real_t));
-	int ret = submit_orgqr(A, B, tau, w_apply, w_form, group, lookahead);
+	int ret = submit_orgqr(A, B, tau, w_apply, w_form, group, lookahead, hyla_ncuda() > 0);
 	starpu_data_unregister_submit(w_apply);
 	starpu_data_unregister_submit(w_form);
 	return ret == HYLA_SUCCESS ? hyla__request_fence(req, A, B) : ret;

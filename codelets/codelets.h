@@ -121,8 +121,11 @@ int TYPED(hyla__insert_transpose)(const hyla_desc *a, const hyla_desc *b);
  * elements. */
 #ifdef HYLA_WITH_CUDA
 /* LAPACK's dlarfb (left, forward, columnwise) with cuBLAS on h's stream, on
- * the rows-by-cols c: W = V1^T C1 + V2^T C2; W = T W (T^T W with trans);
- * C2 -= V2 W; C1 -= V1 W. v: rows-by-nb, unit lower on top; w: nb-by-cols. */
+ * the rows-by-cols c: W = V^T C, W = T W (T^T W with trans), C -= V W, as
+ * three GEMMs with V in full (GPU scratch; cuBLAS's TRMMs took 10-55% more
+ * on H100 at the QRs' shapes). v: rows-by-nb, unit lower on top (R above
+ * its diagonal is not read); t: upper with zeros below (as larft makes it);
+ * w: nb-by-cols. */
 void TYPED(hyla__cublas_larfb)(cublasHandle_t h, int trans, int rows, int nb, int cols,
                                const real_t *v, int ldv, const real_t *t, int ldt, real_t *c,
                                int ldc, real_t *w);

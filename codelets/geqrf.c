@@ -170,11 +170,20 @@ static void step_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-/* A step's size: its panel's. */
+/* A step's size: its update's, the rows from c0 on x the columns updated x
+ * the width (so that a core takes only the last, small steps: see
+ * hyla__tall_panel_on_views_node). */
+static size_t step_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	size_t w = starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, P_A));
+	return hyla__panel_rows(task) * (w + hyla__cols_from(task, S_REST)) * w;
+}
+
 static struct starpu_perfmodel step_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_geqrf_step_" PREC_NAME "_v1",
-	.size_base = hyla__panel_size,
+	.size_base = step_size,
 	.footprint = hyla__size_footprint,
 };
 

@@ -27,8 +27,16 @@
 
 /* Apply buffers: V's panel, T (R), workspace, then the panels updated (RW). */
 enum { A_V, A_T, A_W, A_C };
-/* Form buffers: the panel (RW), T (R), workspace (2 w-by-w blocks). */
-enum { F_A, F_T, F_W };
+/* Form buffers: the panel (RW), T (R), workspace (2 w-by-w blocks); a
+ * step's then the apply's workspace, the previous panel (R), its tau (R)
+ * and T (W) if there is one, the later panels (RW, contiguous) from
+ * later_index. */
+enum { F_A, F_T, F_W, S_WA, S_V, S_TAU, S_TN };
+
+static int later_index(int has_prev)
+{
+	return has_prev ? S_TN + 1 : S_V;
+}
 
 void TYPED(hyla__larft_host)(int rows, int w, const real_t *v, int ldv, const real_t *tau,
                              real_t *t, int ldt)
@@ -67,15 +75,11 @@ static void apply_cpu(void *buffers[], void *cl_arg)
 }
 
 /* Panel = (I - V T V^T) E: zero above row c0; below it, with W = T V1^T
- * (upper triangular): V2 <- -V2 W and V1 <- I - V1 W. */
-static void form_cpu(void *buffers[], void *cl_arg)
+ * (upper triangular): V2 <- -V2 W and V1 <- I - V1 W. The panel: m-by-nb at
+ * a; w: 2 nb-by-nb blocks. */
+static void form_host(real_t *a, int m, int nb, int lda, int c0, const real_t *t, int ldt,
+                      real_t *w)
 {
-	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0, 0);
-	real_t *a = MAT(buffers[F_A]), *t = MAT(buffers[F_T]);
-	real_t *w = (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]);
-	int m = ROWS(buffers[F_A]), nb = COLS(buffers[F_A]), lda = LD(buffers[F_A]);
-	int ldt = LD(buffers[F_T]);
 	real_t *v1 = w + (int64_t)nb * nb, *top = a + c0;
 	for (int j = 0; j < nb; j++) {
 		memset(a + (int64_t)j * lda, 0, sizeof *a * (size_t)c0);
@@ -91,23 +95,31 @@ static void form_cpu(void *buffers[], void *cl_arg)
 			top[i + (int64_t)j * lda] = (i == j) - w[i + (int64_t)j * nb];
 }
 
+static void form_cpu(void *buffers[], void *cl_arg)
+{
+	int c0;
+	starpu_codelet_unpack_args(cl_arg, &c0, 0);
+	form_host(MAT(buffers[F_A]), ROWS(buffers[F_A]), COLS(buffers[F_A]), LD(buffers[F_A]), c0,
+	          MAT(buffers[F_T]), LD(buffers[F_T]), (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]));
+}
+
 #ifdef HYLA_WITH_CUDA
 void TYPED(hyla__cublas_larfb)(cublasHandle_t h, int trans, int rows, int nb, int cols,
                                const real_t *v, int ldv, const real_t *t, int ldt, real_t *c,
                                int ldc, real_t *w)
 {
-	const real_t one = 1, minus_one = -1;
-	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, nb, cols,
-	             &one, v, ldv, c, ldc, w, nb);
-	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, rows - nb, &one, v + nb, ldv, c + nb, ldc,
-	             &one, w, nb);
-	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, trans ? CUBLAS_OP_T : CUBLAS_OP_N,
-	             CUBLAS_DIAG_NON_UNIT, nb, cols, &one, t, ldt, w, nb, w, nb);
-	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, rows - nb, cols, nb, &minus_one, v + nb, ldv, w, nb,
-	             &one, c + nb, ldc);
-	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb, cols,
-	             &one, v, ldv, w, nb, w, nb);
-	CUBLAS(geam)(h, CUBLAS_OP_N, CUBLAS_OP_N, nb, cols, &one, c, ldc, &minus_one, w, nb, c, ldc);
+	const real_t one = 1, zero = 0, minus_one = -1;
+	cudaStream_t stream;
+	cublasGetStream(h, &stream);
+	real_t *e = hyla__cuda_scratch(sizeof *e * ((size_t)rows * nb + (size_t)nb * cols), stream);
+	real_t *tw = e + (size_t)rows * nb;
+	TYPED(hyla__cuda_explicit_v)(rows, nb, v, ldv, e, stream);
+	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, rows, &one, e, rows, c, ldc, &zero, w, nb);
+	CUBLAS(gemm)(h, trans ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, nb, cols, nb, &one, t, ldt, w, nb,
+	             &zero, tw, nb);
+	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, rows, cols, nb, &minus_one, e, rows, tw, nb, &one, c,
+	             ldc);
+	hyla__cuda_scratch_free(e, stream);
 }
 
 static void apply_cuda(void *buffers[], void *cl_arg)
@@ -131,19 +143,14 @@ static void t_cuda(void *buffers[], void *cl_arg)
 	                        starpu_cublas_get_local_handle(), starpu_cuda_get_local_stream());
 }
 
-static void form_cuda(void *buffers[], void *cl_arg)
+/* form_host's steps with cuBLAS on h's stream. */
+static void form_cublas(cublasHandle_t h, real_t *a, int m, int nb, int lda, int c0,
+                        const real_t *t, int ldt, real_t *w)
 {
-	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0, 0);
-	real_t *a = MAT(buffers[F_A]), *t = MAT(buffers[F_T]);
-	real_t *w = (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]);
-	int m = ROWS(buffers[F_A]), nb = COLS(buffers[F_A]), lda = LD(buffers[F_A]);
-	int ldt = LD(buffers[F_T]);
 	real_t *v1 = w + (int64_t)nb * nb, *top = a + c0;
-	cublasHandle_t h = starpu_cublas_get_local_handle();
-	cudaStream_t stream = starpu_cuda_get_local_stream();
+	cudaStream_t stream;
+	cublasGetStream(h, &stream);
 	const real_t one = 1, minus_one = -1;
-
 	if (c0 > 0)
 		cudaMemset2DAsync(a, sizeof *a * (size_t)lda, 0, sizeof *a * (size_t)c0, (size_t)nb, stream);
 	cudaMemcpy2DAsync(v1, sizeof *w * (size_t)nb, top, sizeof *a * (size_t)lda, sizeof *w * (size_t)nb,
@@ -155,6 +162,15 @@ static void form_cuda(void *buffers[], void *cl_arg)
 	CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, nb, nb,
 	             &one, v1, nb, w, nb, w, nb);
 	TYPED(hyla__cuda_identity_minus)(nb, w, nb, top, lda, stream);
+}
+
+static void form_cuda(void *buffers[], void *cl_arg)
+{
+	int c0;
+	starpu_codelet_unpack_args(cl_arg, &c0, 0);
+	form_cublas(starpu_cublas_get_local_handle(), MAT(buffers[F_A]), ROWS(buffers[F_A]),
+	            COLS(buffers[F_A]), LD(buffers[F_A]), c0, MAT(buffers[F_T]), LD(buffers[F_T]),
+	            (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]));
 }
 #endif
 
@@ -179,6 +195,24 @@ static struct starpu_perfmodel form_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_orgqr_form_" PREC_NAME "_v2",
 	.size_base = hyla__panel_size,
+	.footprint = hyla__size_footprint,
+};
+
+/* A step's: the apply's rows x (the later panels' columns + its own) x
+ * the width. */
+static size_t step_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	int c0, has_prev;
+	starpu_codelet_unpack_args(task->cl_arg, &c0, &has_prev, 0);
+	size_t w = starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, F_A));
+	return hyla__panel_rows(task) * (hyla__cols_from(task, (unsigned)later_index(has_prev)) + w) * w;
+}
+
+static struct starpu_perfmodel step_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_orgqr_step_" PREC_NAME "_v1",
+	.size_base = step_size,
 	.footprint = hyla__size_footprint,
 };
 
@@ -228,6 +262,94 @@ static struct starpu_codelet form_cl = {
 	.name = "orgqr_form_" PREC_NAME,
 };
 
+/* A step of the Q formation (panel i at column c0 > 0): the panel's block
+ * reflector on the later panels, then the panel's own columns, and the
+ * previous panel's T for the next step. */
+struct step_view {
+	int cols; /* of the later panels */
+	int rows, nb, ldv, ldt, ldc;
+	real_t *v, *t, *c, *wa;
+};
+
+static struct step_view step_view(void *buffers[], int c0, int has_prev)
+{
+	int first = later_index(has_prev);
+	int later = (int)STARPU_TASK_GET_NBUFFERS(starpu_task_get_current()) > first;
+	int cols = later ? hyla__contiguous_cols(buffers, first, sizeof(real_t)) : 0;
+	if (later && !cols)
+		STARPU_ABORT_MSG("orgqr step: panels are not contiguous");
+	return (struct step_view){cols, ROWS(buffers[F_A]) - c0, COLS(buffers[F_A]), LD(buffers[F_A]),
+	                          LD(buffers[F_T]), later ? LD(buffers[first]) : 0,
+	                          MAT(buffers[F_A]) + c0, MAT(buffers[F_T]),
+	                          later ? MAT(buffers[first]) + c0 : NULL,
+	                          (real_t *)STARPU_VECTOR_GET_PTR(buffers[S_WA])};
+}
+
+/* The previous panel's reflectors (from row c0 - its width), tau, T. */
+struct next_t {
+	int rows, w, ldv, ldt;
+	const real_t *v, *tau;
+	real_t *t;
+};
+
+static struct next_t next_t_of(void *buffers[], int c0)
+{
+	int w = COLS(buffers[S_V]);
+	return (struct next_t){ROWS(buffers[S_V]) - c0 + w, w, LD(buffers[S_V]), LD(buffers[S_TN]),
+	                       MAT(buffers[S_V]) + c0 - w, MAT(buffers[S_TAU]), MAT(buffers[S_TN])};
+}
+
+static void step_cpu(void *buffers[], void *cl_arg)
+{
+	int c0, has_prev;
+	starpu_codelet_unpack_args(cl_arg, &c0, &has_prev, 0);
+	const struct step_view u = step_view(buffers, c0, has_prev);
+	if (has_prev) {
+		const struct next_t n = next_t_of(buffers, c0);
+		TYPED(hyla__larft_host)(n.rows, n.w, n.v, n.ldv, n.tau, n.t, n.ldt);
+	}
+	if (u.cols)
+		LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', 'N', 'F', 'C', u.rows, u.cols, u.nb, u.v, u.ldv,
+		                    u.t, u.ldt, u.c, u.ldc, u.wa, u.cols);
+	form_host(MAT(buffers[F_A]), ROWS(buffers[F_A]), u.nb, u.ldv, c0, u.t, u.ldt,
+	          (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]));
+}
+
+#ifdef HYLA_WITH_CUDA
+/* The next T on the worker's side stream, beside the apply and the form. */
+static void step_cuda(void *buffers[], void *cl_arg)
+{
+	int c0, has_prev;
+	starpu_codelet_unpack_args(cl_arg, &c0, &has_prev, 0);
+	const struct step_view u = step_view(buffers, c0, has_prev);
+	cublasHandle_t h = starpu_cublas_get_local_handle(), side_blas;
+	if (has_prev) {
+		const struct next_t n = next_t_of(buffers, c0);
+		cudaStream_t side = hyla__side_fork(&side_blas);
+		TYPED(hyla__cuda_larft)(n.rows, n.w, n.v, n.ldv, n.tau, n.t, n.ldt, side_blas, side);
+	}
+	if (u.cols)
+		TYPED(hyla__cublas_larfb)(h, 0, u.rows, u.nb, u.cols, u.v, u.ldv, u.t, u.ldt, u.c, u.ldc,
+		                          u.wa);
+	form_cublas(h, MAT(buffers[F_A]), ROWS(buffers[F_A]), u.nb, u.ldv, c0, u.t, u.ldt,
+	            (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]));
+	if (has_prev)
+		hyla__side_join();
+}
+#endif
+
+static struct starpu_codelet step_cl = {
+	.cpu_funcs = {step_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {step_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = hyla__update_on_views_node,
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.model = &step_model,
+	.name = "orgqr_step_" PREC_NAME,
+};
+
 int TASK(larft)(starpu_data_handle_t panel, starpu_data_handle_t tau,
                                 starpu_data_handle_t t, int64_t c0, int priority)
 {
@@ -269,4 +391,37 @@ int TYPED(hyla__insert_orgqr_form)(starpu_data_handle_t panel, starpu_data_handl
 	int ret = starpu_task_insert(&form_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, panel, STARPU_R, t, STARPU_SCRATCH, w,
 	                             STARPU_VALUE, &c, sizeof c, STARPU_PRIORITY, priority, 0);
 	return hyla__submitted(ret, form_cl.name);
+}
+
+int TASK(orgqr_step)(starpu_data_handle_t panel, starpu_data_handle_t t, starpu_data_handle_t w_form,
+                     starpu_data_handle_t w_apply, starpu_data_handle_t prev,
+                     starpu_data_handle_t prev_tau, starpu_data_handle_t prev_t,
+                     const starpu_data_handle_t *later, int nlater, int64_t c0)
+{
+	int has_prev = prev != NULL, first = later_index(has_prev);
+	int count = first + nlater, c = (int)c0;
+	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
+	if (!descr)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", step_cl.name);
+	descr[F_A] = (struct starpu_data_descr){panel, STARPU_RW};
+	descr[F_T] = (struct starpu_data_descr){t, STARPU_R};
+	descr[F_W] = (struct starpu_data_descr){w_form, STARPU_SCRATCH};
+	descr[S_WA] = (struct starpu_data_descr){w_apply, STARPU_SCRATCH};
+	if (has_prev) {
+		descr[S_V] = (struct starpu_data_descr){prev, STARPU_R};
+		descr[S_TAU] = (struct starpu_data_descr){prev_tau, STARPU_R};
+		descr[S_TN] = (struct starpu_data_descr){prev_t, STARPU_W};
+	}
+	double cols = 0;
+	for (int p = 0; p < nlater; p++) {
+		descr[first + p] = (struct starpu_data_descr){later[p], STARPU_RW};
+		cols += starpu_matrix_get_ny(later[p]);
+	}
+	double rows = (double)starpu_matrix_get_nx(panel) - (double)c0, nb = starpu_matrix_get_ny(panel);
+	int ret = starpu_task_insert(&step_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY,
+	                             descr, count, STARPU_VALUE, &c, sizeof c, STARPU_VALUE, &has_prev,
+	                             sizeof has_prev, STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
+	                             4 * rows * (cols + nb) * nb, 0);
+	free(descr);
+	return hyla__submitted(ret, step_cl.name);
 }

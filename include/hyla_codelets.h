@@ -46,9 +46,10 @@ int hyla_task_slarft(starpu_data_handle_t panel, starpu_data_handle_t tau, starp
                      int64_t c0, int priority);
 /* larfb: (I - V T V^T) (trans = 0) or its transpose (trans = 1) applied from
  * the left to rows c0.. of the npanels consecutive panels (RW), V the
- * reflectors of the panel v (R) from row c0 on, T from larft (R); w: a
- * vector handle of w * (their columns) elements (STARPU_SCRATCH; register
- * it with starpu_vector_data_register(&w, -1, 0, count, elsize)). */
+ * reflectors of the panel v (R) from row c0 on, T from larft (R; zero below
+ * its diagonal); w: a vector handle of w * (their columns) elements
+ * (STARPU_SCRATCH; register it with starpu_vector_data_register(&w, -1, 0,
+ * count, elsize)). */
 int hyla_task_dlarfb(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t w,
                      const starpu_data_handle_t *panels, int npanels, int64_t c0, int trans,
                      int priority);
@@ -71,6 +72,25 @@ int hyla_task_sgeqrf_step(starpu_data_handle_t v, starpu_data_handle_t tv, starp
                           const starpu_data_handle_t *panels, int npanels,
                           starpu_data_handle_t tau, starpu_data_handle_t t,
                           starpu_data_handle_t scratch, int64_t c0);
+
+/* orgqr_step: a step of forming Q (dorgqr) from the last panel to the
+ * first, for panel i (RW, its reflectors from row c0 on, T t from larft or
+ * the last step, R): its block reflector applied to the nlater later panels
+ * (RW, consecutive), then the panel's own columns of Q, and (with a GPU on a
+ * second stream, beside them) T of the panel before it (prev, R; its tau
+ * prev_tau, R) into prev_t (W, w-by-w); prev, prev_tau and prev_t NULL for
+ * the first panel. w_form: a vector handle of 2 w * w elements, w_apply: of
+ * w * (the later panels' columns) (STARPU_SCRATCH). */
+int hyla_task_dorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
+                          starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
+                          starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
+                          starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
+                          int nlater, int64_t c0);
+int hyla_task_sorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
+                          starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
+                          starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
+                          starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
+                          int nlater, int64_t c0);
 
 /* ---- Classical Gram-Schmidt (the graph of hyla_dcgs) ---------------------
  * r: the panel's column of R, a matrix handle of its c + w rows (c: the

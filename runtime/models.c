@@ -28,15 +28,20 @@ static const struct model_use geqrf[] = {REGRESSION("hyla_geqrf_panel_%c_v3", 1)
                                          REGRESSION("hyla_orgqr_t_%c_v1", 1),
                                          REGRESSION("hyla_orgqr_apply_%c_v2", 1),
                                          REGRESSION("hyla_orgqr_form_%c_v2", 1), {0}};
-/* With a GPU, the panels after the first come in step tasks. */
+/* With a GPU, steps: geqrf's panels after the first, orgqr's but the last. */
 static const struct model_use geqrf_gpu[] = {REGRESSION("hyla_geqrf_panel_%c_v3", 1),
                                              REGRESSION("hyla_geqrf_step_%c_v1", 1),
+                                             REGRESSION("hyla_orgqr_step_%c_v1", 1),
                                              REGRESSION("hyla_orgqr_t_%c_v1", 1),
                                              REGRESSION("hyla_orgqr_apply_%c_v2", 1),
                                              REGRESSION("hyla_orgqr_form_%c_v2", 1), {0}};
 static const struct model_use orghr[] = {REGRESSION("hyla_orgqr_t_%c_v1", 1),
                                          REGRESSION("hyla_orgqr_apply_%c_v2", 1),
                                          REGRESSION("hyla_orgqr_form_%c_v2", 1), {0}};
+static const struct model_use orghr_gpu[] = {REGRESSION("hyla_orgqr_step_%c_v1", 1),
+                                             REGRESSION("hyla_orgqr_t_%c_v1", 1),
+                                             REGRESSION("hyla_orgqr_apply_%c_v2", 1),
+                                             REGRESSION("hyla_orgqr_form_%c_v2", 1), {0}};
 /* The two-sided reductions with a GPU: one step task a panel (its update
  * in it); without, panels and updates. */
 static const struct model_use sytrd_gpu[] = {REGRESSION("hyla_sytrd_step_%c_v1", 1), {0}};
@@ -63,7 +68,7 @@ static const struct model_use *uses_of(const char *algorithm)
 	if (!strcmp(algorithm, "geqrf"))
 		return hyla_ncuda() > 0 ? geqrf_gpu : geqrf;
 	if (!strcmp(algorithm, "orghr"))
-		return orghr;
+		return hyla_ncuda() > 0 ? orghr_gpu : orghr;
 	if (!strcmp(algorithm, "sytrd"))
 		return hyla_ncuda() > 0 ? sytrd_gpu : sytrd_cores;
 	if (!strcmp(algorithm, "gebrd"))

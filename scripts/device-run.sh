@@ -212,6 +212,7 @@ if [ "$what" = qr ]; then
 				STARPU_SCHED=$sched $bin/tests/test_geqrf $args || echo "FAILED (exit $?): test_geqrf $args under $sched"
 			done
 			STARPU_SCHED=$sched $bin/tests/test_codelets 3000 2000 128 || echo "FAILED: test_codelets under $sched"
+			STARPU_SCHED=$sched $bin/tests/test_codelets 3000 2000 128 steps || echo "FAILED: test_codelets steps under $sched"
 		done
 	} 2>&1 | tee "$out/checks-qr$tag.txt" | grep -v "pass$"
 	grep -c FAILED "$out/checks-qr$tag.txt" | sed 's/^/failed checks: /'

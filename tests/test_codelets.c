@@ -1,8 +1,9 @@
 /* hyla's public codelets in an application's own graph: a Householder QR
  * of an m-by-n matrix (m >= n) written with hyla_task_dgeqrf_panel (its
  * T too) and hyla_task_dlarfb (or, with "steps", hyla_task_dgeqrf_step
- * from the second panel on) on an hyla_matrix, against LAPACK's dgeqrf (R
- * and tau). The application starts StarPU itself.
+ * from the second panel on, then Q from hyla_task_dorgqr_step) on an
+ * hyla_matrix, against LAPACK's dgeqrf (R and tau) and dorgqr (Q). The
+ * application starts StarPU itself.
  * Usage: test_codelets [M N NB [steps]]. */
 #include <lapacke.h>
 #include <math.h>
@@ -14,6 +15,52 @@
 #ifdef STARPU_USE_CUDA
 #include <starpu_cublas_v2.h>
 #endif
+
+/* Q (m-by-n) in place of the factorisation in a (and tau) from
+ * hyla_task_dorgqr_step, the last panel first; 0 on success. */
+static int form_q_by_steps(int64_t m, int64_t n, int64_t nb, double *a, double *tau)
+{
+	hyla_matrix *Q = hyla_matrix_create(a, sizeof *a, m, n, m, nb);
+	int64_t np = hyla_matrix_panels(Q);
+	starpu_data_handle_t *taus = calloc((size_t)np, sizeof *taus), *later = calloc((size_t)np, sizeof *later);
+	starpu_data_handle_t w_form, w_apply, t = NULL, prev_t = NULL;
+	int ret = !taus || !later;
+	starpu_vector_data_register(&w_form, -1, 0, (uint32_t)(2 * nb * nb), sizeof(double));
+	starpu_vector_data_register(&w_apply, -1, 0, (uint32_t)(nb * n), sizeof(double));
+	for (int64_t k = 0; k < np && !ret; k++) {
+		int64_t width = k * nb + nb <= n ? nb : n - k * nb;
+		starpu_matrix_data_register(&taus[k], STARPU_MAIN_RAM, (uintptr_t)(tau + k * nb),
+		                            (uint32_t)width, (uint32_t)width, 1, sizeof(double));
+		later[k] = hyla_matrix_panel(Q, k);
+	}
+	for (int64_t i = np - 1; i >= 0 && !ret; i--) {
+		if (i == np - 1) {
+			uint32_t w = (uint32_t)(n - i * nb);
+			starpu_matrix_data_register(&t, -1, 0, w, w, w, sizeof(double));
+			ret = hyla_task_dlarft(later[i], taus[i], t, i * nb, STARPU_MAX_PRIO);
+		}
+		if (i > 0)
+			starpu_matrix_data_register(&prev_t, -1, 0, (uint32_t)nb, (uint32_t)nb, (uint32_t)nb,
+			                            sizeof(double));
+		if (!ret)
+			ret = hyla_task_dorgqr_step(later[i], t, w_form, w_apply, i > 0 ? later[i - 1] : NULL,
+			                            i > 0 ? taus[i - 1] : NULL, prev_t, later + i + 1,
+			                            (int)(np - i - 1), i * nb);
+		starpu_data_unregister_submit(t);
+		t = prev_t, prev_t = NULL;
+	}
+	if (t)
+		starpu_data_unregister_submit(t);
+	for (int64_t k = 0; k < np && taus; k++)
+		if (taus[k])
+			starpu_data_unregister_submit(taus[k]);
+	starpu_data_unregister_submit(w_form);
+	starpu_data_unregister_submit(w_apply);
+	starpu_task_wait_for_all();
+	hyla_matrix_destroy(Q);
+	free(taus), free(later);
+	return ret;
+}
 
 int main(int argc, char **argv)
 {
@@ -97,6 +144,17 @@ int main(int argc, char **argv)
 	printf("public codelets: Householder QR %lldx%lld nb=%lld from hyla_task_dgeqrf_panel and %s: "
 	       "R vs LAPACK %.2e, tau %.2e (tol %.1e) %s\n", (long long)m, (long long)n, (long long)nb,
 	       steps ? "_dgeqrf_step" : "_dlarfb", rdiff, td, tol, ok ? "pass" : "FAILED");
+	if (steps) { /* Q from hyla_task_dorgqr_step against LAPACK's dorgqr */
+		ret = form_q_by_steps(m, n, nb, a, tau);
+		LAPACKE_dorgqr(LAPACK_COL_MAJOR, (int)m, (int)n, (int)n, ref, (int)m, tref);
+		double qd = 0;
+		for (int64_t i = 0; i < m * n; i++)
+			qd = fmax(qd, fabs(a[i] - ref[i]));
+		int qok = ret == 0 && qd <= tol;
+		printf("public codelets: Q %lldx%lld from hyla_task_dorgqr_step: against LAPACK's dorgqr "
+		       "%.2e (tol %.1e) %s\n", (long long)m, (long long)n, qd, tol, qok ? "pass" : "FAILED");
+		ok = ok && qok;
+	}
 	free(a0), free(a), free(tau), free(tref), free(ref);
 #ifdef STARPU_USE_CUDA
 	starpu_cublas_shutdown();

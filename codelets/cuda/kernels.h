@@ -150,6 +150,13 @@ void hyla__cuda_identity_minus_d(int w, const double *x, int ldx, double *top, i
 void hyla__cuda_identity_minus_s(int w, const float *x, int ldx, float *top, int lda,
                                  cudaStream_t stream);
 
+/* e = V of a block reflector in full, rows-by-w (leading dimension rows):
+ * zeros above the diagonal, ones on it, v's reflectors below. */
+void hyla__cuda_explicit_v_d(int rows, int w, const double *v, int ldv, double *e,
+                             cudaStream_t stream);
+void hyla__cuda_explicit_v_s(int rows, int w, const float *v, int ldv, float *e,
+                             cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif
