@@ -90,8 +90,9 @@ fi
 if [ "$what" = hr-table ]; then
 	# Issue 3's table (models: STARPU_PERF_MODEL_DIR, e.g. calibrate's): 8000 with
 	# LAPACK and Q, the other sizes, single precision, the seed's split panel,
-	# cores alone (dmda's split panel; pheft's parallel panel) against LAPACK,
-	# and the GPU work without the runtime (gehrd_gpu_bench).
+	# cores alone (dmda's split panel; peager's parallel panel and update at
+	# 2000, 4000, 8000) against LAPACK, and the GPU work without the runtime
+	# (gehrd_gpu_bench).
 	{
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --repeat 3 --lapack --want-q --stats --require-gpu
 		for n in 2000 4000 12000 16000; do
@@ -102,8 +103,9 @@ if [ "$what" = hr-table ]; then
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --prec s --repeat 3 --stats
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --panel cpu --repeat 2 --stats --no-check
 		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --repeat 2 --lapack --stats
-		for i in 1 2 3; do STARPU_SCHED=pheft STARPU_NCUDA=0 $bin/hr_reduce 4000 --no-check >/dev/null 2>&1; done
-		STARPU_SCHED=pheft STARPU_NCUDA=0 $bin/hr_reduce 4000 --repeat 2 --lapack --stats
+		for n in 2000 4000 8000; do
+			STARPU_SCHED=peager STARPU_NCUDA=0 $bin/hr_reduce $n --repeat 2 --lapack --stats
+		done
 		for nb in 96 64; do $bin/gehrd_gpu_bench 8000 $nb; done
 	} 2>&1 | tee "$out/hr-table$tag.txt"
 fi

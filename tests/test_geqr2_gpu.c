@@ -3,7 +3,9 @@
  * dgeqrf and dlarft on the host: R, tau, the reflectors and T, relative
  * differences within 1e3 sqrt(m) eps, for panels that the cooperative kernel
  * takes (several widths, one block's rows to all multiprocessors, single
- * precision) and one too tall for it (cuBLAS per column). Also prints the
+ * precision; pairs of nearly equal columns, entries near 1e155 and 1e-200,
+ * whose norms the kernel takes at a second barrier) and one too tall for it
+ * (cuBLAS per column). Also prints the
  * GPU time of the column loop (per column) and of T. Exit 0 pass, 1 fail, 77 no GPU (skipped). */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -15,13 +17,19 @@
 #include "common.h"
 #include "kernels.h"
 
-/* ||x - y||_F / ||y||_F over n entries. */
+/* ||x - y||_F / ||y||_F over n entries (scaled by the largest entry, for
+ * huge and tiny panels). */
 static double rel_diff(size_t n, const double *x, const double *y)
 {
-	double d = 0, s = 0;
+	double big = 0, d = 0, s = 0;
+	for (size_t i = 0; i < n; i++)
+		big = fmax(big, fmax(fabs(x[i]), fabs(y[i])));
+	if (big == 0)
+		return 0;
 	for (size_t i = 0; i < n; i++) {
-		d += (x[i] - y[i]) * (x[i] - y[i]);
-		s += y[i] * y[i];
+		double dx = (x[i] - y[i]) / big, yy = y[i] / big;
+		d += dx * dx;
+		s += yy * yy;
 	}
 	return s > 0 ? sqrt(d / s) : sqrt(d);
 }
@@ -91,13 +99,19 @@ static void gpu_panel(char prec, int m, int w, double *a, double *tau, double *t
 	free(host), free(ftau), free(ft);
 }
 
-static int check_panel(char prec, int m, int w, cublasHandle_t h, cudaStream_t s)
+/* kind: 'r' random, 'n' nearly equal pairs of columns, 'h' huge, 't' tiny. */
+static int check_panel(char prec, int m, int w, char kind, cublasHandle_t h, cudaStream_t s)
 {
 	size_t n = (size_t)m * w;
 	double *a0 = malloc(sizeof *a0 * n), *a = malloc(sizeof *a * n), *ref = malloc(sizeof *ref * n);
 	double *tau = malloc(sizeof *tau * w), *tref = malloc(sizeof *tref * w);
 	double *t = malloc(sizeof *t * w * w), *tt = malloc(sizeof *tt * w * w);
 	random_matrix(m, w, a0, m, 5);
+	for (int j = 1; kind == 'n' && j < w; j += 2) /* column j: column j - 1 plus 1% */
+		for (int i = 0; i < m; i++)
+			a0[i + (size_t)j * m] = a0[i + (size_t)(j - 1) * m] + 1e-2 * a0[i + (size_t)j * m];
+	for (size_t i = 0; kind != 'n' && kind != 'r' && i < n; i++)
+		a0[i] *= kind == 'h' ? 1e155 : 1e-200;
 	if (prec == 's') /* the reference from the same single-precision input */
 		round_to_float(m, w, a0, m);
 	memcpy(a, a0, sizeof *a * n);
@@ -124,8 +138,8 @@ static int check_panel(char prec, int m, int w, cublasHandle_t h, cudaStream_t s
 	double dr = rel_diff(n, r, rr), dv = rel_diff(n, v, vr), dtau = rel_diff((size_t)w, tau, tref);
 	double dt = rel_diff((size_t)w * w, t, tt);
 	int ok = dr <= tol && dv <= tol && dtau <= tol && dt <= tol;
-	printf("geqr2 GPU %c %6d x %3d: R %.1e, V %.1e, tau %.1e, T %.1e (tol %.1e) %s; column loop "
-	       "%.2f us/column, T %.3f ms\n", prec, m, w, dr, dv, dtau, dt, tol, ok ? "pass" : "FAILED",
+	printf("geqr2 GPU %c%c %6d x %3d: R %.1e, V %.1e, tau %.1e, T %.1e (tol %.1e) %s; column loop "
+	       "%.2f us/column, T %.3f ms\n", prec, kind, m, w, dr, dv, dtau, dt, tol, ok ? "pass" : "FAILED",
 	       secs[0] * 1e6 / w, secs[1] * 1e3);
 	free(a0), free(a), free(ref), free(tau), free(tref), free(t), free(tt);
 	free(r), free(rr), free(v), free(vr);
@@ -146,13 +160,15 @@ int main(int argc, char **argv)
 	if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
 		return 1;
 	cublasSetStream(h, s);
-	static const struct { char prec; int m, w; } cases[] = {
-		{'d', 8000, 128}, {'d', 8000, 64}, {'d', 3000, 256}, {'d', 130, 128}, {'d', 128, 128},
-		{'d', 1000, 96},  {'d', 16384, 128}, {'d', 40000, 128}, {'s', 5000, 128}, {'s', 300, 33},
+	static const struct { char prec; int m, w; char kind; } cases[] = {
+		{'d', 8000, 128, 'r'}, {'d', 8000, 64, 'r'}, {'d', 3000, 256, 'r'}, {'d', 130, 128, 'r'},
+		{'d', 128, 128, 'r'},  {'d', 1000, 96, 'r'}, {'d', 16384, 128, 'r'}, {'d', 40000, 128, 'r'},
+		{'s', 5000, 128, 'r'}, {'s', 300, 33, 'r'},  {'d', 3000, 128, 'n'},  {'s', 2000, 64, 'n'},
+		{'d', 2000, 64, 'h'},  {'d', 2000, 64, 't'},
 	};
 	int ok = 1;
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-		ok &= check_panel(cases[c].prec, cases[c].m, cases[c].w, h, s);
+		ok &= check_panel(cases[c].prec, cases[c].m, cases[c].w, cases[c].kind, h, s);
 	cublasDestroy(h);
 	cudaStreamDestroy(s);
 	return !ok;

@@ -54,7 +54,7 @@ void hyla__cuda_gehrd_columns_s(int n, int nb, int r0, float *a, int lda, float 
  * upper t (zero below its diagonal). */
 #define HYLA_GEQR2_MAX_W 256
 #define HYLA_GEQR2_MAX_BLOCKS 160
-#define HYLA_GEQR2_SCRATCH_ELEMS (2 * HYLA_GEQR2_MAX_W * HYLA_GEQR2_MAX_BLOCKS)
+#define HYLA_GEQR2_SCRATCH_ELEMS ((2 * (HYLA_GEQR2_MAX_W + 8) + 3) * HYLA_GEQR2_MAX_BLOCKS)
 int hyla__cuda_geqr2_fused_d(int m, int w, double *a, int lda, double *tau, double *scratch,
                              cudaStream_t stream);
 int hyla__cuda_geqr2_fused_s(int m, int w, float *a, int lda, float *tau, float *scratch,
