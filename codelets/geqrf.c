@@ -125,7 +125,8 @@ static struct step_view step_view(void *buffers[], int c0)
 	int later = nbuffers > S_REST ? hyla__contiguous_cols(buffers, S_REST, sizeof(real_t)) : 0;
 	int ldc = LD(buffers[P_A]), nbv = COLS(buffers[S_V]), v0 = c0 - nbv;
 	if (nbuffers > S_REST &&
-	    (!later || MAT(buffers[S_REST]) != MAT(buffers[P_A]) + (int64_t)COLS(buffers[P_A]) * ldc))
+	    (!later || MAT(buffers[S_REST]) != MAT(buffers[P_A]) + (int64_t)COLS(buffers[P_A]) * ldc ||
+	     LD(buffers[S_REST]) != ldc))
 		STARPU_ABORT_MSG("geqrf step: panels are not contiguous");
 	return (struct step_view){v0, ROWS(buffers[P_A]) - v0, nbv, COLS(buffers[P_A]) + later,
 	                          MAT(buffers[S_V]) + v0, MAT(buffers[S_TV]), MAT(buffers[P_A]) + v0,
@@ -203,6 +204,11 @@ int TASK(geqrf_step)(starpu_data_handle_t v, starpu_data_handle_t tv, starpu_dat
                      const starpu_data_handle_t *panels, int npanels, starpu_data_handle_t tau,
                      starpu_data_handle_t t, starpu_data_handle_t scratch, int64_t c0)
 {
+	if (npanels < 1 || !panels)
+		return HYLA_ERROR(-5, "npanels = %d: the step needs the panel it factors", npanels);
+	if (c0 < (int64_t)starpu_matrix_get_ny(v) || c0 >= (int64_t)starpu_matrix_get_nx(panels[0]))
+		return HYLA_ERROR(-9, "c0 = %lld: the previous panel's reflectors start above it, "
+		                      "within the panel's rows", (long long)c0);
 	int count = S_REST + npanels - 1, c = (int)c0;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
 	if (!descr)

@@ -114,11 +114,15 @@ void TYPED(hyla__cublas_larfb)(cublasHandle_t h, int trans, int rows, int nb, in
 	real_t *e = hyla__cuda_scratch(sizeof *e * ((size_t)rows * nb + (size_t)nb * cols), stream);
 	real_t *tw = e + (size_t)rows * nb;
 	TYPED(hyla__cuda_explicit_v)(rows, nb, v, ldv, e, stream);
-	CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, rows, &one, e, rows, c, ldc, &zero, w, nb);
-	CUBLAS(gemm)(h, trans ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, nb, cols, nb, &one, t, ldt, w, nb,
-	             &zero, tw, nb);
-	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, rows, cols, nb, &minus_one, e, rows, tw, nb, &one, c,
-	             ldc);
+	cublasStatus_t status[3] = {
+		CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, nb, cols, rows, &one, e, rows, c, ldc, &zero, w, nb),
+		CUBLAS(gemm)(h, trans ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, nb, cols, nb, &one, t, ldt, w,
+		             nb, &zero, tw, nb),
+		CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, rows, cols, nb, &minus_one, e, rows, tw, nb, &one, c,
+		             ldc)};
+	for (int i = 0; i < 3; i++)
+		if (status[i] != CUBLAS_STATUS_SUCCESS)
+			STARPU_CUBLAS_REPORT_ERROR(status[i]);
 	hyla__cuda_scratch_free(e, stream);
 }
 
@@ -399,6 +403,12 @@ int TASK(orgqr_step)(starpu_data_handle_t panel, starpu_data_handle_t t, starpu_
                      const starpu_data_handle_t *later, int nlater, int64_t c0)
 {
 	int has_prev = prev != NULL, first = later_index(has_prev);
+	if (has_prev != (prev_tau != NULL) || has_prev != (prev_t != NULL))
+		return HYLA_ERROR(-5, "prev, prev_tau and prev_t must be all given or all NULL");
+	if (nlater < 0 || (nlater > 0 && !later))
+		return HYLA_ERROR(-9, "nlater = %d with later %s", nlater, later ? "given" : "NULL");
+	if (c0 < 0 || c0 >= (int64_t)starpu_matrix_get_nx(panel))
+		return HYLA_ERROR(-10, "c0 = %lld is not a row of the panel", (long long)c0);
 	int count = first + nlater, c = (int)c0;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
 	if (!descr)

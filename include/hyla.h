@@ -26,8 +26,9 @@ extern "C" {
 const char *hyla_strerror(int info);
 
 /* Start StarPU (unless the caller already did) and the per-worker cuBLAS
- * handles. Reference counted; the synchronous routines call it themselves
- * on first use. Returns 0 or HYLA_ERR_STARPU. */
+ * handles, and hyla's second stream per CUDA worker. Reference counted; the
+ * synchronous routines call it themselves on first use. Returns 0 or
+ * HYLA_ERR_STARPU. */
 int hyla_init(void);
 /* Undo hyla_init; StarPU is shut down only if hyla started it. */
 void hyla_finalize(void);

@@ -11,7 +11,10 @@
  * last. req: an hyla_request (or NULL): once a task of the request failed,
  * the others skip their work; CPU tasks that find a column vanished set
  * its 1-based index as the request's info. The d and s versions take
- * double and float matrices. */
+ * double and float matrices. An application that starts StarPU itself
+ * calls hyla_init after starpu_init and hyla_finalize before
+ * starpu_shutdown: with CUDA workers hyla keeps a second stream and cuBLAS
+ * handle per worker for the step codelets. */
 #ifndef HYLA_CODELETS_PUBLIC_H
 #define HYLA_CODELETS_PUBLIC_H
 
@@ -58,12 +61,14 @@ int hyla_task_slarfb(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data
                      int priority);
 
 /* geqrf_step: Q^T of the panel v (R, reflectors from row c0 - its width on,
- * T tv from larft or the last step, R) on the npanels consecutive panels
- * (RW) whose first starts at column c0, then geqrf_panel on that first one
- * (tau, t W; scratch as geqrf_panel's). work: a vector handle of v's width
- * times the panels' columns (STARPU_SCRATCH). With a GPU the panel runs on
- * a second stream while the later panels' update goes on, and one task a
- * step spares the runtime's gap between the update and the next panel. */
+ * T tv from geqrf_panel, larft or the last step, R; zero below its
+ * diagonal) on the npanels consecutive panels (RW) whose first starts at
+ * column c0, then geqrf_panel on that first one (tau, t W; scratch as
+ * geqrf_panel's). work: a vector handle of v's width times the panels'
+ * columns (STARPU_SCRATCH). CPU, or CUDA when the rows from c0 are at
+ * least the first panel's columns: there the panel runs on a second stream
+ * while the later panels' update goes on, and one task a step spares the
+ * runtime's gap between the update and the next panel. */
 int hyla_task_dgeqrf_step(starpu_data_handle_t v, starpu_data_handle_t tv, starpu_data_handle_t work,
                           const starpu_data_handle_t *panels, int npanels,
                           starpu_data_handle_t tau, starpu_data_handle_t t,
@@ -75,12 +80,14 @@ int hyla_task_sgeqrf_step(starpu_data_handle_t v, starpu_data_handle_t tv, starp
 
 /* orgqr_step: a step of forming Q (dorgqr) from the last panel to the
  * first, for panel i (RW, its reflectors from row c0 on, T t from larft or
- * the last step, R): its block reflector applied to the nlater later panels
- * (RW, consecutive), then the panel's own columns of Q, and (with a GPU on a
- * second stream, beside them) T of the panel before it (prev, R; its tau
- * prev_tau, R) into prev_t (W, w-by-w); prev, prev_tau and prev_t NULL for
- * the first panel. w_form: a vector handle of 2 w * w elements, w_apply: of
- * w * (the later panels' columns) (STARPU_SCRATCH). */
+ * the last step, R; zero below its diagonal): its block reflector applied
+ * to the nlater later panels (RW, consecutive), then the panel's own
+ * columns of Q in place of its reflectors (submit any other use of them
+ * first), and (with a GPU on a second stream, beside them) T of the panel
+ * before it (prev, R; its tau prev_tau, R) into prev_t (W, w-by-w); prev,
+ * prev_tau and prev_t NULL for the first panel. w_form: a vector handle of
+ * 2 w * w elements, w_apply: of w * (the later panels' columns)
+ * (STARPU_SCRATCH). */
 int hyla_task_dorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
                           starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
                           starpu_data_handle_t prev, starpu_data_handle_t prev_tau,

@@ -40,9 +40,11 @@ int hyla_init(void)
 #ifdef HYLA_WITH_CUDA
 		/* A caller that started StarPU itself calls starpu_cublas_init. */
 		starpu_cublas_init();
-		hyla__side_streams_create();
 #endif
 	}
+#ifdef HYLA_WITH_CUDA
+	hyla__side_streams_create();
+#endif
 	return HYLA_SUCCESS;
 }
 

@@ -4,9 +4,9 @@
  * take the multiprocessors as they free; it has its own cuBLAS handle (a
  * handle's workspace serves one stream at a time) and the events that fork
  * it from the worker's stream and join it back, so that StarPU sees the
- * task end after both. Each worker touches only its own: made when hyla
- * starts StarPU (a first call would pay for the cuBLAS handle, about 10 ms)
- * or at a worker's first use. */
+ * task end after both. Each worker touches only its own: made by hyla_init
+ * (a first call would pay for the cuBLAS handle, about 10 ms) or at a
+ * worker's first use, released by hyla_finalize while StarPU runs. */
 #include "runtime.h"
 #ifdef HYLA_WITH_CUDA
 #include <cublas_v2.h>
@@ -16,13 +16,19 @@ struct side {
 	cudaStream_t stream;
 	cublasHandle_t blas;
 	cudaEvent_t fork, join;
+	int device;
 };
 static struct side sides[STARPU_NMAXWORKERS];
 
 static struct side *side_of_this_worker(void)
 {
 	struct side *s = &sides[starpu_worker_get_id_check()];
-	int least, greatest;
+	int least, greatest, device;
+	if (cudaGetDevice(&device) != cudaSuccess)
+		STARPU_ABORT_MSG("hyla: a CUDA worker without a device");
+	if (s->stream && s->device != device) /* StarPU restarted, the worker on another GPU */
+		*s = (struct side){0};
+	s->device = device;
 	if (!s->stream &&
 	    (cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess ||
 	     cudaStreamCreateWithPriority(&s->stream, cudaStreamNonBlocking, greatest) != cudaSuccess ||

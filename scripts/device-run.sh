@@ -215,6 +215,8 @@ if [ "$what" = qr ]; then
 			done
 			STARPU_SCHED=$sched $bin/tests/test_codelets 3000 2000 128 || echo "FAILED: test_codelets under $sched"
 			STARPU_SCHED=$sched $bin/tests/test_codelets 3000 2000 128 steps || echo "FAILED: test_codelets steps under $sched"
+			STARPU_SCHED=$sched STARPU_NCPU=0 $bin/tests/test_codelets 1000 700 64 steps ||
+				echo "FAILED: test_codelets steps, GPU alone, under $sched"
 		done
 	} 2>&1 | tee "$out/checks-qr$tag.txt" | grep -v "pass$"
 	grep -c FAILED "$out/checks-qr$tag.txt" | sed 's/^/failed checks: /'

@@ -3,7 +3,8 @@
  * T too) and hyla_task_dlarfb (or, with "steps", hyla_task_dgeqrf_step
  * from the second panel on, then Q from hyla_task_dorgqr_step) on an
  * hyla_matrix, against LAPACK's dgeqrf (R and tau) and dorgqr (Q). The
- * application starts StarPU itself.
+ * application starts StarPU itself (then hyla_init, and hyla_finalize
+ * before starpu_shutdown).
  * Usage: test_codelets [M N NB [steps]]. */
 #include <lapacke.h>
 #include <math.h>
@@ -69,7 +70,7 @@ int main(int argc, char **argv)
 	int steps = argc > 4 && !strcmp(argv[4], "steps");
 	if (m < n || n < 1 || nb < 1)
 		return 2;
-	if (starpu_init(NULL) != 0)
+	if (starpu_init(NULL) != 0 || hyla_init() != 0)
 		return 77;
 #ifdef STARPU_USE_CUDA
 	starpu_cublas_init();
@@ -156,6 +157,7 @@ int main(int argc, char **argv)
 		ok = ok && qok;
 	}
 	free(a0), free(a), free(tau), free(tref), free(ref);
+	hyla_finalize();
 #ifdef STARPU_USE_CUDA
 	starpu_cublas_shutdown();
 #endif
