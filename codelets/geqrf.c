@@ -113,7 +113,7 @@ int TASK(geqrf_panel)(starpu_data_handle_t panel, starpu_data_handle_t tau, star
  * width) on this panel and the later ones, then this panel factored. The
  * columns updated: this panel's and the later ones' (in cols). */
 struct step_view {
-	int v0, rows, nbv, cols;
+	int rows, nbv, cols;
 	const real_t *v, *tv;
 	real_t *c, *work;
 	int ldv, ldtv, ldc;
@@ -128,7 +128,7 @@ static struct step_view step_view(void *buffers[], int c0)
 	    (!later || MAT(buffers[S_REST]) != MAT(buffers[P_A]) + (int64_t)COLS(buffers[P_A]) * ldc ||
 	     LD(buffers[S_REST]) != ldc))
 		STARPU_ABORT_MSG("geqrf step: panels are not contiguous");
-	return (struct step_view){v0, ROWS(buffers[P_A]) - v0, nbv, COLS(buffers[P_A]) + later,
+	return (struct step_view){ROWS(buffers[P_A]) - v0, nbv, COLS(buffers[P_A]) + later,
 	                          MAT(buffers[S_V]) + v0, MAT(buffers[S_TV]), MAT(buffers[P_A]) + v0,
 	                          VEC(buffers[S_WORK]), LD(buffers[S_V]), LD(buffers[S_TV]), ldc};
 }
