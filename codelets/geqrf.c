@@ -51,8 +51,8 @@ static void factor_cuda(void *buffers[], int c0, cublasHandle_t h, cudaStream_t 
 {
 	int rows = ROWS(buffers[P_A]) - c0, w = COLS(buffers[P_A]), lda = LD(buffers[P_A]);
 	real_t *v = MAT(buffers[P_A]) + c0, *tau = MAT(buffers[P_TAU]);
-	TYPED(hyla__cuda_geqr2)(rows, w, v, lda, tau, VEC(buffers[P_W]), h, stream);
-	TYPED(hyla__cuda_larft)(rows, w, v, lda, tau, MAT(buffers[P_T]), LD(buffers[P_T]), h, stream);
+	TYPED(hyla__cuda_geqrf_panel)(rows, w, v, lda, tau, MAT(buffers[P_T]), LD(buffers[P_T]),
+	                              VEC(buffers[P_W]), h, stream);
 }
 
 static void panel_cuda(void *buffers[], void *cl_arg)
@@ -146,11 +146,8 @@ static void step_cpu(void *buffers[], void *cl_arg)
 #ifdef HYLA_WITH_CUDA
 /* On the worker's side stream (the highest priority) the update of this
  * panel, then the panel; on the worker's stream, once this panel's update
- * is done, the update of the later panels. The panel follows its update on
- * its own stream, so its blocks reach the multiprocessors before the later
- * panels' GEMMs take them all (H100, 8000 x 128 panel beside the update of
- * 7744 columns: 1.40 ms, 2.05 ms one after the other, 1.77 ms when the
- * GEMMs go first). */
+ * is done, the update of the later panels, issued before the panel (whose
+ * CholeskyQR check waits on the host). */
 static void step_cuda(void *buffers[], void *cl_arg)
 {
 	int c0;
@@ -162,11 +159,11 @@ static void step_cuda(void *buffers[], void *cl_arg)
 	TYPED(hyla__cublas_larfb)(side_blas, 1, u.rows, u.nbv, w, u.v, u.ldv, u.tv, u.ldtv, u.c, u.ldc,
 	                          u.work);
 	hyla__side_join();
-	factor_cuda(buffers, c0, side_blas, side);
 	if (u.cols > w)
 		TYPED(hyla__cublas_larfb)(starpu_cublas_get_local_handle(), 1, u.rows, u.nbv, u.cols - w, u.v,
 		                          u.ldv, u.tv, u.ldtv, u.c + (int64_t)w * u.ldc, u.ldc,
 		                          u.work + (int64_t)u.nbv * w);
+	factor_cuda(buffers, c0, side_blas, side);
 	hyla__side_join();
 }
 #endif

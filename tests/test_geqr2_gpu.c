@@ -1,13 +1,18 @@
-/* The Householder QR panel's CUDA path alone (hyla__cuda_geqr2, then
- * hyla__cuda_larft, as the geqrf panel codelet calls them), against LAPACK's
- * dgeqrf and dlarft on the host: the identities (||A - QR|| / ||A|| and
- * ||I - Q^T Q|| within 10 m eps) and R, tau, the reflectors and T, relative
- * differences within 1e3 sqrt(m) eps, for panels that the cooperative kernel
- * takes (several widths, one block's rows to all multiprocessors, single
- * precision; pairs of nearly equal columns, entries near 1e155 and 1e-200,
- * whose norms the kernel takes at a second barrier) and one too tall for it
- * (cuBLAS per column). Also prints the
- * GPU time of the column loop (per column) and of T. Exit 0 pass, 1 fail, 77 no GPU (skipped). */
+/* The Householder QR panel's CUDA paths alone, against LAPACK's dgeqrf and
+ * dlarft on the host: the column loop (hyla__cuda_geqr2, then
+ * hyla__cuda_larft) and the panel as the geqrf codelets call it
+ * (hyla__cuda_geqrf_panel: CholeskyQR2 and Householder reconstruction where
+ * that is accurate, else the column loop). Judged: the identities
+ * (||A - QR|| / ||A|| and ||I - Q^T Q|| within 10 m eps) and R, tau, the
+ * reflectors and T, relative differences within 1e3 sqrt(m) eps, for panels
+ * that the cooperative kernel takes (several widths, one block's rows to all
+ * multiprocessors, single precision; pairs of nearly equal columns, entries
+ * near 1e155 and 1e-200, whose norms the kernel takes at a second barrier),
+ * one too tall for it (cuBLAS per column), columns graded over six orders
+ * of magnitude and a zero column; and which path the panel took where it is
+ * certain (random and graded double panels up to 128 wide and taller than
+ * wide: CholeskyQR2; huge, tiny and rank-deficient ones: the column loop). Also prints the GPU
+ * times. Exit 0 pass, 1 fail, 77 no GPU (skipped). */
 #include <cblas.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -45,10 +50,12 @@ static void device_check(cudaError_t err, const char *what)
 }
 
 /* The panel on the GPU in prec; a (m-by-w) becomes the factor, tau and t
- * (w-by-w) the scalars and T, all in double; secs: the GPU time of the
- * column loop and of T. */
+ * (w-by-w) the scalars and T, all in double. whole: by
+ * hyla__cuda_geqrf_panel (*reconstructed: whether by CholeskyQR2), secs[0]
+ * its GPU time; else the column loop and T, secs[0] and secs[1]. */
 static void gpu_panel(char prec, int m, int w, double *a, double *tau, double *t,
-                      cublasHandle_t h, cudaStream_t s, double secs[2])
+                      cublasHandle_t h, cudaStream_t s, int whole, int *reconstructed,
+                      double secs[2])
 {
 	size_t el = prec == 's' ? sizeof(float) : sizeof(double), n = (size_t)m * w;
 	void *host = malloc(el * n), *da, *dtau, *dt, *dw;
@@ -66,14 +73,18 @@ static void gpu_panel(char prec, int m, int w, double *a, double *tau, double *t
 	for (int i = 0; i < 3; i++)
 		cudaEventCreate(&e[i]);
 	cudaEventRecord(e[0], s);
-	if (prec == 's')
+	if (whole)
+		*reconstructed = prec == 's'
+		                     ? hyla__cuda_geqrf_panel_s(m, w, da, m, dtau, dt, w, dw, h, s)
+		                     : hyla__cuda_geqrf_panel_d(m, w, da, m, dtau, dt, w, dw, h, s);
+	else if (prec == 's')
 		hyla__cuda_geqr2_s(m, w, da, m, dtau, dw, h, s);
 	else
 		hyla__cuda_geqr2_d(m, w, da, m, dtau, dw, h, s);
 	cudaEventRecord(e[1], s);
-	if (prec == 's')
+	if (!whole && prec == 's')
 		hyla__cuda_larft_s(m, w, da, m, dtau, dt, w, h, s);
-	else
+	else if (!whole)
 		hyla__cuda_larft_d(m, w, da, m, dtau, dt, w, h, s);
 	cudaEventRecord(e[2], s);
 	device_check(cudaStreamSynchronize(s), "the panel");
@@ -128,8 +139,10 @@ static void identities(int m, int w, const double *a0, const double *a, const do
 /* kind: 'r' random, 'n' nearly equal pairs of columns (1e-6 apart: the
  * next column's norm cancels, so the kernel must take it at its second
  * barrier; too ill-conditioned to compare with LAPACK's factors, it is
- * judged by the identities alone), 'h' huge, 't' tiny. */
-static int check_panel(char prec, int m, int w, char kind, cublasHandle_t h, cudaStream_t s)
+ * judged by the identities alone), 'h' huge, 't' tiny, 'g' column j times
+ * 10^(-6 j / w), 'z' a zero column in the middle. whole: as gpu_panel. */
+static int check_panel(char prec, int m, int w, char kind, int whole, cublasHandle_t h,
+                       cudaStream_t s)
 {
 	size_t n = (size_t)m * w;
 	double *a0 = malloc(sizeof *a0 * n), *a = malloc(sizeof *a * n), *ref = malloc(sizeof *ref * n);
@@ -139,16 +152,21 @@ static int check_panel(char prec, int m, int w, char kind, cublasHandle_t h, cud
 	for (int j = 1; kind == 'n' && j < w; j += 2) /* column j: column j - 1 plus 1e-6 of it */
 		for (int i = 0; i < m; i++)
 			a0[i + (size_t)j * m] = a0[i + (size_t)(j - 1) * m] + 1e-6 * a0[i + (size_t)j * m];
-	for (size_t i = 0; kind != 'n' && kind != 'r' && i < n; i++)
+	for (size_t i = 0; (kind == 'h' || kind == 't') && i < n; i++)
 		a0[i] *= kind == 'h' ? 1e155 : 1e-200;
+	for (int j = 0; kind == 'g' && j < w; j++)
+		cblas_dscal(m, pow(10, -6.0 * j / w), a0 + (size_t)j * m, 1);
+	if (kind == 'z')
+		memset(a0 + (size_t)(w / 2) * m, 0, sizeof *a0 * (size_t)m);
 	if (prec == 's') /* the reference from the same single-precision input */
 		round_to_float(m, w, a0, m);
 	memcpy(a, a0, sizeof *a * n);
 	memcpy(ref, a0, sizeof *ref * n);
-	double secs[2];
-	gpu_panel(prec, m, w, a, tau, t, h, s, secs); /* a warm-up: the timing is the second */
+	double secs[2] = {0, 0};
+	int rec = -1;
+	gpu_panel(prec, m, w, a, tau, t, h, s, whole, &rec, secs); /* a warm-up: the timing is the second */
 	memcpy(a, a0, sizeof *a * n);
-	gpu_panel(prec, m, w, a, tau, t, h, s, secs);
+	gpu_panel(prec, m, w, a, tau, t, h, s, whole, &rec, secs);
 	LAPACKE_dgeqrf(LAPACK_COL_MAJOR, m, w, ref, m, tref);
 	/* T of hyla's own reflectors by LAPACK. */
 	LAPACKE_dlarft(LAPACK_COL_MAJOR, 'F', 'C', m, w, a, m, tau, tt, w);
@@ -174,11 +192,17 @@ static int check_panel(char prec, int m, int w, char kind, cublasHandle_t h, cud
 	const double bound = 10 * m * eps;
 	int ok = resid <= bound && orth <= bound &&
 	         (kind == 'n' || (dr <= tol && dv <= tol && dtau <= tol && dt <= tol));
-	printf("geqr2 GPU %c%c %6d x %3d: resid %.1e, orth %.1e (tol %.1e); against LAPACK R %.1e, V "
-	       "%.1e, tau %.1e, T %.1e (tol %.1e%s) %s; column loop %.2f us/column, T %.3f ms\n", prec,
-	       kind, m, w, resid, orth, bound, dr, dv, dtau, dt, tol, kind == 'n' ? ", not judged" : "",
-	       ok ? "pass" : "FAILED",
-	       secs[0] * 1e6 / w, secs[1] * 1e3);
+	/* The path where it is certain. */
+	const char *path = !whole ? "column loop" : rec ? "CholeskyQR2" : "fallback";
+	if (whole && w <= HYLA_CHOLQR_MAX_W && m > w && (kind == 'r' || (kind == 'g' && prec == 'd')))
+		ok &= rec == 1;
+	if (whole && (kind == 'h' || kind == 't' || kind == 'z'))
+		ok &= rec == 0;
+	printf("geqr2 GPU %c%c %6d x %3d %-11s: resid %.1e, orth %.1e (tol %.1e); against LAPACK R "
+	       "%.1e, V %.1e, tau %.1e, T %.1e (tol %.1e%s) %s; %s %.2f us/column, T %.3f ms\n", prec,
+	       kind, m, w, path, resid, orth, bound, dr, dv, dtau, dt, tol,
+	       kind == 'n' ? ", not judged" : "", ok ? "pass" : "FAILED",
+	       whole ? "panel" : "column loop", secs[0] * 1e6 / w, secs[1] * 1e3);
 	free(a0), free(a), free(ref), free(tau), free(tref), free(t), free(tt);
 	free(r), free(rr), free(v), free(vr);
 	return ok;
@@ -202,11 +226,13 @@ int main(int argc, char **argv)
 		{'d', 8000, 128, 'r'}, {'d', 8000, 64, 'r'}, {'d', 3000, 256, 'r'}, {'d', 130, 128, 'r'},
 		{'d', 128, 128, 'r'},  {'d', 1000, 96, 'r'}, {'d', 16384, 128, 'r'}, {'d', 40000, 128, 'r'},
 		{'s', 5000, 128, 'r'}, {'s', 300, 33, 'r'},  {'d', 3000, 128, 'n'},  {'s', 2000, 64, 'n'},
-		{'d', 2000, 64, 'h'},  {'d', 2000, 64, 't'},
+		{'d', 2000, 64, 'h'},  {'d', 2000, 64, 't'},  {'d', 8000, 128, 'g'},  {'s', 3000, 128, 'g'},
+		{'d', 4000, 128, 'z'}, {'s', 1000, 64, 'z'},
 	};
 	int ok = 1;
-	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-		ok &= check_panel(cases[c].prec, cases[c].m, cases[c].w, cases[c].kind, h, s);
+	for (int whole = 0; whole < 2; whole++)
+		for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+			ok &= check_panel(cases[c].prec, cases[c].m, cases[c].w, cases[c].kind, whole, h, s);
 	cublasDestroy(h);
 	cudaStreamDestroy(s);
 	return !ok;

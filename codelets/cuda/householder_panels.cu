@@ -226,6 +226,15 @@ static void larft(int m, int w, const T *a, int lda, const T *tau, T *t, int ldt
 	                                     int ldt, cublasHandle_t h, cudaStream_t stream)           \
 	{                                                                                              \
 		larft(m, w, a, lda, tau, t, ldt, h, stream);                                               \
+	}                                                                                              \
+	extern "C" int hyla__cuda_geqrf_panel_##S(int m, int w, T *a, int lda, T *tau, T *t, int ldt,  \
+	                                          T *scratch, cublasHandle_t h, cudaStream_t stream)   \
+	{                                                                                              \
+		if (hyla__cuda_cholqr_panel_##S(m, w, a, lda, tau, t, ldt, h, stream))                     \
+			return 1;                                                                              \
+		hyla__cuda_geqr2_##S(m, w, a, lda, tau, scratch, h, stream);                               \
+		larft(m, w, a, lda, tau, t, ldt, h, stream);                                               \
+		return 0;                                                                                  \
 	}
 HYLA_QR_PANEL_INSTANCES(d, double)
 HYLA_QR_PANEL_INSTANCES(s, float)

@@ -67,6 +67,21 @@ void hyla__cuda_larft_d(int m, int w, const double *a, int lda, const double *ta
                         int ldt, cublasHandle_t h, cudaStream_t stream);
 void hyla__cuda_larft_s(int m, int w, const float *a, int lda, const float *tau, float *t, int ldt,
                         cublasHandle_t h, cudaStream_t stream);
+/* The panel by CholeskyQR2 and Householder reconstruction (cholqr_panel.cu):
+ * LAPACK's DGEQR2 output and DLARFT's t (ldt) as above, for w <=
+ * HYLA_CHOLQR_MAX_W; reads one flag on the host (a sync of the stream).
+ * Returns 0, the panel untouched, where CholeskyQR2 would not be accurate. */
+#define HYLA_CHOLQR_MAX_W 128
+int hyla__cuda_cholqr_panel_d(int m, int w, double *a, int lda, double *tau, double *t, int ldt,
+                              cublasHandle_t h, cudaStream_t stream);
+int hyla__cuda_cholqr_panel_s(int m, int w, float *a, int lda, float *tau, float *t, int ldt,
+                              cublasHandle_t h, cudaStream_t stream);
+/* The panel and its t: by CholeskyQR2 where it is accurate, else geqr2 and
+ * larft; returns 1 for the first. */
+int hyla__cuda_geqrf_panel_d(int m, int w, double *a, int lda, double *tau, double *t, int ldt,
+                             double *scratch, cublasHandle_t h, cudaStream_t stream);
+int hyla__cuda_geqrf_panel_s(int m, int w, float *a, int lda, float *tau, float *t, int ldt,
+                             float *scratch, cublasHandle_t h, cudaStream_t stream);
 
 /* The reductions' GPU panels (DLATRD, DLABRD) take at most this many columns
  * (as include/hyla_codelets.h says). */
