@@ -28,86 +28,83 @@
 // right-looking (Cholesky, LU: two barriers a column) or left-looking by
 // columns of an upper triangle (eight threads a row, one barrier a column).
 #include <cfloat>
+#include <type_traits>
 #include <cublas_v2.h>
 #include "block_reduce.cuh"
 #include "kernels.h"
 #include "launch.h"
 
-// One block of 1024 threads holds a w-by-w matrix (w <= 128) in registers:
-// thread (tx, ty) = (lane, warp) entries (tx + 32 i, ty + 32 j), i, j <
-// TILE. Each kernel is a sweep over k = 0..w-1 with one barrier a step:
-// the holders of column (and row) k + 1 publish them to shared memory (two
-// buffers by parity, zero where the step must not change the matrix) after
-// their step-k update, so that step k + 1 reads them from there. A
-// column's holders are one warp, a row's one lane of each warp.
-#define THREADS 1024
-#define TILE (HYLA_CHOLQR_MAX_W / 32)
+// One block of THREADS threads holds a w-by-w matrix (w <= 128) in
+// registers: thread (tx, ty) = (lane, warp) entries (tx + 32 i, ty + WARPS
+// j), i < TR, j < TC (few threads, many entries each: a step's loads and
+// scalars are made once for 64 multiply-adds). Each kernel is a sweep over
+// k = 0..w-1 with one barrier a step, in blocks of 32 steps whose index Q is
+// a constant of the code (so that row k is v[Q][.] in lane k mod 32): the
+// warp holding column k + 1 publishes it to shared memory (two buffers by
+// parity) after its step-k update; a warp takes row k from its own lane by
+// shuffles. The columns and rows done keep what the sweep left there; their
+// scalings (by the pivots) wait until the store, so that a step is loads, a
+// rank-1 update and one warp's stores.
+#define THREADS 256
+#define WARPS (THREADS / 32)
+#define TR (HYLA_CHOLQR_MAX_W / 32)    // rows a thread holds
+#define TC (HYLA_CHOLQR_MAX_W / WARPS) // columns a thread holds
+#define CPB (32 / WARPS)               // a warp's columns among 32 in a row
 
 template <typename T>
 struct Tile {
-	T v[TILE][TILE];
+	T v[TR][TC];
 	int tx, ty;
 	__device__ Tile() : tx(threadIdx.x % 32), ty(threadIdx.x / 32) {}
 	__device__ int row(int i) const { return tx + 32 * i; }
-	__device__ int col(int j) const { return ty + 32 * j; }
-	// (Spelled out: a loop of selects becomes an indexed load, and v goes
-	// to local memory; so does a store under a branch.)
-	static_assert(TILE == 4, "in_row and in_col pick one of four");
-	__device__ T in_row(int k, int j) const
+	__device__ int col(int j) const { return ty + WARPS * j; }
+	// Whether row(i) > k, k = 32 Q + u.
+	template <int Q>
+	__device__ bool below(int i, int u) const
 	{
-		const int q = k / 32;
-		return q == 0 ? v[0][j] : q == 1 ? v[1][j] : q == 2 ? v[2][j] : v[3][j];
+		return i > Q || (i == Q && tx > u);
 	}
+	// Column k (k / 32 = Q or Q + 1) in row slot i, by its holders: one of
+	// the CPB + 1 slots from CPB Q on. (Spelled out: a loop of selects
+	// becomes an indexed load, and v goes to local memory.)
+	template <int Q>
 	__device__ T in_col(int k, int i) const
 	{
-		const int q = k / 32;
-		return q == 0 ? v[i][0] : q == 1 ? v[i][1] : q == 2 ? v[i][2] : v[i][3];
+		static_assert(CPB == 4, "in_col picks one of five");
+		constexpr int base = CPB * Q, next = base + CPB < TC ? base + CPB : base;
+		const int d = k / WARPS - base;
+		return d == 0   ? v[i][base]
+		       : d == 1 ? v[i][base + 1]
+		       : d == 2 ? v[i][base + 2]
+		       : d == 3 ? v[i][base + 3]
+		                : v[i][next];
 	}
-	__device__ void set_in_row(int k, int j, T x)
+	// Column k (k / 32 = Q or Q + 1) into buf, by its holders.
+	template <int Q>
+	__device__ void publish_col(int k, T *buf) const
 	{
+		if (ty == k % WARPS)
 #pragma unroll
-		for (int i = 0; i < TILE; i++)
-			v[i][j] = i == k / 32 ? x : v[i][j];
-	}
-	__device__ void set_in_col(int k, int i, T x)
-	{
-#pragma unroll
-		for (int j = 0; j < TILE; j++)
-			v[i][j] = j == k / 32 ? x : v[i][j];
-	}
-	// Row k into buf (zero before column k), by its holders.
-	__device__ void publish_row(int k, T *buf) const
-	{
-		if (tx == k % 32)
-#pragma unroll
-			for (int j = 0; j < TILE; j++)
-				buf[col(j)] = col(j) >= k ? in_row(k, j) : T(0);
-	}
-	// Column k into buf (zero above row r0), by its holders.
-	__device__ void publish_col(int k, int r0, T *buf) const
-	{
-		if (ty == k % 32)
-#pragma unroll
-			for (int i = 0; i < TILE; i++)
-				buf[row(i)] = row(i) >= r0 ? in_col(k, i) : T(0);
+			for (int i = 0; i < TR; i++)
+				buf[row(i)] = in_col<Q>(k, i);
 	}
 	// The n-by-w matrix f(row, column), zero outside it.
 	template <typename F>
 	__device__ void load(int n, int w, F f)
 	{
 #pragma unroll
-		for (int i = 0; i < TILE; i++)
+		for (int i = 0; i < TR; i++)
 #pragma unroll
-			for (int j = 0; j < TILE; j++)
+			for (int j = 0; j < TC; j++)
 				v[i][j] = row(i) < n && col(j) < w ? f(row(i), col(j)) : T(0);
 	}
 	template <typename F>
 	__device__ void store(int n, int w, F f) const
 	{
 #pragma unroll
-		for (int i = 0; i < TILE; i++)
+		for (int i = 0; i < TR; i++)
 #pragma unroll
-			for (int j = 0; j < TILE; j++)
+			for (int j = 0; j < TC; j++)
 				if (row(i) < n && col(j) < w)
 					f(row(i), col(j), v[i][j]);
 	}
@@ -115,12 +112,23 @@ struct Tile {
 	__device__ void rank1(const T *x, const T *y)
 	{
 #pragma unroll
-		for (int i = 0; i < TILE; i++)
+		for (int i = 0; i < TR; i++)
 #pragma unroll
-			for (int j = 0; j < TILE; j++)
+			for (int j = 0; j < TC; j++)
 				v[i][j] -= x[i] * y[j];
 	}
 };
+
+// step(Q, u) for k = 32 Q + u = 0..w-1, Q a constant (std::integral_constant).
+template <int Q = 0, typename F>
+__device__ void sweep(int w, F step)
+{
+	if constexpr (Q < TR) {
+		for (int u = 0; u < 32 && 32 * Q + u < w; u++)
+			step(std::integral_constant<int, Q>(), u);
+		sweep<Q + 1>(w, step);
+	}
+}
 
 // The w-by-w symmetric g becomes R of its Cholesky factorisation (upper,
 // zero below). The first pass factors D^-1 g D^-1 and returns R D, D the
@@ -134,7 +142,7 @@ template <typename T>
 __global__ void __launch_bounds__(THREADS) cholesky_upper(int w, T *g, int ldg, int *ok, bool second)
 {
 	__shared__ int scale[HYLA_CHOLQR_MAX_W]; // D's exponents
-	__shared__ T cols[2][HYLA_CHOLQR_MAX_W];
+	__shared__ T cols[2][HYLA_CHOLQR_MAX_W], scaling[HYLA_CHOLQR_MAX_W]; // 1 / L's diagonal
 	const int tid = threadIdx.x;
 	for (int c = tid; c < HYLA_CHOLQR_MAX_W; c += THREADS) {
 		const T p = c < w ? g[c + (int64_t)c * ldg] : T(0);
@@ -145,37 +153,37 @@ __global__ void __launch_bounds__(THREADS) cholesky_upper(int w, T *g, int ldg, 
 	a.load(w, w, [&](int r, int c) { return scalbn(g[r + (int64_t)c * ldg], -scale[r] - scale[c]); });
 	T dev = 0;
 #pragma unroll
-	for (int i = 0; i < TILE; i++)
+	for (int i = 0; i < TR; i++)
 #pragma unroll
-		for (int j = 0; j < TILE; j++) {
+		for (int j = 0; j < TC; j++) {
 			const T d = a.v[i][j] - T(a.row(i) == a.col(j) && a.row(i) < w);
 			dev += d * d;
 		}
-	a.publish_col(0, 0, cols[0]);
+	a.publish_col<0>(0, cols[0]);
 	dev = block_reduce<THREADS, T>(dev); // synchronises
 	bool good = !second || dev <= T(0.25);
-	for (int k = 0; k < w; k++) {
+	sweep(w, [&](auto qc, int u) {
+		constexpr int Q = decltype(qc)::value;
+		const int k = 32 * Q + u;
 		const T *col = cols[k % 2], p = col[k], inv = rsqrt(p);
 		good = good && p > 0 && isfinite(p);
-		T x[TILE], y[TILE]; // L's column k: over the rows, over the columns
+		if (tid == 0)
+			scaling[k] = inv;
+		T x[TR], y[TC]; // L's column k after k: over the rows, over the columns
 #pragma unroll
-		for (int i = 0; i < TILE; i++)
-			x[i] = col[a.row(i)] * inv;
+		for (int i = 0; i < TR; i++)
+			x[i] = a.template below<Q>(i, u) ? col[a.row(i)] * inv : T(0);
 #pragma unroll
-		for (int j = 0; j < TILE; j++)
-			y[j] = col[a.col(j)] * inv;
-		a.rank1(x, y); // rows and columns from k on; k's own, final, below
-		if (a.ty == k % 32)
-#pragma unroll
-			for (int i = 0; i < TILE; i++)
-				a.set_in_col(k, i, x[i]);
+		for (int j = 0; j < TC; j++)
+			y[j] = a.col(j) > k ? col[a.col(j)] * inv : T(0);
+		a.rank1(x, y);
 		if (k + 1 < w)
-			a.publish_col(k + 1, k + 1, cols[(k + 1) % 2]);
+			a.template publish_col<Q>(k + 1, cols[(k + 1) % 2]);
 		__syncthreads();
-	}
-	a.store(w, w, [&](int r, int c, T x) { // L(r, c) = R(c, r)
+	});
+	a.store(w, w, [&](int r, int c, T x) { // L(r, c) = R(c, r), column c by its pivot
 		if (r >= c)
-			g[c + (int64_t)r * ldg] = scalbn(x, scale[r]);
+			g[c + (int64_t)r * ldg] = scalbn(x * scaling[c], scale[r]);
 		if (r > c)
 			g[r + (int64_t)c * ldg] = 0;
 	});
@@ -201,39 +209,40 @@ __device__ void solve_operand(int w, const T *src, int64_t lds, bool transposed,
 }
 
 // b = b R^-1 in the block's registers (zero outside its n rows and w
-// columns), R from solve_operand in s and dinv, column by column: column k
-// is final at step k, published by its holders (a warp); the columns after
-// it lose its share.
+// columns), R from solve_operand in s and dinv, column by column: at step
+// k column k, published by its warp, times R(k, k)^-1 is final, and the
+// columns after it lose its share; the columns take their scaling at the
+// end.
 template <typename T>
 __device__ void right_solve(Tile<T> &b, int w, const T *s, const T *dinv,
                             T (*cols)[HYLA_CHOLQR_MAX_W])
 {
 	const int ld = w + 1;
 	__syncthreads(); // s and dinv written, the buffers' previous readers done
-	if (b.ty == 0)
-#pragma unroll
-		for (int i = 0; i < TILE; i++)
-			b.v[i][0] *= dinv[0];
-	b.publish_col(0, 0, cols[0]);
+	b.template publish_col<0>(0, cols[0]);
 	__syncthreads();
-	for (int k = 0; k < w; k++) {
-		const T *col = cols[k % 2];
-		T x[TILE], y[TILE];
+	sweep(w, [&](auto qc, int u) {
+		constexpr int Q = decltype(qc)::value;
+		const int k = 32 * Q + u;
+		const T *col = cols[k % 2], d = dinv[k];
+		T x[TR], y[TC];
 #pragma unroll
-		for (int i = 0; i < TILE; i++)
-			x[i] = col[b.row(i)];
+		for (int i = 0; i < TR; i++)
+			x[i] = col[b.row(i)] * d;
 #pragma unroll
-		for (int j = 0; j < TILE; j++)
+		for (int j = 0; j < TC; j++)
 			y[j] = s[k + b.col(j) * ld]; // zero up to column k
 		b.rank1(x, y);
-		if (k + 1 < w && b.ty == (k + 1) % 32) {
-			const T d = dinv[k + 1];
-#pragma unroll
-			for (int i = 0; i < TILE; i++)
-				b.set_in_col(k + 1, i, b.in_col(k + 1, i) * d);
-			b.publish_col(k + 1, 0, cols[(k + 1) % 2]);
-		}
+		if (k + 1 < w)
+			b.template publish_col<Q>(k + 1, cols[(k + 1) % 2]);
 		__syncthreads();
+	});
+#pragma unroll
+	for (int j = 0; j < TC; j++) {
+		const T d = b.col(j) < w ? dinv[b.col(j)] : T(0);
+#pragma unroll
+		for (int i = 0; i < TR; i++)
+			b.v[i][j] *= d;
 	}
 }
 
@@ -241,14 +250,15 @@ __device__ void right_solve(Tile<T> &b, int w, const T *s, const T *dinv,
 // leading dimension w): at column k, s_k = -sign(pivot) and row k minus s_k
 // times R2's row k, so the pivot is at least R2(k, k) in magnitude. L
 // (strictly lower) into a's top block, U~ (upper, zero below) into u, S
-// into sign.
+// into sign. Row k's change by S R2 and column k's scaling by the pivot
+// are made in the update, and to the matrix only at the end.
 template <typename T>
 __global__ void __launch_bounds__(THREADS)
 modified_lu(int w, const T *q, int ldq, const T *r2, T *a, int lda, T *u, T *sign)
 {
 	extern __shared__ __align__(16) unsigned char smem[];
 	T *s = reinterpret_cast<T *>(smem); // R2, zero below, leading dimension w + 1
-	__shared__ T rows[2][HYLA_CHOLQR_MAX_W], cols[2][HYLA_CHOLQR_MAX_W];
+	__shared__ T cols[2][HYLA_CHOLQR_MAX_W], piv[HYLA_CHOLQR_MAX_W], sg[HYLA_CHOLQR_MAX_W];
 	const int ld = w + 1;
 	for (int i = threadIdx.x; i < HYLA_CHOLQR_MAX_W * ld; i += THREADS) {
 		const int r = i % ld, c = i / ld;
@@ -256,44 +266,39 @@ modified_lu(int w, const T *q, int ldq, const T *r2, T *a, int lda, T *u, T *sig
 	}
 	Tile<T> b;
 	b.load(w, w, [&](int r, int c) { return q[r + (int64_t)c * ldq]; });
-	b.publish_row(0, rows[0]);
-	b.publish_col(0, 0, cols[0]);
+	b.publish_col<0>(0, cols[0]);
 	__syncthreads();
-	for (int k = 0; k < w; k++) {
-		const T *row = rows[k % 2], *col = cols[k % 2], p = row[k];
+	sweep(w, [&](auto qc, int kl) {
+		constexpr int Q = decltype(qc)::value;
+		const int k = 32 * Q + kl;
+		const T *col = cols[k % 2], p = col[k];
 		const T sk = -copysign(T(1), p), pk = p - sk * s[k + k * ld], inv = 1 / pk;
-		T x[TILE], y[TILE]; // L's column k, U~'s row k (zero before k)
-#pragma unroll
-		for (int i = 0; i < TILE; i++)
-			x[i] = col[b.row(i)] * inv;
-#pragma unroll
-		for (int j = 0; j < TILE; j++)
-			y[j] = row[b.col(j)] - sk * s[k + b.col(j) * ld];
-		b.rank1(x, y); // from row and column k on; k's own, final, below
-		if (b.tx == k % 32)
-#pragma unroll
-			for (int j = 0; j < TILE; j++)
-				b.set_in_row(k, j, b.col(j) >= k ? y[j] : b.in_row(k, j));
-		if (b.ty == k % 32)
-#pragma unroll
-			for (int i = 0; i < TILE; i++)
-				b.set_in_col(k, i, b.row(i) > k ? x[i] : b.in_col(k, i));
 		if (threadIdx.x == 0)
-			sign[k] = sk;
-		if (k + 1 < w) {
-			b.publish_row(k + 1, rows[(k + 1) % 2]);
-			b.publish_col(k + 1, k + 1, cols[(k + 1) % 2]);
+			piv[k] = pk, sg[k] = sk;
+		T x[TR], y[TC]; // L's column k, U~'s row k, after k
+#pragma unroll
+		for (int i = 0; i < TR; i++)
+			x[i] = b.template below<Q>(i, kl) ? col[b.row(i)] * inv : T(0);
+#pragma unroll
+		for (int j = 0; j < TC; j++) { // row k from lane k mod 32
+			const T r = __shfl_sync(0xffffffffu, b.v[Q][j], kl);
+			y[j] = b.col(j) > k ? r - sk * s[k + b.col(j) * ld] : T(0);
 		}
+		b.rank1(x, y);
+		if (k + 1 < w)
+			b.template publish_col<Q>(k + 1, cols[(k + 1) % 2]);
 		__syncthreads();
-	}
-	b.store(w, w, [&](int r, int c, T x) {
-		u[r + c * w] = r <= c ? x : T(0);
-		if (r > c)
-			a[r + (int64_t)c * lda] = x;
 	});
+	b.store(w, w, [&](int r, int c, T x) {
+		u[r + c * w] = r <= c ? x - sg[r] * s[r + c * ld] : T(0);
+		if (r > c)
+			a[r + (int64_t)c * lda] = x / piv[c];
+	});
+	for (int k = threadIdx.x; k < w; k += THREADS)
+		sign[k] = sg[k];
 }
 
-// q = a R^-1 (m-by-w, r upper w-by-w), a block for every 32 TILE rows.
+// q = a R^-1 (m-by-w, r upper w-by-w), a block for every 32 TR rows.
 template <typename T>
 __global__ void __launch_bounds__(THREADS)
 solve_rows(int m, int w, const T *a, int lda, const T *r, T *q, int ldq)
@@ -301,7 +306,7 @@ solve_rows(int m, int w, const T *a, int lda, const T *r, T *q, int ldq)
 	extern __shared__ __align__(16) unsigned char smem[];
 	T *s = reinterpret_cast<T *>(smem); // R without its diagonal
 	__shared__ T cols[2][HYLA_CHOLQR_MAX_W], dinv[HYLA_CHOLQR_MAX_W];
-	const int r0 = blockIdx.x * 32 * TILE, n = min(32 * TILE, m - r0);
+	const int r0 = blockIdx.x * 32 * TR, n = min(32 * TR, m - r0);
 	solve_operand(w, r, w, false, s, dinv);
 	Tile<T> b;
 	b.load(n, w, [&](int i, int c) { return a[r0 + i + (int64_t)c * lda]; });
@@ -322,7 +327,7 @@ reconstruct(int w, const T *u, const T *r1, const T *r2, const T *sign, T *a, in
 	__shared__ T cols[2][HYLA_CHOLQR_MAX_W], dinv[HYLA_CHOLQR_MAX_W];
 	Tile<T> b;
 	if (blockIdx.x == 2) {
-		for (int c = b.ty; c < w; c += THREADS / 32)
+		for (int c = b.ty; c < w; c += WARPS)
 			for (int r = b.tx; r <= c; r += 32) {
 				T x = 0;
 				for (int k = r; k <= c; k++)
@@ -342,10 +347,10 @@ reconstruct(int w, const T *u, const T *r1, const T *r2, const T *sign, T *a, in
 	b.load(w, w, [&](int r, int c) { return u[r + c * w]; });
 	right_solve(b, w, s, dinv, cols); // U
 #pragma unroll
-	for (int j = 0; j < TILE; j++) {
+	for (int j = 0; j < TC; j++) {
 		const T f = b.col(j) < w ? -sign[b.col(j)] : T(0);
 #pragma unroll
-		for (int i = 0; i < TILE; i++)
+		for (int i = 0; i < TR; i++)
 			b.v[i][j] *= f;
 	}
 	__syncthreads(); // s's readers done
@@ -414,7 +419,7 @@ static bool cholqr_panel(int m, int w, T *a, int lda, T *tau, T *t, int ldt, cub
 	blas_ok(gemm_tn(h, w, m, a, lda, r1), "cuBLAS gemm of CholeskyQR");
 	cholesky_upper<T><<<1, THREADS, 0, stream>>>(w, r1, w, ok, false);
 	hyla_check_launch("cholesky_upper");
-	solve_rows<T><<<(m + 32 * TILE - 1) / (32 * TILE), THREADS, smem, stream>>>(m, w, a, lda, r1, q, m);
+	solve_rows<T><<<(m + 32 * TR - 1) / (32 * TR), THREADS, smem, stream>>>(m, w, a, lda, r1, q, m);
 	hyla_check_launch("solve_rows");
 	blas_ok(gemm_tn(h, w, m, q, m, r2), "cuBLAS gemm of CholeskyQR");
 	cholesky_upper<T><<<1, THREADS, 0, stream>>>(w, r2, w, ok, true);
