@@ -132,7 +132,7 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 		for (int64_t i = 0; i < m; i++)
 			a[i + j * lda] = i == j;
 	hyla_desc A, B = {0};
-	if (hyla__desc_register_views(&A, a, m, k, lda, nb, sizeof(real_t)) != HYLA_SUCCESS)
+	if (hyla__desc_register_reflectors(&A, a, m, k, lda, nb, sizeof(real_t)) != HYLA_SUCCESS)
 		return orgqr_host(m, n, k, a, lda, tau);
 	int ret = n > k ? hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t))
 	                : HYLA_SUCCESS;

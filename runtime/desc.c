@@ -2,6 +2,9 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include "runtime.h"
+#ifdef HYLA_WITH_CUDA
+#include <cuda_runtime.h>
+#endif
 
 int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                         int64_t mb, int64_t nb, size_t elsize)
@@ -53,8 +56,39 @@ int hyla__views_node(void)
 	return gpu >= 0 ? (int)starpu_worker_get_memory_node(gpu) : STARPU_MAIN_RAM;
 }
 
-int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
-                              int64_t nb, size_t elsize)
+#ifdef HYLA_WITH_CUDA
+/* The parent's copy on the GPU node with only rows skip * j.. of panel j
+ * sent (the host copy then invalid): acquired for writing, so StarPU makes
+ * room there without a transfer, and filled by the calling thread. */
+static int upload_below(const hyla_desc *d, int gpu, unsigned node, int64_t skip)
+{
+	if (starpu_data_acquire_on_node(d->parent, (int)node, STARPU_W))
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
+		                  (long long)d->m, (long long)d->n);
+	const struct starpu_matrix_interface *dev = starpu_data_get_interface_on_node(d->parent, node);
+	int device, ret = HYLA_SUCCESS;
+	cudaGetDevice(&device);
+	cudaSetDevice(starpu_worker_get_devid(gpu));
+	for (int64_t j = 0; j < d->nt && ret == HYLA_SUCCESS; j++) {
+		int64_t r0 = skip * j < d->m ? skip * j : d->m, c0 = j * d->nb;
+		int64_t cols = d->n - c0 < d->nb ? d->n - c0 : d->nb;
+		char *to = (char *)dev->ptr + (size_t)(r0 + c0 * (int64_t)dev->ld) * d->elsize;
+		const char *from = d->ptr + (size_t)(r0 + c0 * d->ld) * d->elsize;
+		if (r0 < d->m && cudaMemcpy2D(to, dev->ld * d->elsize, from, (size_t)d->ld * d->elsize,
+		                              (size_t)(d->m - r0) * d->elsize, (size_t)cols,
+		                              cudaMemcpyHostToDevice) != cudaSuccess)
+			ret = HYLA_ERROR(HYLA_ERR_NODEV, "copying the matrix to the GPU failed");
+	}
+	cudaSetDevice(device);
+	starpu_data_release_on_node(d->parent, (int)node);
+	return ret;
+}
+#endif
+
+/* skip < 0: the whole parent to the GPU; else only its rows from skip * j
+ * on in panel j. */
+static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld, int64_t nb,
+                          size_t elsize, int64_t skip)
 {
 	*d = (hyla_desc){.ptr = ptr, .m = m, .n = n, .ld = ld, .mb = m, .nb = nb, .mt = 1,
 	                 .nt = (n + nb - 1) / nb, .elsize = elsize};
@@ -63,14 +97,21 @@ int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)d->nt);
 	starpu_matrix_data_register(&d->parent, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)ld,
 	                            (uint32_t)m, (uint32_t)n, elsize);
-	int gpu = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
-	if (gpu >= 0 && starpu_data_fetch_on_node(d->parent, starpu_worker_get_memory_node(gpu), 0)) {
+	int gpu = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0), ret = HYLA_SUCCESS;
+	if (gpu >= 0 && skip < 0 &&
+	    starpu_data_fetch_on_node(d->parent, starpu_worker_get_memory_node(gpu), 0))
+		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
+		                 (long long)m, (long long)n);
+#ifdef HYLA_WITH_CUDA
+	if (gpu >= 0 && skip >= 0)
+		ret = upload_below(d, gpu, starpu_worker_get_memory_node(gpu), skip);
+#endif
+	if (ret != HYLA_SUCCESS) {
 		starpu_data_unregister(d->parent);
 		free(d->tiles);
 		d->tiles = NULL;
 		d->parent = NULL;
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
-		                  (long long)m, (long long)n);
+		return ret;
 	}
 	struct starpu_data_filter panels = {.filter_func = column_panels,
 	                                    .nchildren = (unsigned)d->nt,
@@ -79,6 +120,18 @@ int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int
 	for (int64_t j = 0; j < d->nt; j++)
 		d->tiles[j] = starpu_data_get_sub_data(d->parent, 1, (unsigned)j);
 	return HYLA_SUCCESS;
+}
+
+int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
+                              int64_t nb, size_t elsize)
+{
+	return register_views(d, ptr, m, n, ld, nb, elsize, -1);
+}
+
+int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
+                                   int64_t nb, size_t elsize)
+{
+	return register_views(d, ptr, m, n, ld, nb, elsize, nb);
 }
 
 static void desc_release(hyla_desc *d, void (*unregister)(starpu_data_handle_t))

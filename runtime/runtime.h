@@ -37,6 +37,12 @@ int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t l
  * GPU, so that one task may treat consecutive panels as one matrix. */
 int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                               int64_t nb, size_t elsize);
+/* The same for Q's formation (dorgqr) over reflectors in panel j's rows from
+ * j nb on: only those go to the GPU (R above them, which Q overwrites
+ * unread, stays behind: half of a square matrix's bus traffic); the tasks
+ * must write the rows above before they read them. */
+int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
+                                   int64_t nb, size_t elsize);
 /* The memory node where such views are contiguous: the first GPU's (or the
  * host's); codelets that rely on it run on no other GPU. */
 int hyla__views_node(void);
