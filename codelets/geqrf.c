@@ -1,10 +1,12 @@
 /* The Householder QR panel (algorithms/geqrf.c): LAPACK's dgeqrf on the
  * panel's rows from c0 on and its block reflector's T (dlarft), on a core
  * (seed 004: the panel on the host while the GPU updates), or on a GPU's
- * stream where the panel lives (cuda/geqr2_kernel.cu: the column loop as one
- * cooperative kernel; cuda/householder_panels.cu: T, and the column loop by
- * cuBLAS for panels too tall for the kernel); the models choose. Typed
- * source: see runtime/precision.h. */
+ * stream where the panel lives (cuda/cholqr_panel.cu: CholeskyQR2 and
+ * Householder reconstruction, where that is accurate; else
+ * cuda/geqr2_kernel.cu, the column loop as one cooperative kernel, and
+ * cuda/householder_panels.cu, T, and the column loop by cuBLAS for panels
+ * too tall for the kernel); the models choose. Typed source: see
+ * runtime/precision.h. */
 #include <lapacke.h>
 #include <stdlib.h>
 #include "codelets.h"

@@ -198,11 +198,16 @@ static int check_panel(char prec, int m, int w, char kind, int whole, cublasHand
 		ok &= rec == 1;
 	if (whole && (kind == 'h' || kind == 't' || kind == 'z'))
 		ok &= rec == 0;
+	char times[64];
+	if (whole)
+		snprintf(times, sizeof times, "panel with T %.2f us/column", secs[0] * 1e6 / w);
+	else
+		snprintf(times, sizeof times, "column loop %.2f us/column, T %.3f ms", secs[0] * 1e6 / w,
+		         secs[1] * 1e3);
 	printf("geqr2 GPU %c%c %6d x %3d %-11s: resid %.1e, orth %.1e (tol %.1e); against LAPACK R "
-	       "%.1e, V %.1e, tau %.1e, T %.1e (tol %.1e%s) %s; %s %.2f us/column, T %.3f ms\n", prec,
-	       kind, m, w, path, resid, orth, bound, dr, dv, dtau, dt, tol,
-	       kind == 'n' ? ", not judged" : "", ok ? "pass" : "FAILED",
-	       whole ? "panel" : "column loop", secs[0] * 1e6 / w, secs[1] * 1e3);
+	       "%.1e, V %.1e, tau %.1e, T %.1e (tol %.1e%s) %s; %s\n", prec, kind, m, w, path, resid,
+	       orth, bound, dr, dv, dtau, dt, tol, kind == 'n' ? ", not judged" : "",
+	       ok ? "pass" : "FAILED", times);
 	free(a0), free(a), free(ref), free(tau), free(tref), free(t), free(tt);
 	free(r), free(rr), free(v), free(vr);
 	return ok;

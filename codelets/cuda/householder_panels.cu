@@ -1,7 +1,8 @@
-// Householder QR's panel on the worker's stream with no host sync, for
-// panels too tall for geqr2_kernel.cu (LAPACK's DGEQR2: per column a
-// one-block dlarfg kernel, cuBLAS GEMV and GER, the scalar kept on the
-// device), and its block reflector's T (DLARFT) for every panel.
+// Householder QR's panel on the worker's stream: the choice between
+// cholqr_panel.cu and the column loop (geqr2_kernel.cu, or here for panels
+// too tall for it: LAPACK's DGEQR2, per column a one-block dlarfg kernel,
+// cuBLAS GEMV and GER, the scalar kept on the device, no host sync), and
+// the block reflector's T (DLARFT) of a panel the column loop factored.
 #include <cublas_v2.h>
 #include "kernels.h"
 #include "blas_calls.cuh"
