@@ -136,9 +136,9 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 		return orgqr_host(m, n, k, a, lda, tau);
 	int ret = n > k ? hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t))
 	                : HYLA_SUCCESS;
-	if (ret != HYLA_SUCCESS) {
+	if (ret != HYLA_SUCCESS) { /* A's reflectors come home (its rows above them do not matter) */
 		hyla__desc_unregister(&A);
-		return ret;
+		return orgqr_host(m, n, k, a, lda, tau);
 	}
 	struct hyla_request req = {0};
 	ret = hyla__finish_sync(&req, &A, submit_call(&A, n > k ? &B : NULL, tau, &req));

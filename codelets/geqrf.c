@@ -67,7 +67,7 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 
 static struct starpu_perfmodel panel_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_geqrf_panel_" PREC_NAME "_v3",
+	.symbol = "hyla_geqrf_panel_" PREC_NAME "_v4",
 	.size_base = hyla__panel_size, /* rows from c0 on times the width squared */
 	.footprint = hyla__size_footprint,
 };
@@ -182,7 +182,7 @@ static size_t step_size(struct starpu_task *task, unsigned impl)
 
 static struct starpu_perfmodel step_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_geqrf_step_" PREC_NAME "_v1",
+	.symbol = "hyla_geqrf_step_" PREC_NAME "_v2",
 	.size_base = step_size,
 	.footprint = hyla__size_footprint,
 };

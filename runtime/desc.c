@@ -106,8 +106,8 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 	if (gpu >= 0 && skip >= 0)
 		ret = upload_below(d, gpu, starpu_worker_get_memory_node(gpu), skip);
 #endif
-	if (ret != HYLA_SUCCESS) {
-		starpu_data_unregister(d->parent);
+	if (ret != HYLA_SUCCESS) { /* the host's copy as it was: a partial one on the GPU stays there */
+		starpu_data_unregister_no_coherency(d->parent);
 		free(d->tiles);
 		d->tiles = NULL;
 		d->parent = NULL;

@@ -24,13 +24,13 @@ static const struct model_use mgs[] = {REGRESSION("hyla_mgs_panel_%c_v4", 1),
                                        REGRESSION("hyla_mgs_update_%c_v2", 1), {0}};
 static const struct model_use cgs[] = {REGRESSION("hyla_cgs_project_%c_v1", 1),
                                        REGRESSION("hyla_cgs_panel_%c_v1", 1), {0}};
-static const struct model_use geqrf[] = {REGRESSION("hyla_geqrf_panel_%c_v3", 1),
+static const struct model_use geqrf[] = {REGRESSION("hyla_geqrf_panel_%c_v4", 1),
                                          REGRESSION("hyla_orgqr_t_%c_v1", 1),
                                          REGRESSION("hyla_orgqr_apply_%c_v2", 1),
                                          REGRESSION("hyla_orgqr_form_%c_v2", 1), {0}};
 /* With a GPU, steps: geqrf's panels after the first, orgqr's but the last. */
-static const struct model_use geqrf_gpu[] = {REGRESSION("hyla_geqrf_panel_%c_v3", 1),
-                                             REGRESSION("hyla_geqrf_step_%c_v1", 1),
+static const struct model_use geqrf_gpu[] = {REGRESSION("hyla_geqrf_panel_%c_v4", 1),
+                                             REGRESSION("hyla_geqrf_step_%c_v2", 1),
                                              REGRESSION("hyla_orgqr_step_%c_v1", 1),
                                              REGRESSION("hyla_orgqr_t_%c_v1", 1),
                                              REGRESSION("hyla_orgqr_apply_%c_v2", 1),

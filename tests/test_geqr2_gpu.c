@@ -10,8 +10,9 @@
  * near 1e155 and 1e-200, whose norms the kernel takes at a second barrier),
  * one too tall for it (cuBLAS per column), columns graded over six orders
  * of magnitude and a zero column; and which path the panel took where it is
- * certain (random and graded double panels up to 128 wide and taller than
- * wide: CholeskyQR2; huge, tiny and rank-deficient ones: the column loop). Also prints the GPU
+ * certain (random panels of both precisions and graded double ones, up to
+ * 128 wide and taller than wide: CholeskyQR2; huge, tiny and rank-deficient
+ * ones: the column loop). Also prints the GPU
  * times. Exit 0 pass, 1 fail, 77 no GPU (skipped). */
 #include <cblas.h>
 #include <cublas_v2.h>

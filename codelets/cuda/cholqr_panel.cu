@@ -24,9 +24,10 @@
 // ill-conditioned, overflowing or underflowing squares, NaN) are left as
 // they were, for the column loop.
 //
-// The small w-by-w factorisations run in one block each, in shared memory:
-// right-looking (Cholesky, LU: two barriers a column) or left-looking by
-// columns of an upper triangle (eight threads a row, one barrier a column).
+// The small w-by-w factorisations and triangular solves run in one block
+// each, the matrix in registers, one barrier a column (see Tile); where the
+// device's shared memory cannot hold a w-by-w operand, the column loop
+// takes the panel.
 #include <cfloat>
 #include <type_traits>
 #include <cublas_v2.h>
@@ -58,11 +59,11 @@ struct Tile {
 	__device__ Tile() : tx(threadIdx.x % 32), ty(threadIdx.x / 32) {}
 	__device__ int row(int i) const { return tx + 32 * i; }
 	__device__ int col(int j) const { return ty + WARPS * j; }
-	// Whether row(i) > k, k = 32 Q + u.
+	// Whether row(i) > k, k = 32 Q + kl.
 	template <int Q>
-	__device__ bool below(int i, int u) const
+	__device__ bool below(int i, int kl) const
 	{
-		return i > Q || (i == Q && tx > u);
+		return i > Q || (i == Q && tx > kl);
 	}
 	// Column k (k / 32 = Q or Q + 1) in row slot i, by its holders: one of
 	// the CPB + 1 slots from CPB Q on. (Spelled out: a loop of selects
@@ -119,20 +120,21 @@ struct Tile {
 	}
 };
 
-// step(Q, u) for k = 32 Q + u = 0..w-1, Q a constant (std::integral_constant).
+// step(Q, kl) for k = 32 Q + kl = 0..w-1 (kl: k's lane), Q a constant
+// (std::integral_constant).
 template <int Q = 0, typename F>
 __device__ void sweep(int w, F step)
 {
 	if constexpr (Q < TR) {
-		for (int u = 0; u < 32 && 32 * Q + u < w; u++)
-			step(std::integral_constant<int, Q>(), u);
+		for (int kl = 0; kl < 32 && 32 * Q + kl < w; kl++)
+			step(std::integral_constant<int, Q>(), kl);
 		sweep<Q + 1>(w, step);
 	}
 }
 
 // The w-by-w symmetric g becomes R of its Cholesky factorisation (upper,
-// zero below). The first pass factors D^-1 g D^-1 and returns R D, D the
-// powers of 2 nearest the columns' norms (exact scalings: the first pass is
+// zero below). The first pass factors D^-1 g D^-1 and returns R D, D powers
+// of 2 within a factor 2 of the columns' norms (exact scalings: the first pass is
 // CholeskyQR of the panel with its columns equilibrated, so columns of very
 // different norms keep their own relative accuracy, as with Householder).
 // *ok: set to 0 if a pivot is not positive and finite, or (second) if
@@ -151,20 +153,20 @@ __global__ void __launch_bounds__(THREADS) cholesky_upper(int w, T *g, int ldg, 
 	__syncthreads();
 	Tile<T> a;
 	a.load(w, w, [&](int r, int c) { return scalbn(g[r + (int64_t)c * ldg], -scale[r] - scale[c]); });
-	T dev = 0;
+	T dev = 0; // ||g - I||_F^2 (second)
 #pragma unroll
 	for (int i = 0; i < TR; i++)
 #pragma unroll
 		for (int j = 0; j < TC; j++) {
 			const T d = a.v[i][j] - T(a.row(i) == a.col(j) && a.row(i) < w);
-			dev += d * d;
+			dev += second ? d * d : T(0);
 		}
 	a.publish_col<0>(0, cols[0]);
 	dev = block_reduce<THREADS, T>(dev); // synchronises
 	bool good = !second || dev <= T(0.25);
-	sweep(w, [&](auto qc, int u) {
+	sweep(w, [&](auto qc, int kl) {
 		constexpr int Q = decltype(qc)::value;
-		const int k = 32 * Q + u;
+		const int k = 32 * Q + kl;
 		const T *col = cols[k % 2], p = col[k], inv = rsqrt(p);
 		good = good && p > 0 && isfinite(p);
 		if (tid == 0)
@@ -172,7 +174,7 @@ __global__ void __launch_bounds__(THREADS) cholesky_upper(int w, T *g, int ldg, 
 		T x[TR], y[TC]; // L's column k after k: over the rows, over the columns
 #pragma unroll
 		for (int i = 0; i < TR; i++)
-			x[i] = a.template below<Q>(i, u) ? col[a.row(i)] * inv : T(0);
+			x[i] = a.template below<Q>(i, kl) ? col[a.row(i)] * inv : T(0);
 #pragma unroll
 		for (int j = 0; j < TC; j++)
 			y[j] = a.col(j) > k ? col[a.col(j)] * inv : T(0);
@@ -221,9 +223,9 @@ __device__ void right_solve(Tile<T> &b, int w, const T *s, const T *dinv,
 	__syncthreads(); // s and dinv written, the buffers' previous readers done
 	b.template publish_col<0>(0, cols[0]);
 	__syncthreads();
-	sweep(w, [&](auto qc, int u) {
+	sweep(w, [&](auto qc, int kl) {
 		constexpr int Q = decltype(qc)::value;
-		const int k = 32 * Q + u;
+		const int k = 32 * Q + kl;
 		const T *col = cols[k % 2], d = dinv[k];
 		T x[TR], y[TC];
 #pragma unroll
@@ -314,21 +316,20 @@ solve_rows(int m, int w, const T *a, int lda, const T *r, T *q, int ldq)
 	b.store(n, w, [&](int i, int c, T x) { q[r0 + i + (int64_t)c * ldq] = x; });
 }
 
-// After modified_lu, three blocks: 0, M = U~^-1 (upper, zero below) into m;
+// After modified_lu, three blocks: 0, U~^-1 (upper, zero below) into uinv;
 // 1, T = -U S L^-T into t and its diagonal into tau (U = U~ R2^-1); 2, S R2
 // R1 on and above the diagonal of a's top block.
 template <typename T>
 __global__ void __launch_bounds__(THREADS)
-reconstruct(int w, const T *u, const T *r1, const T *r2, const T *sign, T *a, int lda, T *m, T *t,
+reconstruct(int w, const T *u, const T *r1, const T *r2, const T *sign, T *a, int lda, T *uinv, T *t,
             int ldt, T *tau)
 {
 	extern __shared__ __align__(16) unsigned char smem[];
 	T *s = reinterpret_cast<T *>(smem); // the solves' R without its diagonal
 	__shared__ T cols[2][HYLA_CHOLQR_MAX_W], dinv[HYLA_CHOLQR_MAX_W];
-	Tile<T> b;
 	if (blockIdx.x == 2) {
-		for (int c = b.ty; c < w; c += WARPS)
-			for (int r = b.tx; r <= c; r += 32) {
+		for (int c = threadIdx.x / 32; c < w; c += WARPS)
+			for (int r = threadIdx.x % 32; r <= c; r += 32) {
 				T x = 0;
 				for (int k = r; k <= c; k++)
 					x += r2[r + k * w] * r1[k + c * w];
@@ -336,11 +337,12 @@ reconstruct(int w, const T *u, const T *r1, const T *r2, const T *sign, T *a, in
 			}
 		return;
 	}
+	Tile<T> b;
 	if (blockIdx.x == 0) {
 		solve_operand(w, u, w, false, s, dinv);
 		b.load(w, w, [](int r, int c) { return T(r == c); });
 		right_solve(b, w, s, dinv, cols);
-		b.store(w, w, [&](int r, int c, T x) { m[r + c * w] = r <= c ? x : T(0); });
+		b.store(w, w, [&](int r, int c, T x) { uinv[r + c * w] = r <= c ? x : T(0); });
 		return;
 	}
 	solve_operand(w, r2, w, false, s, dinv);
@@ -396,6 +398,34 @@ static void blas_ok(cublasStatus_t status, const char *what)
 		hyla_fail(what);
 }
 
+// Whether the device gives each kernel with a w-by-w operand smem bytes of
+// shared memory beside its own (H100: 227 KB a block; some GPUs 99 KB,
+// less than double's 128 columns need). Their limit is set to the most the
+// device allows: the same every call, whichever worker sharing the GPU
+// makes it.
+template <typename T>
+static bool shared_room(size_t smem)
+{
+	int device, most;
+	if (cudaGetDevice(&device) != cudaSuccess ||
+	    cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess)
+		hyla_fail("the GPU's shared memory query");
+	const void *kernels[] = {(const void *)modified_lu<T>, (const void *)solve_rows<T>,
+	                         (const void *)reconstruct<T>};
+	for (const void *kernel : kernels) {
+		cudaFuncAttributes attr;
+		if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess)
+			hyla_fail("a CholeskyQR kernel's attributes");
+		const int room = most - (int)attr.sharedSizeBytes;
+		if (room < 0 || (size_t)room < smem)
+			return false;
+		if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, room) !=
+		    cudaSuccess)
+			hyla_fail("the CholeskyQR kernels' shared memory size");
+	}
+	return true;
+}
+
 template <typename T>
 static bool cholqr_panel(int m, int w, T *a, int lda, T *tau, T *t, int ldt, cublasHandle_t h,
                          cudaStream_t stream)
@@ -404,17 +434,12 @@ static bool cholqr_panel(int m, int w, T *a, int lda, T *tau, T *t, int ldt, cub
 		return false;
 	const size_t mw = (size_t)m * w, ww = (size_t)w * w;
 	const size_t smem = sizeof(T) * (size_t)HYLA_CHOLQR_MAX_W * (w + 1);
+	if (!shared_room<T>(smem))
+		return false;
 	T *q = static_cast<T *>(hyla__cuda_scratch(sizeof(T) * (mw + 4 * ww + w) + sizeof(int), stream));
-	T *r1 = q + mw, *r2 = r1 + ww, *u = r2 + ww, *inv = u + ww, *sign = inv + ww;
+	T *r1 = q + mw, *r2 = r1 + ww, *u = r2 + ww, *uinv = u + ww, *sign = uinv + ww;
 	int *ok = reinterpret_cast<int *>(sign + w);
 	static_assert(sizeof(T) >= sizeof(int), "the flag's alignment");
-	if (cudaFuncSetAttribute(modified_lu<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-	                         (int)smem) != cudaSuccess ||
-	    cudaFuncSetAttribute(solve_rows<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-	                         (int)smem) != cudaSuccess ||
-	    cudaFuncSetAttribute(reconstruct<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-	                         (int)smem) != cudaSuccess)
-		hyla_fail("the CholeskyQR kernels' shared memory size");
 	// CholeskyQR on A into q, its R into r1; then on q, its R into r2.
 	blas_ok(gemm_tn(h, w, m, a, lda, r1), "cuBLAS gemm of CholeskyQR");
 	cholesky_upper<T><<<1, THREADS, 0, stream>>>(w, r1, w, ok, false);
@@ -431,10 +456,10 @@ static bool cholqr_panel(int m, int w, T *a, int lda, T *tau, T *t, int ldt, cub
 	if (good) {
 		modified_lu<T><<<1, THREADS, smem, stream>>>(w, q, m, r2, a, lda, u, sign);
 		hyla_check_launch("modified_lu");
-		reconstruct<T><<<3, THREADS, smem, stream>>>(w, u, r1, r2, sign, a, lda, inv, t, ldt, tau);
+		reconstruct<T><<<3, THREADS, smem, stream>>>(w, u, r1, r2, sign, a, lda, uinv, t, ldt, tau);
 		hyla_check_launch("reconstruct");
 		// V below the top block: q's rows there times U~^-1
-		blas_ok(gemm_nn(h, m - w, w, q + w, m, inv, a + w, lda), "cuBLAS gemm of the reconstruction");
+		blas_ok(gemm_nn(h, m - w, w, q + w, m, uinv, a + w, lda), "cuBLAS gemm of the reconstruction");
 	}
 	hyla__cuda_scratch_free(q, stream);
 	return good;
