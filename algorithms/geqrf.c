@@ -29,6 +29,12 @@ struct geqrf_run {
 	starpu_data_handle_t work; /* with a GPU, the steps' workspace; else NULL */
 	int64_t group;
 	int lookahead;
+	/* With a GPU and the matrix arriving there panel by panel (the
+	 * LAPACK-style call): the steps of the first head panels update only
+	 * those, and once head - 1 of them are factored, their reflectors go to
+	 * the panels after the head in tasks of head panels, as their copies
+	 * come; 0: the matrix is there already. */
+	int64_t head;
 };
 
 /* update(k, ...) on the panels [first, last) of d, the first one alone when
@@ -48,17 +54,42 @@ static int submit_updates(const struct geqrf_run *r, starpu_data_handle_t v,
 	return ret;
 }
 
+/* The head's reflectors (panels [0, head - 1)) as one block reflector on
+ * the panels after the head, head of them a task. */
+static int submit_head(const struct geqrf_run *r)
+{
+	const hyla_desc *A = r->A;
+	int count = (int)r->head - 1;
+	uint32_t w = (uint32_t)(count * A->nb);
+	starpu_data_handle_t t, *tau = malloc(sizeof *tau * (size_t)count);
+	if (!tau)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %d handles", count);
+	for (int j = 0; j < count; j++)
+		tau[j] = hyla__tile(r->tau, j, 0);
+	starpu_data_handle_t work;
+	starpu_matrix_data_register(&t, -1, 0, w, w, w, sizeof(real_t));
+	starpu_vector_data_register(&work, -1, 0, w * (uint32_t)(r->head * A->nb), sizeof(real_t));
+	int ret = TYPED(hyla__insert_geqrf_head_t)(A->tiles, tau, count, t);
+	for (int64_t g = r->head; g < A->nt && ret == HYLA_SUCCESS; g += r->head)
+		ret = TYPED(hyla__insert_geqrf_head)(A->tiles, count, t, work, &A->tiles[g],
+		                                     (int)(A->nt - g < r->head ? A->nt - g : r->head));
+	starpu_data_unregister_submit(t);
+	starpu_data_unregister_submit(work);
+	free(tau);
+	return ret;
+}
+
 static int submit_geqrf(const struct geqrf_run *r)
 {
 	const hyla_desc *A = r->A;
 	int ret = HYLA_SUCCESS;
 	starpu_data_handle_t t_prev = NULL;
 	for (int64_t k = 0; k < A->nt && ret == HYLA_SUCCESS; k++) {
-		int64_t c0 = k * A->nb, w = hyla__tile_cols(A, k);
+		int64_t c0 = k * A->nb, w = hyla__tile_cols(A, k), end = k < r->head ? r->head : A->nt;
 		starpu_data_handle_t panel = A->tiles[k], tau = hyla__tile(r->tau, k, 0), t;
 		starpu_matrix_data_register(&t, -1, 0, (uint32_t)w, (uint32_t)w, (uint32_t)w, sizeof(real_t));
 		if (r->work && k > 0)
-			ret = TASK(geqrf_step)(A->tiles[k - 1], t_prev, r->work, &A->tiles[k], (int)(A->nt - k),
+			ret = TASK(geqrf_step)(A->tiles[k - 1], t_prev, r->work, &A->tiles[k], (int)(end - k),
 			                       tau, t, r->scratch, c0);
 		else
 			ret = TASK(geqrf_panel)(panel, tau, t, r->scratch, c0);
@@ -71,6 +102,8 @@ static int submit_geqrf(const struct geqrf_run *r)
 		t_prev = t;
 		hyla__write_back(panel);
 		hyla__progress_mark(panel, k + 1, A->nt);
+		if (ret == HYLA_SUCCESS && k + 1 == r->head)
+			ret = submit_head(r);
 	}
 	if (t_prev)
 		starpu_data_unregister_submit(t_prev);
@@ -102,7 +135,8 @@ int PUBLIC(geqrf)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau)
  * or NULL) with tau (registered here, in the caller's memory once the
  * request is waited for) and the request's fence. B's rows below A's
  * columns, if any: LAPACK's dgeqrf, a last task. */
-static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla_request *req)
+static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla_request *req,
+                       int64_t head)
 {
 	int64_t nb = A->nb, n = A->n + (B ? B->n : 0), k = A->m < n ? A->m : n;
 	hyla_desc T;
@@ -112,6 +146,8 @@ static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla
 	for (int64_t t = 0; t < T.mt && ret == HYLA_SUCCESS; t++)
 		ret = hyla__request_own(req, T.tiles[t]);
 	struct geqrf_run run = {.A = A, .B = B, .tau = &T};
+	if (hyla_ncuda() > 0 && head >= 2 && head + 1 < A->nt)
+		run.head = head;
 	int64_t group = run.group = hyla__update_group(B && B->nt > A->nt ? B->nt : A->nt, n, nb,
 	                                                    &run.lookahead);
 	if (ret == HYLA_SUCCESS) {
@@ -152,7 +188,7 @@ int PUBLIC(geqrf_ex)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau, 
 	if (k <= nb)
 		return geqrf_host(m, n, a, lda, tau);
 	hyla_desc A, B = {0};
-	if ((ret = hyla__desc_register_views(&A, a, m, k, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
+	if ((ret = hyla__desc_register_streamed(&A, a, m, k, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
 		return ret;
 	if (n > k && (ret = hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb,
 	                                               sizeof(real_t))) != HYLA_SUCCESS) {
@@ -160,7 +196,9 @@ int PUBLIC(geqrf_ex)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau, 
 		return ret;
 	}
 	struct hyla_request req = {0};
-	ret = hyla__finish_sync(&req, &A, submit_call(&A, n > k ? &B : NULL, tau, &req));
+	/* The first 1024 columns' steps beside the later columns' copy. */
+	int64_t head = A.room ? (1024 + nb - 1) / nb : 0;
+	ret = hyla__finish_sync(&req, &A, submit_call(&A, n > k ? &B : NULL, tau, &req, head));
 	hyla__desc_unregister(&B);
 	return ret;
 }
@@ -188,9 +226,9 @@ int PUBLIC(geqrf_async)(hyla_matrix *a, real_t *tau, hyla_request *req)
 	if (!req)
 		return HYLA_ERROR(-3, "req is NULL");
 	if (A->m >= A->n)
-		return submit_call(A, NULL, tau, req);
+		return submit_call(A, NULL, tau, req, 0);
 	/* Wide: the panels wholly left of column m (none for m < nb), then the others. */
 	int64_t full = A->m / A->nb;
 	hyla_desc V = panels(A, 0, full), B = panels(A, full, A->nt - full);
-	return submit_call(&V, &B, tau, req);
+	return submit_call(&V, &B, tau, req, 0);
 }

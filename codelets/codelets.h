@@ -77,6 +77,15 @@ void TYPED(hyla__gehrd_panel_spmd)(struct hyla_spmd_barrier *barrier, int rank, 
  * DGEHD2 on the CPU; tau: its part of tau (W). */
 int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau, int64_t col);
 
+/* Householder QR's start (algorithms/geqrf.c): the T of the reflectors of
+ * the count panels v (contiguous, their tau's tau) as one block reflector
+ * into t (their width square); then that block reflector on the panels
+ * (contiguous; work: a vector of the width times their columns). */
+int TYPED(hyla__insert_geqrf_head_t)(const starpu_data_handle_t *v, const starpu_data_handle_t *tau,
+                                     int count, starpu_data_handle_t t);
+int TYPED(hyla__insert_geqrf_head)(const starpu_data_handle_t *v, int count, starpu_data_handle_t t,
+                                   starpu_data_handle_t work, const starpu_data_handle_t *panels,
+                                   int npanels);
 /* Householder QR's wide end (algorithms/geqrf.c): LAPACK's dgeqrf on rows
  * r0.. of the npanels consecutive panels (RW, contiguous), tau (W) its
  * scalars; scratch: hyla_workspace_dgeqrf(their columns). CPU. */

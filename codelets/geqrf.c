@@ -9,6 +9,7 @@
  * runtime/precision.h. */
 #include <lapacke.h>
 #include <stdlib.h>
+#include <string.h>
 #include "codelets.h"
 #include "runtime.h"
 #ifdef HYLA_WITH_CUDA
@@ -232,6 +233,186 @@ int TASK(geqrf_step)(starpu_data_handle_t v, starpu_data_handle_t tv, starpu_dat
 	                             0);
 	free(descr);
 	return hyla__submitted(ret, step_cl.name);
+}
+
+/* The Householder QR's start while the later columns' copy to the GPU goes
+ * on (algorithms/geqrf.c): the first panels' reflectors as one block
+ * reflector, its T (LAPACK's dlarft over their columns), then applied to
+ * later panels (dlarfb with that width). Buffers of the T task: the head's
+ * panels (R, contiguous), their tau's (R), T (W); of the update: the
+ * head's panels, T (R), the workspace (the width times the columns), then
+ * the panels updated (RW, contiguous). */
+/* The columns of the head's count panels, one matrix. */
+static int head_width(void *buffers[], int count)
+{
+	int w = 0;
+	for (int j = 0; j < count; j++) {
+		if (MAT(buffers[j]) != MAT(buffers[0]) + (int64_t)w * LD(buffers[0]) ||
+		    LD(buffers[j]) != LD(buffers[0]))
+			STARPU_ABORT_MSG("geqrf head: panels are not contiguous");
+		w += COLS(buffers[j]);
+	}
+	return w;
+}
+
+static void head_t_cpu(void *buffers[], void *cl_arg)
+{
+	int count;
+	starpu_codelet_unpack_args(cl_arg, &count, 0);
+	int w = head_width(buffers, count), nb = COLS(buffers[0]);
+	real_t *tau = malloc(sizeof *tau * (size_t)w);
+	if (!tau)
+		STARPU_ABORT_MSG("geqrf head: no memory for tau");
+	for (int j = 0; j < count; j++)
+		memcpy(tau + (int64_t)j * nb, MAT(buffers[count + j]), sizeof *tau * (size_t)COLS(buffers[j]));
+	TYPED(hyla__larft_host)(ROWS(buffers[0]), w, MAT(buffers[0]), LD(buffers[0]), tau,
+	                        MAT(buffers[2 * count]), LD(buffers[2 * count]));
+	free(tau);
+}
+
+static void head_apply_cpu(void *buffers[], void *cl_arg)
+{
+	int count;
+	starpu_codelet_unpack_args(cl_arg, &count, 0);
+	int w = head_width(buffers, count), first = count + 2;
+	int cols = hyla__contiguous_cols(buffers, first, sizeof(real_t));
+	LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', 'T', 'F', 'C', ROWS(buffers[first]), cols, w,
+	                    MAT(buffers[0]), LD(buffers[0]), MAT(buffers[count]), LD(buffers[count]),
+	                    MAT(buffers[first]), LD(buffers[first]), VEC(buffers[count + 1]), cols);
+}
+
+#ifdef HYLA_WITH_CUDA
+static void head_t_cuda(void *buffers[], void *cl_arg)
+{
+	int count;
+	starpu_codelet_unpack_args(cl_arg, &count, 0);
+	int w = head_width(buffers, count), nb = COLS(buffers[0]);
+	cudaStream_t stream = starpu_cuda_get_local_stream();
+	real_t *tau = hyla__cuda_scratch(sizeof *tau * (size_t)w, stream);
+	for (int j = 0; j < count; j++)
+		if (cudaMemcpyAsync(tau + (int64_t)j * nb, MAT(buffers[count + j]),
+		                    sizeof *tau * (size_t)COLS(buffers[j]), cudaMemcpyDeviceToDevice,
+		                    stream) != cudaSuccess)
+			STARPU_ABORT_MSG("geqrf head: tau's copy failed");
+	TYPED(hyla__cuda_larft)(ROWS(buffers[0]), w, MAT(buffers[0]), LD(buffers[0]), tau,
+	                        MAT(buffers[2 * count]), LD(buffers[2 * count]),
+	                        starpu_cublas_get_local_handle(), stream);
+	hyla__cuda_scratch_free(tau, stream);
+}
+
+static void head_apply_cuda(void *buffers[], void *cl_arg)
+{
+	int count;
+	starpu_codelet_unpack_args(cl_arg, &count, 0);
+	int w = head_width(buffers, count), first = count + 2;
+	int cols = hyla__contiguous_cols(buffers, first, sizeof(real_t));
+	TYPED(hyla__cublas_larfb)(starpu_cublas_get_local_handle(), 1, ROWS(buffers[first]), w, cols,
+	                          MAT(buffers[0]), LD(buffers[0]), MAT(buffers[count]),
+	                          LD(buffers[count]), MAT(buffers[first]), LD(buffers[first]),
+	                          VEC(buffers[count + 1]));
+}
+#endif
+
+/* Sizes: rows x width^2 (T); rows x columns updated x width (update). */
+static size_t head_t_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	int count;
+	starpu_codelet_unpack_args(task->cl_arg, &count, 0);
+	size_t w = hyla__cols_from(task, 0) - hyla__cols_from(task, (unsigned)count);
+	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, 0)) * w * w;
+}
+
+static size_t head_apply_size(struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	int count;
+	starpu_codelet_unpack_args(task->cl_arg, &count, 0);
+	size_t w = starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, (unsigned)count));
+	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, 0)) * w *
+	       hyla__cols_from(task, (unsigned)count + 2);
+}
+
+static struct starpu_perfmodel head_t_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_geqrf_head_t_" PREC_NAME "_v1",
+	.size_base = head_t_size,
+	.footprint = hyla__size_footprint,
+};
+
+static struct starpu_perfmodel head_apply_model = {
+	.type = STARPU_NL_REGRESSION_BASED,
+	.symbol = "hyla_geqrf_head_" PREC_NAME "_v1",
+	.size_base = head_apply_size,
+	.footprint = hyla__size_footprint,
+};
+
+static struct starpu_codelet head_t_cl = {
+	.cpu_funcs = {head_t_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {head_t_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = hyla__panel_on_views_node,
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.model = &head_t_model,
+	.name = "geqrf_head_t_" PREC_NAME,
+};
+
+static struct starpu_codelet head_apply_cl = {
+	.cpu_funcs = {head_apply_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {head_apply_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = hyla__update_on_views_node,
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.model = &head_apply_model,
+	.name = "geqrf_head_" PREC_NAME,
+};
+
+/* A task over the head's count panels, then fixed buffers, then panels. */
+static int insert_head(struct starpu_codelet *cl, const starpu_data_handle_t *v, int count,
+                       const struct starpu_data_descr *fixed, int nfixed,
+                       const starpu_data_handle_t *panels, int npanels)
+{
+	int n = count + nfixed + npanels;
+	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)n);
+	if (!descr)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", cl->name);
+	for (int j = 0; j < count; j++)
+		descr[j] = (struct starpu_data_descr){v[j], STARPU_R};
+	for (int j = 0; j < nfixed; j++)
+		descr[count + j] = fixed[j];
+	for (int p = 0; p < npanels; p++)
+		descr[count + nfixed + p] = (struct starpu_data_descr){panels[p], STARPU_RW};
+	int ret = starpu_task_insert(cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr,
+	                             n, STARPU_VALUE, &count, sizeof count, STARPU_PRIORITY,
+	                             STARPU_MAX_PRIO, 0);
+	free(descr);
+	return hyla__submitted(ret, cl->name);
+}
+
+int TYPED(hyla__insert_geqrf_head_t)(const starpu_data_handle_t *v, const starpu_data_handle_t *tau,
+                                     int count, starpu_data_handle_t t)
+{
+	struct starpu_data_descr *fixed = malloc(sizeof *fixed * (size_t)(count + 1));
+	if (!fixed)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", head_t_cl.name);
+	for (int j = 0; j < count; j++)
+		fixed[j] = (struct starpu_data_descr){tau[j], STARPU_R};
+	fixed[count] = (struct starpu_data_descr){t, STARPU_W};
+	int ret = insert_head(&head_t_cl, v, count, fixed, count + 1, NULL, 0);
+	free(fixed);
+	return ret;
+}
+
+int TYPED(hyla__insert_geqrf_head)(const starpu_data_handle_t *v, int count, starpu_data_handle_t t,
+                                   starpu_data_handle_t work, const starpu_data_handle_t *panels,
+                                   int npanels)
+{
+	const struct starpu_data_descr fixed[] = {{t, STARPU_R}, {work, STARPU_SCRATCH}};
+	return insert_head(&head_apply_cl, v, count, fixed, 2, panels, npanels);
 }
 
 /* Buffers: tau (W), scratch, then the panels (RW, contiguous). */

@@ -85,8 +85,10 @@ static int upload_below(const hyla_desc *d, int gpu, unsigned node, int64_t skip
 }
 #endif
 
-/* skip < 0: the whole parent to the GPU; else only its rows from skip * j
- * on in panel j. */
+enum { WHOLE = -1, STREAMED = -2 }; /* register_views' skip */
+
+/* skip WHOLE: the whole parent to the GPU; STREAMED: room there, the panels
+ * prefetched after; else only rows from skip * j on in panel j. */
 static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld, int64_t nb,
                           size_t elsize, int64_t skip)
 {
@@ -98,16 +100,26 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 	starpu_matrix_data_register(&d->parent, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)ld,
 	                            (uint32_t)m, (uint32_t)n, elsize);
 	int gpu = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0), ret = HYLA_SUCCESS;
-	if (gpu >= 0 && skip < 0 &&
-	    starpu_data_fetch_on_node(d->parent, starpu_worker_get_memory_node(gpu), 0))
+	unsigned node = gpu >= 0 ? starpu_worker_get_memory_node(gpu) : STARPU_MAIN_RAM;
+	if (gpu >= 0 && skip == WHOLE && starpu_data_fetch_on_node(d->parent, node, 0))
 		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
 		                 (long long)m, (long long)n);
+	if (gpu >= 0 && skip == STREAMED) { /* room, not data: the panels inherit it, invalid there */
+		if ((d->room = starpu_malloc_on_node(node, (size_t)(m * n) * elsize)))
+			starpu_matrix_ptr_register(d->parent, node, d->room, d->room, 0, (uint32_t)m);
+		else
+			ret = HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
+			                 (long long)m, (long long)n);
+	}
 #ifdef HYLA_WITH_CUDA
 	if (gpu >= 0 && skip >= 0)
-		ret = upload_below(d, gpu, starpu_worker_get_memory_node(gpu), skip);
+		ret = upload_below(d, gpu, node, skip);
 #endif
 	if (ret != HYLA_SUCCESS) { /* the host's copy as it was: a partial one on the GPU stays there */
 		starpu_data_unregister_no_coherency(d->parent);
+		if (d->room)
+			starpu_free_on_node(node, d->room, (size_t)(m * n) * elsize);
+		d->room = 0;
 		free(d->tiles);
 		d->tiles = NULL;
 		d->parent = NULL;
@@ -119,13 +131,21 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 	starpu_data_partition(d->parent, &panels);
 	for (int64_t j = 0; j < d->nt; j++)
 		d->tiles[j] = starpu_data_get_sub_data(d->parent, 1, (unsigned)j);
+	for (int64_t j = 0; d->room && j < d->nt; j++)
+		starpu_data_prefetch_on_node(d->tiles[j], node, 1);
 	return HYLA_SUCCESS;
 }
 
 int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                               int64_t nb, size_t elsize)
 {
-	return register_views(d, ptr, m, n, ld, nb, elsize, -1);
+	return register_views(d, ptr, m, n, ld, nb, elsize, WHOLE);
+}
+
+int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
+                                 int64_t nb, size_t elsize)
+{
+	return register_views(d, ptr, m, n, ld, nb, elsize, STREAMED);
 }
 
 int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
@@ -139,9 +159,12 @@ static void desc_release(hyla_desc *d, void (*unregister)(starpu_data_handle_t))
 	if (d->parent) {
 		starpu_data_unpartition(d->parent, STARPU_MAIN_RAM);
 		starpu_data_unregister(d->parent);
+		if (d->room)
+			starpu_free_on_node(hyla__views_node(), d->room, (size_t)(d->m * d->n) * d->elsize);
 		free(d->tiles);
 		d->tiles = NULL;
 		d->parent = NULL;
+		d->room = 0;
 		return;
 	}
 	if (!d->tiles)

@@ -27,6 +27,7 @@ typedef struct hyla_desc {
 	size_t elsize;
 	starpu_data_handle_t *tiles; /* mt*nt, tile (i, j) at i + j*mt */
 	starpu_data_handle_t parent; /* set when the tiles are views of one handle */
+	uintptr_t room;              /* the views' room on the GPU if hyla made it, or 0 */
 } hyla_desc;
 
 int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
@@ -43,6 +44,12 @@ int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int
  * must write the rows above before they read them. */
 int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                                    int64_t nb, size_t elsize);
+/* The same for a graph whose first tasks need only the first panels (the
+ * Householder QR's): the parent's room on the GPU is made without a copy
+ * (d->room), and the panels are prefetched into it one by one, the first
+ * first. */
+int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
+                                 int64_t nb, size_t elsize);
 /* The memory node where such views are contiguous: the first GPU's (or the
  * host's); codelets that rely on it run on no other GPU. */
 int hyla__views_node(void);
