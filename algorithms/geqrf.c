@@ -16,7 +16,9 @@
  * with a GPU, from the second panel on, update(k - 1, all) and panel(k) in
  * one step task, where the panel runs beside the update of the panels after
  * it (look-ahead on two streams). The columns after min(m, n) are updated
- * by each panel in one task. */
+ * by each panel in one task. The LAPACK-style call streams the matrix to
+ * the GPU (panel by panel, in order) and starts with the first head panels
+ * alone (see struct geqrf_run). */
 #include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
