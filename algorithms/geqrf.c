@@ -62,15 +62,15 @@ static int submit_head(const struct geqrf_run *r)
 {
 	const hyla_desc *A = r->A;
 	int count = (int)r->head - 1;
-	uint32_t w = (uint32_t)(count * A->nb);
+	uint32_t width = (uint32_t)(count * A->nb); /* the block reflector's */
 	starpu_data_handle_t t, *tau = malloc(sizeof *tau * (size_t)count);
 	if (!tau)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %d handles", count);
 	for (int j = 0; j < count; j++)
 		tau[j] = hyla__tile(r->tau, j, 0);
 	starpu_data_handle_t work;
-	starpu_matrix_data_register(&t, -1, 0, w, w, w, sizeof(real_t));
-	starpu_vector_data_register(&work, -1, 0, w * (uint32_t)(r->head * A->nb), sizeof(real_t));
+	starpu_matrix_data_register(&t, -1, 0, width, width, width, sizeof(real_t));
+	starpu_vector_data_register(&work, -1, 0, width * (uint32_t)(r->head * A->nb), sizeof(real_t));
 	int ret = TYPED(hyla__insert_geqrf_head_t)(A->tiles, tau, count, t);
 	for (int64_t g = r->head; g < A->nt && ret == HYLA_SUCCESS; g += r->head)
 		ret = TYPED(hyla__insert_geqrf_head)(A->tiles, count, t, work, &A->tiles[g],
@@ -148,7 +148,7 @@ static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla
 	for (int64_t t = 0; t < T.mt && ret == HYLA_SUCCESS; t++)
 		ret = hyla__request_own(req, T.tiles[t]);
 	struct geqrf_run run = {.A = A, .B = B, .tau = &T};
-	if (hyla_ncuda() > 0 && head >= 2 && head + 1 < A->nt)
+	if (head >= 2 && head + 1 < A->nt)
 		run.head = head;
 	int64_t group = run.group = hyla__update_group(B && B->nt > A->nt ? B->nt : A->nt, n, nb,
 	                                                    &run.lookahead);

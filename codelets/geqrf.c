@@ -5,8 +5,9 @@
  * Householder reconstruction, where that is accurate; else
  * cuda/geqr2_kernel.cu, the column loop as one cooperative kernel, and
  * cuda/householder_panels.cu, T, and the column loop by cuBLAS for panels
- * too tall for the kernel); the models choose. Typed source: see
- * runtime/precision.h. */
+ * too tall for the kernel); the models choose. Also the QR's steps with a
+ * GPU, its start (the first panels' block reflector on the rest) and its
+ * wide end. Typed source: see runtime/precision.h. */
 #include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,12 +271,20 @@ static void head_t_cpu(void *buffers[], void *cl_arg)
 	free(tau);
 }
 
+/* The updated panels' columns, one matrix. */
+static int head_cols(void *buffers[], int first)
+{
+	int cols = hyla__contiguous_cols(buffers, first, sizeof(real_t));
+	if (!cols)
+		STARPU_ABORT_MSG("geqrf head: the panels updated are not contiguous");
+	return cols;
+}
+
 static void head_apply_cpu(void *buffers[], void *cl_arg)
 {
 	int count;
 	starpu_codelet_unpack_args(cl_arg, &count, 0);
-	int w = head_width(buffers, count), first = count + 2;
-	int cols = hyla__contiguous_cols(buffers, first, sizeof(real_t));
+	int w = head_width(buffers, count), first = count + 2, cols = head_cols(buffers, first);
 	LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', 'T', 'F', 'C', ROWS(buffers[first]), cols, w,
 	                    MAT(buffers[0]), LD(buffers[0]), MAT(buffers[count]), LD(buffers[count]),
 	                    MAT(buffers[first]), LD(buffers[first]), VEC(buffers[count + 1]), cols);
@@ -304,8 +313,7 @@ static void head_apply_cuda(void *buffers[], void *cl_arg)
 {
 	int count;
 	starpu_codelet_unpack_args(cl_arg, &count, 0);
-	int w = head_width(buffers, count), first = count + 2;
-	int cols = hyla__contiguous_cols(buffers, first, sizeof(real_t));
+	int w = head_width(buffers, count), first = count + 2, cols = head_cols(buffers, first);
 	TYPED(hyla__cublas_larfb)(starpu_cublas_get_local_handle(), 1, ROWS(buffers[first]), w, cols,
 	                          MAT(buffers[0]), LD(buffers[0]), MAT(buffers[count]),
 	                          LD(buffers[count]), MAT(buffers[first]), LD(buffers[first]),
@@ -319,7 +327,7 @@ static size_t head_t_size(struct starpu_task *task, unsigned impl)
 	(void)impl;
 	int count;
 	starpu_codelet_unpack_args(task->cl_arg, &count, 0);
-	size_t w = hyla__cols_from(task, 0) - hyla__cols_from(task, (unsigned)count);
+	size_t w = starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, 2 * (unsigned)count)); /* T's */
 	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, 0)) * w * w;
 }
 

@@ -104,22 +104,21 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 	if (gpu >= 0 && skip == WHOLE && starpu_data_fetch_on_node(d->parent, node, 0))
 		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
 		                 (long long)m, (long long)n);
-	if (gpu >= 0 && skip == STREAMED) { /* room, not data: the panels inherit it, invalid there */
-		if ((d->room = starpu_malloc_on_node(node, (size_t)(m * n) * elsize)))
-			starpu_matrix_ptr_register(d->parent, node, d->room, d->room, 0, (uint32_t)m);
-		else
-			ret = HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
-			                 (long long)m, (long long)n);
-	}
+	/* Room, not data: the panels inherit it, invalid there. Where it cannot be
+	 * had (StarPU keeps buffers of earlier data there that only its own
+	 * allocations reclaim), the whole copy. */
+	if (gpu >= 0 && skip == STREAMED &&
+	    (d->room = starpu_malloc_on_node(node, (size_t)(m * n) * elsize)))
+		starpu_matrix_ptr_register(d->parent, node, d->room, d->room, 0, (uint32_t)m);
+	else if (gpu >= 0 && skip == STREAMED && starpu_data_fetch_on_node(d->parent, node, 0))
+		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
+		                 (long long)m, (long long)n);
 #ifdef HYLA_WITH_CUDA
 	if (gpu >= 0 && skip >= 0)
 		ret = upload_below(d, gpu, node, skip);
 #endif
 	if (ret != HYLA_SUCCESS) { /* the host's copy as it was: a partial one on the GPU stays there */
 		starpu_data_unregister_no_coherency(d->parent);
-		if (d->room)
-			starpu_free_on_node(node, d->room, (size_t)(m * n) * elsize);
-		d->room = 0;
 		free(d->tiles);
 		d->tiles = NULL;
 		d->parent = NULL;
