@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include "algorithms.h"
 #include "codelets.h"
+#include "typed.h"
 #include "runtime.h"
 
 /* R's column of each panel: rows 0 to the panel's last, in the caller's r;
@@ -102,15 +103,13 @@ static int submit_cgs(const hyla_desc *A, real_t *r, int64_t ldr, hyla_cgs_varia
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)A->nt);
 	int ret = register_r_columns(rk, r, ldr, A, req);
 	if (ret == HYLA_SUCCESS)
+		ret = TYPED(hyla__gs_begin)(A, r, ldr, req);
+	if (ret == HYLA_SUCCESS)
 		ret = variant == HYLA_CGS_VECTOR
 		          ? submit_vector(A, rk, req)
 		          : submit_blocked(A, rk, variant == HYLA_CGS2 ? 2 : 1, req);
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__request_fence(req, A, NULL);
-	req->pivots = r;
-	req->pivots_n = A->n;
-	req->pivots_ld = ldr;
-	req->pivots_elsize = sizeof(real_t);
 	free(rk);
 	return ret;
 }
@@ -148,10 +147,11 @@ int PUBLIC(cgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t
 int PUBLIC(cgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, hyla_cgs_variant variant,
                       hyla_request *req)
 {
-	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
-	if (!A)
-		return -1;
-	int ret = hyla__check_gs_args(A->m, A->n, A->ptr, A->ld, r, ldr, A->nb);
+	const hyla_desc *A;
+	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	ret = hyla__check_gs_args(A->m, A->n, A->ptr, A->ld, r, ldr, A->nb);
 	if (ret == HYLA_SUCCESS)
 		ret = check_variant(variant);
 	if (ret == HYLA_SUCCESS && variant == HYLA_CGS_VECTOR && A->nb > HYLA_CGS_MAX_NB)

@@ -176,9 +176,10 @@ int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_
 int PUBLIC(gebrd_async)(hyla_matrix *a, real_t *d, real_t *e, real_t *tauq, real_t *taup,
                         hyla_request *req)
 {
-	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
-	if (!A)
-		return -1;
+	const hyla_desc *A;
+	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
+	if (ret != HYLA_SUCCESS)
+		return ret;
 	if (!d)
 		return HYLA_ERROR(-2, "d is NULL");
 	if ((A->m < A->n ? A->m : A->n) > 1 && !e)

@@ -290,14 +290,15 @@ int PUBLIC(gehrd_ex)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda
 
 int PUBLIC(gehrd_async)(hyla_matrix *a, real_t *tau, hyla_gehrd_panel panel, hyla_request *req)
 {
-	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
-	if (!A)
-		return -1;
+	const hyla_desc *A;
+	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
+	if (ret != HYLA_SUCCESS)
+		return ret;
 	if (A->m != A->n)
 		return HYLA_ERROR(-1, "a is %lld-by-%lld, not square", (long long)A->m, (long long)A->n);
 	if (!tau && A->n > 1)
 		return HYLA_ERROR(-2, "tau is NULL");
-	int ret = check_panel(A->nb, panel);
+	ret = check_panel(A->nb, panel);
 	if (ret == HYLA_SUCCESS)
 		ret = check_panel_workers(A->nb, panel);
 	if (ret == HYLA_SUCCESS && !req)

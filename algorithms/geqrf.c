@@ -220,9 +220,10 @@ static hyla_desc panels(const hyla_desc *a, int64_t first, int64_t count)
 
 int PUBLIC(geqrf_async)(hyla_matrix *a, real_t *tau, hyla_request *req)
 {
-	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
-	if (!A)
-		return -1;
+	const hyla_desc *A;
+	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
+	if (ret != HYLA_SUCCESS)
+		return ret;
 	if (!tau)
 		return HYLA_ERROR(-2, "tau is NULL");
 	if (!req)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include "algorithms.h"
 #include "codelets.h"
+#include "typed.h"
 #include "runtime.h"
 
 #define A(k) hyla__tile(A, 0, k)
@@ -60,6 +61,8 @@ static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form
 	for (int64_t t = 0; t < R.mt * R.nt && ret == HYLA_SUCCESS; t++)
 		ret = hyla__request_own(req, R.tiles[t]);
 	if (ret == HYLA_SUCCESS)
+		ret = TYPED(hyla__gs_begin)(A, r, ldr, req);
+	if (ret == HYLA_SUCCESS)
 		ret = hyla__desc_register(&G, NULL, nb, A->nt * nb, nb, nb, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS) {
 		starpu_data_handle_t scratch = WORKSPACE(mgs)();
@@ -70,10 +73,6 @@ static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__request_fence(req, A, NULL);
 	free(R.tiles); /* the handles are the request's */
-	req->pivots = r;
-	req->pivots_n = n;
-	req->pivots_ld = ldr;
-	req->pivots_elsize = sizeof(real_t);
 	return ret;
 }
 
@@ -109,10 +108,11 @@ int PUBLIC(mgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t
 int PUBLIC(mgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, hyla_mgs_form form,
                       hyla_request *req)
 {
-	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
-	if (!A)
-		return -1;
-	int ret = hyla__check_gs_args(A->m, A->n, A->ptr, A->ld, r, ldr, A->nb);
+	const hyla_desc *A;
+	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	ret = hyla__check_gs_args(A->m, A->n, A->ptr, A->ld, r, ldr, A->nb);
 	if (ret == HYLA_SUCCESS)
 		ret = check_form(form);
 	if (ret == HYLA_SUCCESS && !req)

@@ -28,9 +28,10 @@ int PUBLIC(orghr)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, c
 
 int PUBLIC(orghr_async)(hyla_matrix *a, const real_t *tau, hyla_request *req)
 {
-	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
-	if (!A)
-		return -1;
+	const hyla_desc *A;
+	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
+	if (ret != HYLA_SUCCESS)
+		return ret;
 	int64_t n = A->n;
 	if (A->m != n)
 		return HYLA_ERROR(-1, "a is %lld-by-%lld, not square", (long long)A->m, (long long)n);
@@ -40,7 +41,7 @@ int PUBLIC(orghr_async)(hyla_matrix *a, const real_t *tau, hyla_request *req)
 		return HYLA_ERROR(-3, "req is NULL");
 	/* The shifted tau, (0, tau), in StarPU's memory; tau is the request's. */
 	hyla_desc shifted;
-	int ret = hyla__desc_register(&shifted, NULL, n, 1, n, A->nb, 1, sizeof(real_t));
+	ret = hyla__desc_register(&shifted, NULL, n, 1, n, A->nb, 1, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	starpu_data_handle_t given = NULL;

@@ -166,9 +166,10 @@ int PUBLIC(orgqr_ex)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, co
 
 int PUBLIC(orgqr_async)(hyla_matrix *a, const real_t *tau, hyla_request *req)
 {
-	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
-	if (!A)
-		return -1;
+	const hyla_desc *A;
+	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
+	if (ret != HYLA_SUCCESS)
+		return ret;
 	if (A->m < A->n)
 		return HYLA_ERROR(-1, "a is %lld-by-%lld: Q needs m >= n", (long long)A->m,
 		                  (long long)A->n);
@@ -178,6 +179,6 @@ int PUBLIC(orgqr_async)(hyla_matrix *a, const real_t *tau, hyla_request *req)
 		return HYLA_ERROR(-3, "req is NULL");
 	/* After the call that made the reflectors and tau (its fence): the
 	 * first tasks here only read a. */
-	int ret = hyla__gate(A);
+	ret = hyla__gate(A);
 	return ret == HYLA_SUCCESS ? submit_call(A, NULL, tau, req) : ret;
 }

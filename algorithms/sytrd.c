@@ -145,9 +145,10 @@ int PUBLIC(sytrd_async)(char uplo, hyla_matrix *a, real_t *d, real_t *e, real_t 
 {
 	if (uplo != 'U' && uplo != 'L' && uplo != 'u' && uplo != 'l')
 		return HYLA_ERROR(-1, "uplo = '%c' must be 'U' or 'L'", uplo);
-	const hyla_desc *A = hyla__matrix_desc(a, sizeof(real_t));
-	if (!A)
-		return -2;
+	const hyla_desc *A;
+	int ret = hyla__matrix_desc(a, sizeof(real_t), 2, &A);
+	if (ret != HYLA_SUCCESS)
+		return ret;
 	if (A->m != A->n)
 		return HYLA_ERROR(-2, "a is %lld-by-%lld, not square", (long long)A->m, (long long)A->n);
 	if (!d)

@@ -6,6 +6,12 @@
 #include "precision.h"
 #include "runtime.h"
 
+/* The Gram-Schmidt QRs' first tasks, on every panel of A (algorithms/
+ * gs_columns.c), and the request's finish: the wait returns the first
+ * column that depends on the earlier ones (1-based) and scales R (n-by-n
+ * at r, in the caller's memory) back where a column was scaled. */
+int TYPED(hyla__gs_begin)(const hyla_desc *A, real_t *r, int64_t ldr, hyla_request *req);
+
 /* Q (m-by-n, m >= n >= k) from the k reflectors in a as dgeqrf leaves
  * them, with tau: the task graph over panels of width nb, or LAPACK's
  * dorgqr on the host when k <= nb or the matrix cannot be registered.

@@ -10,6 +10,13 @@
 #include "precision.h"
 #include "runtime.h"
 
+/* The Gram-Schmidt QRs' first task on each panel a (RW): each column's norm
+ * into row 0 of info (a 2-by-w tile, W) and into row 1 the power of two e
+ * that scaled it (2^e a_j) where its entries' squares would overflow or
+ * underflow (codelets/gs_scaling.h), else 0. */
+int TYPED(hyla__insert_gs_columns)(starpu_data_handle_t a, starpu_data_handle_t info,
+                                   int priority);
+
 /* Classical Gram-Schmidt's vector form (algorithms/cgs.c; the blocked
  * codelets are public: include/hyla_codelets.h). */
 /* The widest panel of the vector codelets (cuda/kernels.h's HYLA_CGS_MAX_COLS). */

@@ -21,6 +21,7 @@ extern "C" {
 #define HYLA_ERR_NOMEM (-102)    /* an allocation failed */
 #define HYLA_ERR_NODEV (-103)    /* a GPU was required but none is usable */
 #define HYLA_ERR_SUBMIT (-104)   /* StarPU refused a task */
+#define HYLA_ERR_NOINIT (-105)   /* hyla is not running (a matrix used after hyla_finalize) */
 
 /* A one-line description of a return code. */
 const char *hyla_strerror(int info);

@@ -33,7 +33,10 @@ void hyla_matrix_destroy(hyla_matrix *a)
 {
 	if (!a)
 		return;
-	hyla__desc_unregister(&a->desc);
+	if (hyla__running() == HYLA_SUCCESS)
+		hyla__desc_unregister(&a->desc);
+	else
+		free(a->desc.tiles); /* StarPU's handles went with hyla_finalize */
 	free(a);
 }
 
@@ -47,11 +50,13 @@ starpu_data_handle_t hyla_matrix_panel(const hyla_matrix *a, int64_t k)
 	return k >= 0 && k < a->desc.nt ? a->desc.tiles[k] : NULL;
 }
 
-const hyla_desc *hyla__matrix_desc(const hyla_matrix *a, size_t elsize)
+int hyla__matrix_desc(const hyla_matrix *a, size_t elsize, int arg, const hyla_desc **desc)
 {
-	if (!a || a->desc.elsize != elsize) {
-		HYLA_ERROR(-1, "the matrix is NULL or not of %zu-byte elements", elsize);
-		return NULL;
-	}
-	return &a->desc;
+	*desc = NULL;
+	if (!a || a->desc.elsize != elsize)
+		return HYLA_ERROR(-arg, "the matrix is NULL or not of %zu-byte elements", elsize);
+	int ret = hyla__running();
+	if (ret == HYLA_SUCCESS)
+		*desc = &a->desc;
+	return ret;
 }

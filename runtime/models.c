@@ -20,9 +20,11 @@ struct model_use {
 };
 
 #define REGRESSION(symbol, cuda) {symbol, cuda, NL_REGRESSION}
-static const struct model_use mgs[] = {REGRESSION("hyla_mgs_panel_%c_v4", 1),
+static const struct model_use mgs[] = {REGRESSION("hyla_gs_columns_%c_v1", 1),
+                                       REGRESSION("hyla_mgs_panel_%c_v4", 1),
                                        REGRESSION("hyla_mgs_update_%c_v2", 1), {0}};
-static const struct model_use cgs[] = {REGRESSION("hyla_cgs_project_%c_v1", 1),
+static const struct model_use cgs[] = {REGRESSION("hyla_gs_columns_%c_v1", 1),
+                                       REGRESSION("hyla_cgs_project_%c_v1", 1),
                                        REGRESSION("hyla_cgs_panel_%c_v1", 1), {0}};
 static const struct model_use geqrf[] = {REGRESSION("hyla_geqrf_panel_%c_v4", 1),
                                          REGRESSION("hyla_orgqr_t_%c_v1", 1),
@@ -131,6 +133,7 @@ static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE 
 	struct starpu_perfmodel model;
 	memset(&model, 0, sizeof model);
 	if (starpu_perfmodel_load_symbol(symbol, &model) != 0) {
+		free((char *)model.symbol); /* its copy of the symbol, made before it looked */
 		if (report)
 			fprintf(report, "%-28s no measurements yet: not ready\n", symbol);
 		return 0;

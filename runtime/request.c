@@ -12,8 +12,11 @@ hyla_request *hyla_request_create(void)
 
 void hyla_request_destroy(hyla_request *req)
 {
-	if (req)
+	if (req) {
 		free(req->owned);
+		if (req->finish)
+			free(req->finish_arg);
+	}
 	free(req);
 }
 
@@ -175,19 +178,16 @@ int hyla__request_failed(const hyla_request *req)
 	return req && __atomic_load_n(&req->info, __ATOMIC_RELAXED) != 0;
 }
 
-int64_t hyla__first_zero_pivot(int64_t n, const void *r, int64_t ldr, size_t elsize)
+void hyla__request_finish(hyla_request *req, int (*fn)(void *arg), void *arg)
 {
-	for (int64_t j = 0; j < n; j++) {
-		double d = elsize == sizeof(double) ? ((const double *)r)[j + j * ldr]
-		                                    : ((const float *)r)[j + j * ldr];
-		if (!(d > 0))
-			return j + 1;
-	}
-	return 0;
+	req->finish = fn;
+	req->finish_arg = arg;
 }
 
 int hyla_request_wait(hyla_request *req)
 {
+	if (req->fence && hyla__running() != HYLA_SUCCESS)
+		return HYLA_ERR_NOINIT;
 	if (req->fence && starpu_task_wait(req->fence) != 0 && req->info == 0)
 		req->info = HYLA_ERR_SUBMIT;
 	req->fence = NULL;
@@ -195,15 +195,12 @@ int hyla_request_wait(hyla_request *req)
 		starpu_data_unregister(req->owned[i]);
 	req->nowned = 0;
 	release_copy(req);
-	/* A GPU task does not report a vanished column (it would need a host
-	 * sync): the diagonal tells, and the earliest column wins. */
-	int64_t zero = req->pivots && req->info >= 0
-	                   ? hyla__first_zero_pivot(req->pivots_n, req->pivots, req->pivots_ld,
-	                                            req->pivots_elsize)
-	                   : 0;
-	if (zero > 0 && (req->info == 0 || zero < req->info))
-		req->info = (int)zero;
-	req->pivots = NULL;
+	/* A GPU task does not report what it found (it would need a host sync):
+	 * the finish looks at the results, and the earliest column wins. */
+	int found = req->finish ? req->finish(req->finish_arg) : 0;
+	req->finish = NULL;
+	if (found > 0 && req->info >= 0 && (req->info == 0 || found < req->info))
+		req->info = found;
 	return req->info;
 }
 

@@ -1,5 +1,7 @@
 /* StarPU start-up and shutdown, pinned memory, machine summary, errors. */
 #include <cblas.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,49 +11,63 @@
 #include <starpu_cublas_v2.h>
 #endif
 
-static int init_count;    /* hyla_init calls not yet matched by hyla_finalize */
-static int owns_starpu;   /* hyla started StarPU, so hyla shuts it down */
-static int blas_threads;  /* OpenBLAS's thread count before hyla_init */
+/* One start, reference counted: a thread that calls hyla_init (or a routine
+ * that starts hyla on first use) while another starts StarPU waits for it,
+ * and the count says "started" only once StarPU is up. */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int init_count; /* hyla_init calls not yet matched by hyla_finalize */
+static int owns_starpu;       /* hyla started StarPU, so hyla shuts it down */
+static int blas_threads;      /* OpenBLAS's thread count before hyla_init */
 
-int hyla_init(void)
+/* The first start, under init_lock. */
+static int start(void)
 {
-	if (init_count++ > 0)
-		return HYLA_SUCCESS;
-	/* CPU workers each run one task at a time: BLAS inside a task must not
-	 * spawn threads of its own, or the cores are oversubscribed. */
-	blas_threads = openblas_get_num_threads();
-	openblas_set_num_threads(1);
 	owns_starpu = !starpu_is_initialized();
 	if (owns_starpu) {
 		/* Parallel tasks (pheft, peager) get one combined worker of all the
 		 * cores unless STARPU_SINGLE_COMBINED_WORKER says otherwise: among
 		 * StarPU's default groups of 2, 4, 8 cores, peager gave the
 		 * Hessenberg panel to a small group's master (2.2x slower at 4000 on
-		 * 16 cores, bench/results/2026-11-23-h100-session11.md). */
+		 * 16 cores). */
 		struct starpu_conf conf;
 		starpu_conf_init(&conf);
 		if (!getenv("STARPU_SINGLE_COMBINED_WORKER"))
 			conf.single_combined_worker = 1;
 		int ret = starpu_init(&conf);
-		if (ret != 0) {
-			init_count = 0;
+		if (ret != 0)
 			return HYLA_ERROR(HYLA_ERR_STARPU, "starpu_init failed (%s)", strerror(-ret));
-		}
 #ifdef HYLA_WITH_CUDA
 		/* A caller that started StarPU itself calls starpu_cublas_init. */
 		starpu_cublas_init();
 #endif
 	}
+	/* CPU workers each run one task at a time: BLAS inside a task must not
+	 * spawn threads of its own, or the cores are oversubscribed. */
+	blas_threads = openblas_get_num_threads();
+	openblas_set_num_threads(1);
 #ifdef HYLA_WITH_CUDA
 	hyla__side_streams_create();
 #endif
 	return HYLA_SUCCESS;
 }
 
+int hyla_init(void)
+{
+	pthread_mutex_lock(&init_lock);
+	int ret = atomic_load(&init_count) > 0 ? HYLA_SUCCESS : start();
+	if (ret == HYLA_SUCCESS)
+		atomic_fetch_add(&init_count, 1);
+	pthread_mutex_unlock(&init_lock);
+	return ret;
+}
+
 void hyla_finalize(void)
 {
-	if (init_count == 0 || --init_count > 0)
+	pthread_mutex_lock(&init_lock);
+	if (atomic_load(&init_count) == 0 || atomic_fetch_sub(&init_count, 1) > 1) {
+		pthread_mutex_unlock(&init_lock);
 		return;
+	}
 #ifdef HYLA_WITH_CUDA
 	if (starpu_is_initialized())
 		hyla__side_streams_destroy();
@@ -64,6 +80,7 @@ void hyla_finalize(void)
 		owns_starpu = 0;
 	}
 	openblas_set_num_threads(blas_threads);
+	pthread_mutex_unlock(&init_lock);
 }
 
 static void finalize_at_exit(void)
@@ -73,13 +90,25 @@ static void finalize_at_exit(void)
 
 int hyla__ensure_init(void)
 {
-	static int registered;
-	if (init_count > 0)
+	static int registered; /* under init_lock */
+	if (atomic_load(&init_count) > 0)
 		return HYLA_SUCCESS;
-	int ret = hyla_init();
-	if (ret == HYLA_SUCCESS && !registered)
-		registered = !atexit(finalize_at_exit);
+	pthread_mutex_lock(&init_lock);
+	int ret = HYLA_SUCCESS;
+	if (atomic_load(&init_count) == 0 && (ret = start()) == HYLA_SUCCESS) {
+		atomic_store(&init_count, 1);
+		if (!registered)
+			registered = !atexit(finalize_at_exit);
+	}
+	pthread_mutex_unlock(&init_lock);
 	return ret;
+}
+
+int hyla__running(void)
+{
+	if (atomic_load(&init_count) > 0)
+		return HYLA_SUCCESS;
+	return HYLA_ERROR(HYLA_ERR_NOINIT, "hyla is not running (used after hyla_finalize)");
 }
 
 void *hyla_malloc(size_t bytes)
@@ -130,6 +159,7 @@ const char *hyla_strerror(int info)
 	case HYLA_ERR_NOMEM: return "out of memory";
 	case HYLA_ERR_NODEV: return "no usable GPU";
 	case HYLA_ERR_SUBMIT: return "StarPU refused a task";
+	case HYLA_ERR_NOINIT: return "hyla is not running (used after hyla_finalize)";
 	}
 	if (info < 0 && info > HYLA_ERR_BASE)
 		return "invalid argument";

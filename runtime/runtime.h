@@ -11,6 +11,9 @@
 /* Starts hyla (and StarPU) on first use for the synchronous routines; the
  * matching hyla_finalize runs at exit. Returns 0 or HYLA_ERR_STARPU. */
 int hyla__ensure_init(void);
+/* HYLA_SUCCESS while hyla_init is in effect, else HYLA_ERR_NOINIT (a line
+ * on stderr). */
+int hyla__running(void);
 
 /* Print "hyla: <func>: <message>" on stderr and return code. */
 int hyla__error(const char *func, int code, const char *fmt, ...)
@@ -179,9 +182,9 @@ void hyla__progress_mark(starpu_data_handle_t handle, int64_t done, int64_t tota
 /* Every hyla task's callback: records it while a trace is on (trace.c). */
 void hyla__task_done(void *arg);
 
-/* The descriptor behind an application's matrix (hyla_async.h), or NULL
- * (with a message, as argument 1) if a is NULL or of other elements. */
-const hyla_desc *hyla__matrix_desc(const hyla_matrix *a, size_t elsize);
+/* The descriptor behind an application's matrix (hyla_async.h): a's into *desc: -arg if a is NULL or not of elsize-byte
+ * elements, HYLA_ERR_NOINIT after hyla_finalize. */
+int hyla__matrix_desc(const hyla_matrix *a, size_t elsize, int arg, const hyla_desc **desc);
 
 /* An asynchronous call's outcome (hyla_async.h). */
 struct hyla_request {
@@ -189,9 +192,8 @@ struct hyla_request {
 	struct starpu_task *fence;   /* after the call's last accesses */
 	starpu_data_handle_t *owned; /* registered for the call, unregistered by the wait */
 	int nowned, capacity;
-	const void *pivots;          /* a triangle whose diagonal the wait checks, or NULL */
-	int64_t pivots_n, pivots_ld;
-	size_t pivots_elsize;
+	int (*finish)(void *arg);    /* run by the wait once the data is home: info > 0 or 0 */
+	void *finish_arg;            /* malloc'ed: finish or hyla_request_destroy frees it */
 	hyla_desc copy;              /* the call's temporary matrix (tiles NULL if none) */
 };
 /* The request unregisters handle when waited for (on failure: at once). */
@@ -222,9 +224,9 @@ int hyla__finish_sync(struct hyla_request *req, hyla_desc *a, int submitted);
 void hyla__request_fail(hyla_request *req, int info);
 /* Whether a task of the call should skip its work (req may be NULL). */
 int hyla__request_failed(const hyla_request *req);
-/* 1-based index of the first diagonal entry of the n-by-n r (elements of
- * elsize bytes) that is not positive (a column that vanished, or NaN), or 0. */
-int64_t hyla__first_zero_pivot(int64_t n, const void *r, int64_t ldr, size_t elsize);
+/* The wait runs fn(arg) once the call's data is home (see struct
+ * hyla_request). */
+void hyla__request_finish(hyla_request *req, int (*fn)(void *arg), void *arg);
 
 /* Checks that an insert function's starpu_task_insert succeeded. */
 int hyla__submitted(int ret, const char *codelet);

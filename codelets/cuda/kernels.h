@@ -15,6 +15,15 @@ extern "C" {
 void *hyla__cuda_scratch(size_t bytes, cudaStream_t stream);
 void hyla__cuda_scratch_free(void *ptr, cudaStream_t stream);
 
+/* The Gram-Schmidt QRs' look at each of the w columns of the m-row a: the
+ * norm into info[j ldi] and into info[1 + j ldi] the power of two e that
+ * scaled the column in place (0 for columns in codelets/gs_scaling.h's
+ * range). */
+void hyla__cuda_gs_columns_d(int m, int w, double *a, int64_t lda, double *info, int64_t ldi,
+                             cudaStream_t stream);
+void hyla__cuda_gs_columns_s(int m, int w, float *a, int64_t lda, float *info, int64_t ldi,
+                             cudaStream_t stream);
+
 /* Widest sub-panel hyla__cuda_mgs_columns handles, and its scratch size. */
 #define HYLA_MGS_IB 32
 #define HYLA_MGS_MAX_BLOCKS 128
