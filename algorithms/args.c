@@ -3,45 +3,45 @@
 #include <string.h>
 #include "runtime.h"
 
+/* Each argument's check includes the limit of 32-bit BLAS and StarPU 1.3
+ * indices, so the first wrong argument in LAPACK's order is the one named. */
+#define LIMIT " (32-bit BLAS and StarPU 1.3 indices)"
+
 int hyla__check_hessenberg_args(int64_t n, int64_t ilo, int64_t ihi, const void *a, int64_t lda,
                                 const void *tau, int need_tau)
 {
-	if (n < 0)
-		return HYLA_ERROR(-1, "n = %lld must be >= 0", (long long)n);
+	if (n < 0 || n > INT32_MAX)
+		return HYLA_ERROR(-1, "n = %lld must be in [0, 2^31)" LIMIT, (long long)n);
 	if (ilo < 1 || ilo > (n > 1 ? n : 1))
 		return HYLA_ERROR(-2, "ilo = %lld must be in [1, max(1, n)]", (long long)ilo);
 	if (ihi < (ilo < n ? ilo : n) || ihi > n)
 		return HYLA_ERROR(-3, "ihi = %lld must be in [min(ilo, n), n]", (long long)ihi);
 	if (!a && n > 0)
 		return HYLA_ERROR(-4, "a is NULL");
-	if (lda < (n > 1 ? n : 1))
-		return HYLA_ERROR(-5, "lda = %lld must be >= max(1, n)", (long long)lda);
+	if (lda < (n > 1 ? n : 1) || lda > INT32_MAX)
+		return HYLA_ERROR(-5, "lda = %lld must be in [max(1, n), 2^31)" LIMIT, (long long)lda);
 	if (!tau && need_tau)
 		return HYLA_ERROR(-6, "tau is NULL");
-	if (n > INT32_MAX || lda > INT32_MAX)
-		return HYLA_ERROR(-1, "n and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
 	return HYLA_SUCCESS;
 }
 
 int hyla__check_gs_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *r,
                         int64_t ldr, int64_t nb)
 {
-	if (m < 0)
-		return HYLA_ERROR(-1, "m = %lld must be >= 0", (long long)m);
+	if (m < 0 || m > INT32_MAX)
+		return HYLA_ERROR(-1, "m = %lld must be in [0, 2^31)" LIMIT, (long long)m);
 	if (n < 0 || n > m)
 		return HYLA_ERROR(-2, "n = %lld must be in [0, m = %lld]", (long long)n, (long long)m);
 	if (!a && m > 0)
 		return HYLA_ERROR(-3, "a is NULL");
-	if (lda < (m > 1 ? m : 1))
-		return HYLA_ERROR(-4, "lda = %lld must be >= max(1, m)", (long long)lda);
+	if (lda < (m > 1 ? m : 1) || lda > INT32_MAX)
+		return HYLA_ERROR(-4, "lda = %lld must be in [max(1, m), 2^31)" LIMIT, (long long)lda);
 	if (!r && n > 0)
 		return HYLA_ERROR(-5, "r is NULL");
-	if (ldr < (n > 1 ? n : 1))
-		return HYLA_ERROR(-6, "ldr = %lld must be >= max(1, n)", (long long)ldr);
+	if (ldr < (n > 1 ? n : 1) || ldr > INT32_MAX)
+		return HYLA_ERROR(-6, "ldr = %lld must be in [max(1, n), 2^31)" LIMIT, (long long)ldr);
 	if (nb < 0 || nb > INT32_MAX)
-		return HYLA_ERROR(-7, "nb = %lld must be >= 0 (0: default)", (long long)nb);
-	if (m > INT32_MAX || lda > INT32_MAX || ldr > INT32_MAX)
-		return HYLA_ERROR(-1, "m, lda and ldr must be < 2^31 (32-bit BLAS and StarPU 1.3)");
+		return HYLA_ERROR(-7, "nb = %lld must be in [0, 2^31) (0: default)", (long long)nb);
 	return HYLA_SUCCESS;
 }
 
@@ -53,38 +53,34 @@ void hyla__clear_lower(int64_t n, void *r, int64_t ldr, size_t elsize)
 
 int hyla__check_geqrf_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *tau)
 {
-	if (m < 0)
-		return HYLA_ERROR(-1, "m = %lld must be >= 0", (long long)m);
-	if (n < 0)
-		return HYLA_ERROR(-2, "n = %lld must be >= 0", (long long)n);
+	if (m < 0 || m > INT32_MAX)
+		return HYLA_ERROR(-1, "m = %lld must be in [0, 2^31)" LIMIT, (long long)m);
+	if (n < 0 || n > INT32_MAX)
+		return HYLA_ERROR(-2, "n = %lld must be in [0, 2^31)" LIMIT, (long long)n);
 	if (!a && m > 0 && n > 0)
 		return HYLA_ERROR(-3, "a is NULL");
-	if (lda < (m > 1 ? m : 1))
-		return HYLA_ERROR(-4, "lda = %lld must be >= max(1, m)", (long long)lda);
+	if (lda < (m > 1 ? m : 1) || lda > INT32_MAX)
+		return HYLA_ERROR(-4, "lda = %lld must be in [max(1, m), 2^31)" LIMIT, (long long)lda);
 	if (!tau && m > 0 && n > 0)
 		return HYLA_ERROR(-5, "tau is NULL");
-	if (m > INT32_MAX || n > INT32_MAX || lda > INT32_MAX)
-		return HYLA_ERROR(-1, "m, n and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
 	return HYLA_SUCCESS;
 }
 
 int hyla__check_orgqr_args(int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
                            const void *tau)
 {
-	if (m < 0)
-		return HYLA_ERROR(-1, "m = %lld must be >= 0", (long long)m);
+	if (m < 0 || m > INT32_MAX)
+		return HYLA_ERROR(-1, "m = %lld must be in [0, 2^31)" LIMIT, (long long)m);
 	if (n < 0 || n > m)
 		return HYLA_ERROR(-2, "n = %lld must be in [0, m = %lld]", (long long)n, (long long)m);
 	if (k < 0 || k > n)
 		return HYLA_ERROR(-3, "k = %lld must be in [0, n = %lld]", (long long)k, (long long)n);
 	if (!a && n > 0)
 		return HYLA_ERROR(-4, "a is NULL");
-	if (lda < (m > 1 ? m : 1))
-		return HYLA_ERROR(-5, "lda = %lld must be >= max(1, m)", (long long)lda);
+	if (lda < (m > 1 ? m : 1) || lda > INT32_MAX)
+		return HYLA_ERROR(-5, "lda = %lld must be in [max(1, m), 2^31)" LIMIT, (long long)lda);
 	if (!tau && k > 0)
 		return HYLA_ERROR(-6, "tau is NULL");
-	if (m > INT32_MAX || lda > INT32_MAX)
-		return HYLA_ERROR(-1, "m and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
 	return HYLA_SUCCESS;
 }
 
@@ -93,20 +89,18 @@ int hyla__check_sytrd_args(char uplo, int64_t n, const void *a, int64_t lda, con
 {
 	if (uplo != 'U' && uplo != 'L' && uplo != 'u' && uplo != 'l')
 		return HYLA_ERROR(-1, "uplo = '%c' must be 'U' or 'L'", uplo);
-	if (n < 0)
-		return HYLA_ERROR(-2, "n = %lld must be >= 0", (long long)n);
+	if (n < 0 || n > INT32_MAX)
+		return HYLA_ERROR(-2, "n = %lld must be in [0, 2^31)" LIMIT, (long long)n);
 	if (!a && n > 0)
 		return HYLA_ERROR(-3, "a is NULL");
-	if (lda < (n > 1 ? n : 1))
-		return HYLA_ERROR(-4, "lda = %lld must be >= max(1, n)", (long long)lda);
+	if (lda < (n > 1 ? n : 1) || lda > INT32_MAX)
+		return HYLA_ERROR(-4, "lda = %lld must be in [max(1, n), 2^31)" LIMIT, (long long)lda);
 	if (!d && n > 0)
 		return HYLA_ERROR(-5, "d is NULL");
 	if (!e && n > 1)
 		return HYLA_ERROR(-6, "e is NULL");
 	if (!tau && n > 1)
 		return HYLA_ERROR(-7, "tau is NULL");
-	if (n > INT32_MAX || lda > INT32_MAX)
-		return HYLA_ERROR(-2, "n and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
 	return HYLA_SUCCESS;
 }
 
@@ -114,19 +108,21 @@ int hyla__check_gebrd_args(int64_t m, int64_t n, const void *a, int64_t lda, con
                            const void *e, const void *tauq, const void *taup)
 {
 	int64_t k = m < n ? m : n;
-	if (m < 0)
-		return HYLA_ERROR(-1, "m = %lld must be >= 0", (long long)m);
-	if (n < 0)
-		return HYLA_ERROR(-2, "n = %lld must be >= 0", (long long)n);
+	if (m < 0 || m > INT32_MAX)
+		return HYLA_ERROR(-1, "m = %lld must be in [0, 2^31)" LIMIT, (long long)m);
+	if (n < 0 || n > INT32_MAX)
+		return HYLA_ERROR(-2, "n = %lld must be in [0, 2^31)" LIMIT, (long long)n);
 	if (!a && k > 0)
 		return HYLA_ERROR(-3, "a is NULL");
-	if (lda < (m > 1 ? m : 1))
-		return HYLA_ERROR(-4, "lda = %lld must be >= max(1, m)", (long long)lda);
-	if ((!d || !tauq || !taup) && k > 0)
-		return HYLA_ERROR(!d ? -5 : !tauq ? -7 : -8, "d, tauq and taup must not be NULL");
+	if (lda < (m > 1 ? m : 1) || lda > INT32_MAX)
+		return HYLA_ERROR(-4, "lda = %lld must be in [max(1, m), 2^31)" LIMIT, (long long)lda);
+	if (!d && k > 0)
+		return HYLA_ERROR(-5, "d is NULL");
 	if (!e && k > 1)
 		return HYLA_ERROR(-6, "e is NULL");
-	if (m > INT32_MAX || n > INT32_MAX || lda > INT32_MAX)
-		return HYLA_ERROR(-1, "m, n and lda must be < 2^31 (32-bit BLAS and StarPU 1.3)");
+	if (!tauq && k > 0)
+		return HYLA_ERROR(-7, "tauq is NULL");
+	if (!taup && k > 0)
+		return HYLA_ERROR(-8, "taup is NULL");
 	return HYLA_SUCCESS;
 }

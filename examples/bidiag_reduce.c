@@ -49,6 +49,8 @@ int main(int argc, char **argv)
 	if (o.nb)
 		die_usage(prog, "--nb is not taken here: the block size comes from %s", "hyla_gebrd_default_nb");
 	o.algorithms[0] = "gebrd";
+	static const char *const tags[] = {"d", "e", "tauq", "taup"}; /* what --output writes */
+	memcpy(o.output_tags, tags, sizeof tags);
 	if (o.models)
 		driver_start(prog, &o); /* reports and exits */
 	int64_t m = o.m, n = o.n, k = m < n ? m : n;

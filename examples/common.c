@@ -6,10 +6,13 @@
 #include <starpu.h>
 #include "hyla.h"
 #include <cblas.h>
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <lapacke.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,6 +56,11 @@ int64_t parse_int(const char *prog, const char *what, const char *text, int64_t 
 
 int64_t parse_size(const char *prog, const char *what, const char *text)
 {
+	char *end;
+	errno = 0;
+	long long v = strtoll(text, &end, 10);
+	if (end != text && !*end && !errno && v < 1)
+		die_usage(prog, "%s must be positive, not '%s'", what, text);
 	return parse_int(prog, what, text, 1, INT32_MAX);
 }
 
@@ -157,16 +165,31 @@ void to_double(int64_t m, int64_t n, const float *f, double *a, int64_t lda)
 			a[i + j * lda] = f[i + j * m];
 }
 
+/* ||x||_F of the m-by-n x with LAPACK's scaling (dlange: no overflow or
+ * underflow in the squares). */
+static double frobenius(int64_t m, int64_t n, const double *x, int64_t ld)
+{
+	return LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', (lapack_int)m, (lapack_int)n, x, (lapack_int)ld);
+}
+
+/* num / den, with 0 / 0 taken as 0 (the residual of a zero matrix's exact
+ * reduction). */
+static double ratio(double num, double den)
+{
+	return den == 0 && num == 0 ? 0 : num / den;
+}
+
 double relative_difference(int64_t m, int64_t n, const double *x, const double *y, int64_t ld)
 {
-	double d = 0, s = 0;
+	double *d = malloc(sizeof *d * (size_t)(m * n));
+	if (!d)
+		return NAN;
 	for (int64_t j = 0; j < n; j++)
-		for (int64_t i = 0; i < m; i++) {
-			double e = x[i + j * ld] - y[i + j * ld];
-			d += e * e;
-			s += y[i + j * ld] * y[i + j * ld];
-		}
-	return s > 0 ? sqrt(d / s) : sqrt(d);
+		for (int64_t i = 0; i < m; i++)
+			d[i + j * m] = x[i + j * ld] - y[i + j * ld];
+	double diff = frobenius(m, n, d, m), norm = frobenius(m, n, y, ld);
+	free(d);
+	return norm > 0 ? diff / norm : diff;
 }
 
 double orthogonality(int64_t m, int64_t n, const double *q, int64_t ldq)
@@ -195,15 +218,12 @@ double qr_residual(int64_t m, int64_t n, const double *a, int64_t lda, const dou
 	               (lapack_int)m);
 	cblas_dtrmm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, m, n, 1, r,
 	            ldr, w, m);
-	double diff = 0, norm = 0;
 	for (int64_t j = 0; j < n; j++)
-		for (int64_t i = 0; i < m; i++) {
-			double x = a[i + j * lda];
-			diff += (w[i + j * m] - x) * (w[i + j * m] - x);
-			norm += x * x;
-		}
+		for (int64_t i = 0; i < m; i++)
+			w[i + j * m] -= a[i + j * lda];
+	double resid = ratio(frobenius(m, n, w, m), frobenius(m, n, a, lda));
 	free(w);
-	return sqrt(diff / norm);
+	return resid;
 }
 
 /* ||(Q^T Q - I) X||_F / sqrt(k) for a fresh Gaussian n-by-k x (seed moves
@@ -214,7 +234,7 @@ static double sampled_orthogonality(int64_t m, int64_t n, const double *q, int64
 	LAPACKE_dlarnv(3, seed, (lapack_int)(n * k), x);
 	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1, q, ldq, x, n, 0, z, m);
 	cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, n, k, m, 1, q, ldq, z, m, -1, x, n);
-	return sqrt(cblas_ddot(n * k, x, 1, x, 1) / k);
+	return frobenius(n, k, x, n) / sqrt(k);
 }
 
 int qr_sampled_errors(int64_t m, int64_t n, const double *a, int64_t lda, const double *q,
@@ -231,8 +251,7 @@ int qr_sampled_errors(int64_t m, int64_t n, const double *a, int64_t lda, const 
 		            ldr, x, n);
 		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, k, n, 1, q, ldq, x, n, 0, z, m);
 		cblas_daxpy(m * k, -1, z, 1, y, 1);
-		*resid = sqrt(cblas_ddot(m * k, y, 1, y, 1) / k) /
-		         LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', (lapack_int)m, (lapack_int)n, a, (lapack_int)lda);
+		*resid = ratio(frobenius(m, k, y, m) / sqrt(k), frobenius(m, n, a, lda));
 		*orth = sampled_orthogonality(m, n, q, ldq, k, seed, x, z);
 	}
 	free(x), free(y), free(z);
@@ -331,13 +350,7 @@ static int similarity_residuals(int64_t n, const double *a, int64_t lda, const d
 	LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', (lapack_int)n, (lapack_int)n, a, (lapack_int)lda, w,
 	               (lapack_int)n);
 	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 1, qb, n, q, n, -1, w, n);
-	double diff = 0, norm = 0;
-	for (int64_t j = 0; j < n; j++)
-		for (int64_t i = 0; i < n; i++) {
-			diff += w[i + j * n] * w[i + j * n];
-			norm += a[i + j * lda] * a[i + j * lda];
-		}
-	*resid = sqrt(diff / norm) / (double)n;
+	*resid = ratio(frobenius(n, n, w, n), frobenius(n, n, a, lda)) / (double)n;
 	*orth = orthogonality(n, n, q, n) / (double)n;
 	free(qb), free(w);
 	return 0;
@@ -382,8 +395,7 @@ int hessenberg_sampled_errors(int64_t n, const double *a, int64_t lda, const dou
 				cblas_daxpy(j + 2 < n ? j + 2 : n, y[j + v * n], h + j * ldh, 1, z + v * n, 1);
 		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, k, n, 1, a, lda, x, n, 0, y, n);
 		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, k, n, -1, q, n, z, n, 1, y, n);
-		*resid = sqrt(cblas_ddot(n * k, y, 1, y, 1) / k) / (double)n /
-		         LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', (lapack_int)n, (lapack_int)n, a, (lapack_int)lda);
+		*resid = ratio(frobenius(n, k, y, n) / sqrt(k), frobenius(n, n, a, lda)) / (double)n;
 		*orth = sampled_orthogonality(n, n, q, n, k, seed, x, z) / (double)n;
 	}
 	free(x), free(y), free(z);
@@ -441,8 +453,7 @@ int bidiagonal_residuals(int64_t m, int64_t n, const double *a, int64_t lda, con
 		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, k, k, 1, q, m, b, k, 0, qb, m);
 		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', lm, ln, a, (lapack_int)lda, w, lm);
 		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, -1, qb, m, pt, k, 1, w, m);
-		double norm = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', lm, ln, a, (lapack_int)lda);
-		*resid = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', lm, ln, w, lm) / ((double)k * norm);
+		*resid = ratio(frobenius(m, n, w, m), frobenius(m, n, a, lda)) / (double)k;
 		for (int64_t j = 0; j < n; j++) /* P = (P^T)^T: orthonormal columns */
 			for (int64_t i = 0; i < k; i++)
 				p[j + i * n] = pt[i + j * k];
@@ -508,20 +519,119 @@ double tridiagonal_eig_error(int64_t n, const double *a, int64_t lda, const doub
 	return err;
 }
 
-/* Dies unless path can be written (so that no run is lost to it); leaves
- * no file behind that was not there. */
-static void check_writable(const char *prog, const char *path)
+/* Dies unless path can be written as the run will (a temporary beside it,
+ * renamed over it), so that no run is lost to it; an existing file must be
+ * writable itself. what: the output's name in the error. Leaves no file
+ * behind that was not there. */
+static void check_writable(const char *prog, const char *what, const char *path)
 {
 	struct stat st;
 	int existed = stat(path, &st) == 0;
-	if (existed && !S_ISREG(st.st_mode))
-		die_usage(prog, "--output %s: not a regular file", path);
-	FILE *f = fopen(path, "ab");
+	if (existed) {
+		if (!S_ISREG(st.st_mode))
+			die_usage(prog, "%s: not a regular file", what);
+		int fd = open(path, O_WRONLY | O_APPEND);
+		if (fd < 0)
+			die_usage(prog, "%s: cannot write there: %s", what, strerror(errno));
+		close(fd);
+	}
+	struct file_replace w;
+	char err[512];
+	FILE *f = file_replace_open(&w, path, err, sizeof err);
 	if (!f)
-		die_usage(prog, "--output %s: cannot write there: %s", path, strerror(errno));
+		die_usage(prog, "%s: cannot write %s: %s", what,
+		          existed ? "its replacement beside it" : "there", strerror(errno));
 	fclose(f);
-	if (!existed)
-		remove(path);
+	remove(w.tmp);
+}
+
+/* A file's identity: its device and inode, or for one not there yet its
+ * directory's and its name (ok: 0 if neither is there). */
+struct file_id {
+	int ok;
+	dev_t dev;
+	ino_t ino;
+	const char *name;
+};
+
+static struct file_id file_id(const char *path)
+{
+	struct file_id id = {0};
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		const char *slash = strrchr(path, '/');
+		char dir[4096];
+		snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+		id.name = slash ? slash + 1 : path;
+		if (stat(dir, &st) != 0)
+			return id;
+	}
+	id.ok = 1, id.dev = st.st_dev, id.ino = st.st_ino;
+	return id;
+}
+
+static int same_file(struct file_id a, struct file_id b)
+{
+	return a.ok && b.ok && a.dev == b.dev && a.ino == b.ino && !a.name == !b.name &&
+	       (!a.name || !strcmp(a.name, b.name));
+}
+
+/* The files a run writes: --output, its siblings (output_tags), --trace. */
+enum { MAX_OUTPUTS = 6 };
+struct output {
+	const char *option; /* "--output", "--trace", or NULL for a sibling */
+	char path[4096];
+};
+
+static int driver_outputs(const struct driver_options *o, struct output *out)
+{
+	int k = 0;
+	if (o->output) {
+		out[k].option = "--output";
+		snprintf(out[k++].path, sizeof out->path, "%s", o->output);
+		for (int i = 0; i < 4 && o->output_tags[i]; i++, k++) {
+			out[k].option = NULL;
+			matrix_file_sibling(o->output, o->output_tags[i], out[k].path, sizeof out->path);
+		}
+	}
+	if (o->trace) {
+		out[k].option = "--trace";
+		snprintf(out[k++].path, sizeof out->path, "%s", o->trace);
+	}
+	return k;
+}
+
+/* How errors name an output. */
+static const char *output_name(const struct driver_options *o, const struct output *out,
+                               char *buf, size_t len)
+{
+	if (out->option)
+		snprintf(buf, len, "%s %s", out->option, out->path);
+	else
+		snprintf(buf, len, "%s (written beside --output %s)", out->path, o->output);
+	return buf;
+}
+
+/* Dies unless every file the run writes can be written and none is the
+ * input or another of them (as files: whatever their names). */
+static void check_outputs(const char *prog, const struct driver_options *o)
+{
+	struct output out[MAX_OUTPUTS];
+	struct file_id id[MAX_OUTPUTS], in = o->input ? file_id(o->input) : (struct file_id){0};
+	char a[4400], b[4400];
+	int count = driver_outputs(o, out);
+	for (int i = 0; i < count; i++) {
+		id[i] = file_id(out[i].path);
+		if (same_file(id[i], in))
+			die_usage(prog, "%s is the same file as --input %s", output_name(o, &out[i], a, sizeof a),
+			          o->input);
+		for (int j = 0; j < i; j++)
+			if (same_file(id[i], id[j]))
+				die_usage(prog, "%s is the same file as %s", output_name(o, &out[i], a, sizeof a),
+				          output_name(o, &out[j], b, sizeof b));
+	}
+	for (int i = 0; i < count; i++)
+		check_writable(prog, output_name(o, &out[i], a, sizeof a), out[i].path);
 }
 
 void driver_matrix(const char *prog, const struct driver_options *o, double *a)
@@ -551,6 +661,13 @@ void driver_write(const char *prog, const struct driver_options *o, const char *
 	if (!o->output)
 		return;
 	char path[4096], err[512];
+	int declared = !tag;
+	for (int i = 0; i < 4 && o->output_tags[i]; i++)
+		declared |= tag && !strcmp(tag, o->output_tags[i]);
+	if (!declared) { /* a driver's bug: the checks before the run missed it */
+		fprintf(stderr, "%s: error: the output .%s is not in output_tags\n", prog, tag);
+		exit(1);
+	}
 	if (tag)
 		matrix_file_sibling(o->output, tag, path, sizeof path);
 	else
@@ -569,6 +686,30 @@ void driver_write(const char *prog, const struct driver_options *o, const char *
 		fprintf(stderr, "%s: error: %s\n", prog, err);
 		exit(1);
 	}
+}
+
+/* Dies naming the command-line element arg that getopt refused, and why. */
+static void die_bad_option(const char *prog, const char *arg, const struct option *longopts)
+{
+	if (arg[0] == '-' && (isdigit((unsigned char)arg[1]) || arg[1] == '.'))
+		die_usage(prog, "sizes must be positive, not '%s'", arg);
+	if (!strncmp(arg, "--", 2)) {
+		size_t len = strcspn(arg + 2, "=");
+		int matches = 0, exact = 0;
+		char which[256] = "";
+		for (int i = 0; longopts[i].name; i++)
+			if (!strncmp(longopts[i].name, arg + 2, len)) {
+				exact |= strlen(longopts[i].name) == len;
+				size_t at = strlen(which);
+				snprintf(which + at, sizeof which - at, "%s--%s", matches++ ? ", " : "",
+				         longopts[i].name);
+			}
+		if (arg[2 + len] == '=' && (exact || matches == 1))
+			die_usage(prog, "option '%s' takes no value", arg);
+		if (matches > 1)
+			die_usage(prog, "option '%s' is ambiguous (%s)", arg, which);
+	}
+	die_usage(prog, "unknown option '%s'", arg);
 }
 
 struct driver_options parse_driver_options(int argc, char **argv, const char *prog, int npos_max,
@@ -595,10 +736,21 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		longopts[NCOMMON + nextra] = extra[nextra];
 		nextra++;
 	}
-	int c;
+	const char *pos[3]; /* the sizes, the first three of npos */
+	int npos = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	for (;;) {
+		/* In order ("-": the sizes come as 1, argv is not permuted), so
+		 * argv[at] is the element getopt reads. */
+		int at = optind, c = getopt_long(argc, argv, "-:h", longopts, NULL);
+		if (c == -1)
+			break;
 		switch (c) {
+		case 1:
+			if (npos < 3)
+				pos[npos] = optarg;
+			npos++;
+			break;
 		case 'b': o.nb = parse_size(prog, "--nb", optarg); break;
 		case 'p':
 			if (strcmp(optarg, "d") && strcmp(optarg, "s"))
@@ -620,38 +772,36 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		case 't' + 256: o.trace = optarg; break;
 		case 'M' + 256: o.models = 1; break;
 		case 'h': usage(); exit(0);
-		case ':': die_usage(prog, "option '%s' needs a value", argv[optind - 1]);
+		case ':': die_usage(prog, "option '%s' needs a value", argv[at]);
 		default:
 			if (c != '?' && on_extra && on_extra(c, optarg))
 				break;
-			if (argv[optind - 1][0] == '-' && argv[optind - 1][1] >= '0' && argv[optind - 1][1] <= '9')
-				die_usage(prog, "sizes must be positive, not '%s'", argv[optind - 1]);
-			die_usage(prog, "unknown option '%s'", argv[optind - 1]);
+			die_bad_option(prog, argv[at], longopts);
 		}
 	}
-	int npos = argc - optind;
+	for (; optind < argc; optind++, npos++) /* after "--" */
+		if (npos < 3)
+			pos[npos] = argv[optind];
 	if (o.models && npos == 0)
 		return o;
-	if (o.output)
-		check_writable(prog, o.output);
-	if (o.trace)
-		check_writable(prog, o.trace);
 	if (o.input) {
 		struct stat st;
 		if (stat(o.input, &st) == 0 && !S_ISREG(st.st_mode))
 			die_usage(prog, "--input %s: not a regular file", o.input);
 		if (npos > 0)
-			die_usage(prog, "--input gives the sizes; drop the size arguments");
+			die_usage(prog, "--input gives the sizes; drop '%s'", pos[0]);
 		char err[256];
 		if (matrix_file_size(o.input, &o.m, &o.n, err, sizeof err))
 			die_usage(prog, "--input %s: %s", o.input, err);
 		return o;
 	}
-	if (npos < 1 || npos > npos_max)
-		die_usage(prog, "expected %s, got %d size argument%s", npos_max == 1 ? "N" : "M [N]", npos,
-		          npos == 1 ? "" : "s");
-	o.m = parse_size(prog, npos_max == 1 ? "N" : "M", argv[optind]);
-	o.n = npos == 2 ? parse_size(prog, "N", argv[optind + 1]) : o.m;
+	const char *sizes = npos_max == 1 ? "N" : "M [N]";
+	if (npos < 1)
+		die_usage(prog, "expected %s, got no size argument", sizes);
+	if (npos > npos_max)
+		die_usage(prog, "unexpected argument '%s' (expected %s)", pos[npos_max], sizes);
+	o.m = parse_size(prog, npos_max == 1 ? "N" : "M", pos[0]);
+	o.n = npos == 2 ? parse_size(prog, "N", pos[1]) : o.m;
 	return o;
 }
 
@@ -752,12 +902,20 @@ static void default_models_dir(void)
 
 void driver_start(const char *prog, const struct driver_options *o)
 {
+	if (!o->models)
+		check_outputs(prog, o);
+	/* A file over the size limit (ulimit -f) fails its write, cleanly,
+	 * instead of killing the run midway. */
+	signal(SIGXFSZ, SIG_IGN);
 	setenv("STARPU_SILENT", "1", 0);
 	/* The drivers check their input for NaN themselves, and LAPACKE 3.11's
 	 * own scans index in 32 bits (a crash in dtrcon from n = 46341). */
 	LAPACKE_set_nancheck(0);
 	default_models_dir();
-	if (hyla_init() != HYLA_SUCCESS) {
+	int started = hyla_init();
+	if (started == HYLA_ERR_ENV) /* hyla said which setting, in one line */
+		exit(EXIT_USAGE);
+	if (started != HYLA_SUCCESS) {
 		fprintf(stderr, "%s: error: could not start StarPU\n", prog);
 		exit(1);
 	}

@@ -18,6 +18,9 @@ struct driver_options {
 	const char *input, *output, *trace; /* files, or NULL */
 	int models;                /* --models: report the models' calibration and exit */
 	const char *algorithms[3]; /* whose models the driver uses (set by it), NULL-ended */
+	/* The siblings of --output the driver writes ("r": out.r.npy), up to 4,
+	 * the rest NULL: set by it before driver_start, which checks them. */
+	const char *output_tags[4];
 };
 
 /* Help lines of the common options. */
@@ -62,8 +65,8 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
  * without --allow-nonfinite. */
 void driver_matrix(const char *prog, const struct driver_options *o, double *a);
 /* Writes the m-by-n a (leading dimension lda; float when prec is 's') to
- * --output, or to its sibling with tag (out.npy -> out.TAG.npy); dies on
- * failure. */
+ * --output, or to its sibling with tag (out.npy -> out.TAG.npy; the tag
+ * must be in o->output_tags), whole or not at all; dies on failure. */
 void driver_write(const char *prog, const struct driver_options *o, const char *tag, int64_t m,
                   int64_t n, const void *a, int64_t lda);
 
@@ -78,7 +81,10 @@ void driver_progress_end(void);
 void driver_trace_begin(const struct driver_options *o, int64_t k);
 void driver_trace_end(const char *prog, const struct driver_options *o, int64_t k);
 
-/* Starts hyla, dies if a GPU is required and absent, prints the machine
+/* Unless --models: checks every file the run writes (--output, its
+ * output_tags siblings, --trace): each must be writable and none the input
+ * or another (device and inode, not names), else dies (exit 2). Then starts
+ * hyla, dies if a GPU is required and absent, prints the machine
  * line; with --models prints the models' report and exits; under a dm*
  * scheduler with uncalibrated models, says so in one line on stderr
  * (StarPU's own warnings are silenced unless STARPU_SILENT is set). */

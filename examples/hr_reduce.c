@@ -58,6 +58,8 @@ int main(int argc, char **argv)
 	struct driver_options o = parse_driver_options(argc, argv, prog, 1, extra, on_option, usage);
 	o.algorithms[0] = "gehrd";
 	o.algorithms[1] = want_q ? "orghr" : NULL;
+	o.output_tags[0] = "tau"; /* what --output writes */
+	o.output_tags[1] = want_q ? "q" : NULL;
 	if (o.models)
 		driver_start(prog, &o); /* reports and exits */
 	if (o.m != o.n)

@@ -2,11 +2,15 @@
 #include "matrix_io.h"
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 /* What a header says. */
 struct header {
@@ -353,12 +357,66 @@ static int ends_with(const char *s, const char *tail)
 	return ls >= lt && !strcmp(s + ls - lt, tail);
 }
 
+FILE *file_replace_open(struct file_replace *w, const char *path, char *err, size_t errlen)
+{
+	static unsigned count;
+	if (strlen(path) >= sizeof w->target) {
+		errno = ENAMETOOLONG;
+		fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	w->path = path;
+	if (!realpath(path, w->target)) /* not there yet: the name as given */
+		strcpy(w->target, path);
+	struct stat st;
+	int existed = stat(w->target, &st) == 0, fd = -1;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	unsigned seed = (unsigned)getpid() * 2654435761u ^ (unsigned)ts.tv_nsec;
+	for (int k = 0; k < 100 && fd < 0; k++) { /* as mkstemp, with the mode of a new file */
+		snprintf(w->tmp, sizeof w->tmp, "%s.tmp%06x", w->target,
+		         (seed + 40503u * ++count) & 0xffffff);
+		fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
+	if (f && existed)
+		fchmod(fd, st.st_mode & 07777); /* the old file's (best effort) */
+	if (!f) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd), remove(w->tmp);
+		fail(err, errlen, "cannot write %s: %s", path, strerror(e));
+		errno = e;
+	}
+	return f;
+}
+
+int file_replace_close(struct file_replace *w, FILE *f, int ok, char *err, size_t errlen)
+{
+	int e = ok ? 0 : errno ? errno : EIO;
+	if (fflush(f) && !e)
+		e = errno;
+	if (fsync(fileno(f)) && !e)
+		e = errno;
+	if (fclose(f) && !e)
+		e = errno;
+	if (!e && rename(w->tmp, w->target) == 0)
+		return 0;
+	e = e ? e : errno;
+	remove(w->tmp);
+	return fail(err, errlen, "writing %s failed: %s (the old file, if any, is kept)", w->path,
+	            strerror(e));
+}
+
 int matrix_file_write(const char *path, int64_t m, int64_t n, const double *a, int64_t lda,
                       char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "wb");
+	struct file_replace w;
+	FILE *f = file_replace_open(&w, path, err, errlen);
 	if (!f)
-		return fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
 	int ok = 1;
 	if (ends_with(path, ".npy")) {
 		char dict[128];
@@ -377,9 +435,7 @@ int matrix_file_write(const char *path, int64_t m, int64_t n, const double *a, i
 			for (int64_t i = 0; i < m && ok; i++)
 				ok = fprintf(f, "%.17g\n", a[i + j * lda]) > 0;
 	}
-	if (fclose(f) != 0)
-		ok = 0;
-	return ok ? 0 : fail(err, errlen, "writing %s failed: %s", path, strerror(errno));
+	return file_replace_close(&w, f, ok, err, errlen);
 }
 
 void matrix_file_sibling(const char *path, const char *tag, char *out, size_t outlen)

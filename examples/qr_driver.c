@@ -64,7 +64,12 @@ static int check(const struct driver_options *o, const double *a0, void *a, void
 		resid = qr_residual(m, n, a0, m, q, m, rd, n);
 	}
 	double kappa = triangular_condition(n, rd, n);
-	int ok = orth <= n * drv->orth_growth(kappa, n) * eps && resid <= 10 * n * eps;
+	/* LAPACK's testers' threshold: each error at most 30 times its bound in
+	 * units of n eps. The algorithm's bound on ||I - Q^T Q|| grows with the
+	 * condition number; past 1/2 the columns are no orthonormal basis
+	 * whatever the bound says (a rank-deficient matrix's estimate is huge). */
+	int ok = orth <= 30 * n * drv->orth_growth(kappa, n) * eps && orth <= 0.5 &&
+	         resid <= 30 * n * eps;
 	result_num("orth", "%.2e", orth, NULL);
 	result_num("resid", "%.2e", resid, NULL);
 	result_num("cond1", "%.1e", kappa, NULL);
@@ -85,6 +90,7 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 		          (long long)o.n, (long long)o.m);
 	o.require_gpu |= cusolver;
 	o.algorithms[0] = d->models;
+	o.output_tags[0] = d->umu && *d->umu ? "mu" : "r"; /* what --output writes */
 	if (o.models)
 		driver_start(prog, &o); /* reports and exits */
 	int64_t m = o.m, n = o.n;
@@ -101,12 +107,14 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 	double *a0 = malloc(sizeof *a0 * (size_t)(m * n));
 	void *a = hyla_malloc(elsize * (size_t)(m * n));
 	void *r = hyla_malloc(elsize * (size_t)(n * n));
-	double *times = malloc(sizeof *times * (size_t)(2 * o.repeat)), *first = times + o.repeat;
+	double *times = malloc(sizeof *times * (size_t)(2 * o.repeat)), *first;
 	double phase[2] = {0, 0};
+	int status = 1; /* until the run is reported */
 	if (!a0 || !a || !r || !times) {
 		fprintf(stderr, "%s: error: out of memory\n", prog);
-		return 1;
+		goto out;
 	}
+	first = times + o.repeat;
 	driver_matrix(prog, &o, a0);
 	int64_t nb = o.nb ? o.nb : d->default_nb(m, n);
 
@@ -130,7 +138,7 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 	if (info != 0) {
 		fprintf(stderr, "%s: error: the factorisation returned %d (%s)\n", prog, info,
 		        hyla_strerror(info));
-		return 1;
+		goto out;
 	}
 	if (o.stats)
 		worker_stats_print();
@@ -180,13 +188,14 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 	}
 #ifdef HYLA_WITH_CUDA
 	if (cusolver && report_cusolver(prog, CUSOLVER_QR, m, n, a0, m, o.prec, 0, best))
-		return 1;
+		goto out;
 #endif
 	result_end();
-
+	status = failed;
+out:
 	free(a0), free(times);
 	hyla_free(a, elsize * (size_t)(m * n));
 	hyla_free(r, elsize * (size_t)(n * n));
 	hyla_finalize();
-	return failed;
+	return status;
 }

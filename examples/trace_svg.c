@@ -1,6 +1,6 @@
 /* Gantt chart of a traced run as SVG (see trace_svg.h). */
 #include "trace_svg.h"
-#include <errno.h>
+#include "matrix_io.h"
 #include <stdlib.h>
 #include <starpu.h>
 #include <stdio.h>
@@ -68,11 +68,10 @@ static size_t mark_critical(const hyla_trace_event *events, size_t n, char *on)
 int trace_svg_write(const char *path, const char *title, const hyla_trace_event *events, size_t n,
                     char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	struct file_replace w; /* whole or not at all */
+	FILE *f = file_replace_open(&w, path, err, errlen);
+	if (!f)
 		return -1;
-	}
 	int workers = (int)starpu_worker_get_count();
 	double span = 0;
 	for (size_t e = 0; e < n; e++)
@@ -121,9 +120,5 @@ int trace_svg_write(const char *path, const char *title, const hyla_trace_event 
 	}
 	free(critical);
 	fputs("</svg>\n", f);
-	if (fclose(f)) {
-		snprintf(err, errlen, "writing %s failed: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return file_replace_close(&w, f, !ferror(f), err, errlen);
 }

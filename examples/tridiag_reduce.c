@@ -85,6 +85,8 @@ int main(int argc, char **argv)
 	if (o.nb)
 		die_usage(prog, "--nb is not taken here: the block size comes from %s", "hyla_sytrd_default_nb");
 	o.algorithms[0] = "sytrd";
+	static const char *const tags[] = {"d", "e", "tau"}; /* what --output writes */
+	memcpy(o.output_tags, tags, sizeof tags);
 	if (o.models)
 		driver_start(prog, &o); /* reports and exits */
 	if (o.m != o.n)

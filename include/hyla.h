@@ -22,14 +22,17 @@ extern "C" {
 #define HYLA_ERR_NODEV (-103)    /* a GPU was required but none is usable */
 #define HYLA_ERR_SUBMIT (-104)   /* StarPU refused a task */
 #define HYLA_ERR_NOINIT (-105)   /* hyla is not running (a matrix used after hyla_finalize) */
+#define HYLA_ERR_ENV (-106)      /* a StarPU setting in the environment is invalid */
 
 /* A one-line description of a return code. */
 const char *hyla_strerror(int info);
 
 /* Start StarPU (unless the caller already did) and the per-worker cuBLAS
- * handles, and hyla's second stream per CUDA worker. Reference counted; the
- * synchronous routines call it themselves on first use. Returns 0 or
- * HYLA_ERR_STARPU. */
+ * handles, and hyla's second stream per CUDA worker. Reference counted and
+ * thread-safe (one start; callers meanwhile wait); the synchronous routines
+ * call it themselves on first use. Returns 0, HYLA_ERR_ENV (a StarPU
+ * setting such as STARPU_NCPU, STARPU_SCHED or STARPU_HOME that would make
+ * StarPU abort, with a line on stderr) or HYLA_ERR_STARPU. */
 int hyla_init(void);
 /* Undo hyla_init; StarPU is shut down only if hyla started it. */
 void hyla_finalize(void);

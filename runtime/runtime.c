@@ -24,6 +24,9 @@ static int start(void)
 {
 	owns_starpu = !starpu_is_initialized();
 	if (owns_starpu) {
+		int ret = hyla__check_environment();
+		if (ret != HYLA_SUCCESS)
+			return ret;
 		/* Parallel tasks (pheft, peager) get one combined worker of all the
 		 * cores unless STARPU_SINGLE_COMBINED_WORKER says otherwise: among
 		 * StarPU's default groups of 2, 4, 8 cores, peager gave the
@@ -33,7 +36,7 @@ static int start(void)
 		starpu_conf_init(&conf);
 		if (!getenv("STARPU_SINGLE_COMBINED_WORKER"))
 			conf.single_combined_worker = 1;
-		int ret = starpu_init(&conf);
+		ret = starpu_init(&conf);
 		if (ret != 0)
 			return HYLA_ERROR(HYLA_ERR_STARPU, "starpu_init failed (%s)", strerror(-ret));
 #ifdef HYLA_WITH_CUDA
@@ -160,6 +163,7 @@ const char *hyla_strerror(int info)
 	case HYLA_ERR_NODEV: return "no usable GPU";
 	case HYLA_ERR_SUBMIT: return "StarPU refused a task";
 	case HYLA_ERR_NOINIT: return "hyla is not running (used after hyla_finalize)";
+	case HYLA_ERR_ENV: return "a StarPU setting in the environment is invalid";
 	}
 	if (info < 0 && info > HYLA_ERR_BASE)
 		return "invalid argument";

@@ -14,6 +14,9 @@ int hyla__ensure_init(void);
 /* HYLA_SUCCESS while hyla_init is in effect, else HYLA_ERR_NOINIT (a line
  * on stderr). */
 int hyla__running(void);
+/* HYLA_SUCCESS, or HYLA_ERR_ENV with a line on stderr if a StarPU setting
+ * in the environment would make starpu_init abort or mislead. */
+int hyla__check_environment(void);
 
 /* Print "hyla: <func>: <message>" on stderr and return code. */
 int hyla__error(const char *func, int code, const char *fmt, ...)

@@ -11,9 +11,21 @@ expect_usage_error() {
 	if [ "$status" -ne 2 ] || [ "$lines" -ne 1 ] || [ -z "$err" ]; then
 		echo "FAILED: $run_env $(basename "$drv") $*: status $status, stderr: $err"
 		fails=$((fails + 1))
+	elif [ -n "$want" ] && ! printf '%s\n' "$err" | grep -qF -- "$want"; then
+		echo "FAILED: $run_env $(basename "$drv") $*: the message does not name $want: $err"
+		fails=$((fails + 1))
 	else
 		echo "ok: $run_env $(basename "$drv") $* -> $err"
 	fi
+}
+# expect_naming WORD ARGS...: the same, and the message names WORD (the
+# argument at fault).
+want=
+expect_naming() {
+	want=$1
+	shift
+	expect_usage_error "$@"
+	want=
 }
 expect_usage_error
 expect_usage_error 0
@@ -29,6 +41,18 @@ expect_usage_error 100 --bogus
 expect_usage_error 100 50 20
 expect_usage_error 100 --nb
 expect_usage_error 100 --prec
+expect_naming "'-12'" -12
+expect_naming "'-5'" -5
+expect_naming "'-50'" 100 -50
+expect_naming "'-50'" -50 100
+expect_naming "'0'" 0
+expect_naming "'abc'" 100 abc
+expect_naming "'--bogus'" 100 --bogus
+expect_naming "'--bogus'" --bogus 100
+expect_naming "'-x'" 100 -x
+expect_naming "'--nb'" 100 --nb
+expect_naming "'--check=1'" 100 --check=1
+expect_naming "'--re'" 100 --re
 # Matrix files: each malformed one must be refused with one line.
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -70,10 +94,12 @@ for f in sparse complex truncated word extra size sym_rect nan long_word text; d
 	expect_usage_error --input "$dir/$f.mtx"
 done
 expect_usage_error --input "$dir/missing.npy"
-expect_usage_error --input "$dir/ok.npy" 4
-expect_usage_error --input "$dir/ok.npy" --output "$dir/no/such/dir/out.npy"
-expect_usage_error 100 --output /proc/version
-expect_usage_error 100 --trace "$dir/no/such/dir/t.svg"
+expect_naming "'4'" --input "$dir/ok.npy" 4
+expect_naming "--output $dir/no/such/dir/out.npy" --input "$dir/ok.npy" --output "$dir/no/such/dir/out.npy"
+expect_naming "--output /proc/version" 100 --output /proc/version
+expect_naming "--trace $dir/no/such/dir/t.svg: cannot write there: No such file or directory" \
+	100 --trace "$dir/no/such/dir/t.svg"
+expect_naming "--trace $dir" 100 --trace "$dir"
 
 case $(basename "$drv") in
 bidiag_reduce)
@@ -101,13 +127,13 @@ tridiag_reduce)
 	expect_usage_error 100 --triangle L
 	expect_usage_error 100 --uplo Q
 	expect_usage_error 100 --nb 64
-	expect_usage_error 100 50
+	expect_naming "'50'" 100 50
 	run_env=STARPU_NCUDA=0
 	expect_usage_error 100 --require-gpu
 	run_env=
 	;;
 *)
-	expect_usage_error 100 50
+	expect_naming "'50'" 100 50
 	expect_usage_error 2000000000
 	expect_usage_error 100 --panel fpga
 	expect_usage_error 100 --panel
@@ -119,4 +145,11 @@ tridiag_reduce)
 	run_env=
 	;;
 esac
+# StarPU settings that would make starpu_init abort: refused before it runs.
+for setting in STARPU_NCPU=abc STARPU_NCPU=-1 STARPU_NCUDA=1x STARPU_SCHED=no-such-scheduler \
+	STARPU_HOME=/proc/no/such/home; do
+	run_env=$setting
+	expect_naming "${setting%%=*}" 40
+done
+run_env=
 exit $fails

@@ -1,0 +1,87 @@
+/* The library's answers at its edges: test_api_edges
+ * - argument checks name the first wrong argument in LAPACK's order, the
+ *   32-bit limits included (hyla_dgeqrf(1, INT64_MAX, ...) is -2, not -1);
+ * - a matrix used after hyla_finalize gives HYLA_ERR_NOINIT, and destroying
+ *   it then is safe;
+ * - StarPU settings that would make starpu_init abort (STARPU_NCPU=abc or
+ *   -1, an unknown STARPU_SCHED, a STARPU_HOME that cannot be made) give
+ *   HYLA_ERR_ENV from hyla_init, each in a fresh process.
+ * Prints a line per case; exit status 0 pass, 1 fail. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "hyla.h"
+#include "hyla_async.h"
+
+static int fails;
+
+static void expect(const char *what, int got, int want)
+{
+	printf("%s: %s: %d (want %d)\n", got == want ? "ok" : "FAILED", what, got, want);
+	fails += got != want;
+}
+
+static void argument_order(void)
+{
+	double a[16], tau[4], d[4], e[4], r[16];
+	expect("dgeqrf(1, INT64_MAX, a, 1, tau)", hyla_dgeqrf(1, INT64_MAX, a, 1, tau), -2);
+	expect("dgeqrf(INT64_MAX, 1, a, 1, tau)", hyla_dgeqrf(INT64_MAX, 1, a, 1, tau), -1);
+	expect("dgeqrf(4, 4, a, INT64_MAX, NULL)", hyla_dgeqrf(4, 4, a, INT64_MAX, NULL), -4);
+	expect("dgehrd(INT64_MAX, 1, 0, a, 1, tau)", hyla_dgehrd(INT64_MAX, 1, 0, a, 1, tau), -1);
+	expect("dgehrd(4, 1, 4, a, INT64_MAX, NULL)", hyla_dgehrd(4, 1, 4, a, INT64_MAX, NULL), -5);
+	expect("dsytrd('L', 4, a, INT64_MAX, NULL, ...)",
+	       hyla_dsytrd('L', 4, a, INT64_MAX, NULL, e, tau), -4);
+	expect("dgebrd(4, 4, a, 4, d, NULL, NULL, tau)", hyla_dgebrd(4, 4, a, 4, d, NULL, NULL, tau),
+	       -6);
+	expect("dgebrd(4, 4, a, 4, d, e, NULL, NULL)", hyla_dgebrd(4, 4, a, 4, d, e, NULL, NULL), -7);
+	expect("dmgs(4, 4, a, INT64_MAX, NULL, ...)",
+	       hyla_dmgs(4, 4, a, INT64_MAX, NULL, 4, 0, HYLA_MGS_BLOCKED), -4);
+	expect("dcgs(4, 4, a, 4, r, INT64_MAX, ...)",
+	       hyla_dcgs(4, 4, a, 4, r, INT64_MAX, 0, HYLA_CGS2), -6);
+}
+
+static void after_finalize(void)
+{
+	static double a[64 * 64], tau[64];
+	for (int i = 0; i < 64 * 64; i++)
+		a[i] = (double)((i * 7919) % 101) / 101 - 0.5;
+	expect("hyla_init", hyla_init(), HYLA_SUCCESS);
+	hyla_matrix *m = hyla_matrix_create(a, sizeof(double), 64, 64, 64, 16);
+	hyla_request *req = hyla_request_create();
+	hyla_finalize();
+	expect("dgeqrf_async after hyla_finalize", hyla_dgeqrf_async(m, tau, req), HYLA_ERR_NOINIT);
+	hyla_matrix_destroy(m);
+	hyla_request_destroy(req);
+}
+
+/* hyla_init's answer in a child process with name=value set. */
+static void bad_setting(const char *name, const char *value)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		setenv(name, value, 1);
+		int ret = hyla_init();
+		if (ret == HYLA_SUCCESS)
+			hyla_finalize();
+		_exit(ret == HYLA_ERR_ENV ? 0 : 1);
+	}
+	int status = 0;
+	int ok = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	         WEXITSTATUS(status) == 0;
+	printf("%s: %s=%s gives HYLA_ERR_ENV\n", ok ? "ok" : "FAILED", name, value);
+	fails += !ok;
+}
+
+int main(void)
+{
+	argument_order();
+	after_finalize();
+	bad_setting("STARPU_NCPU", "abc");
+	bad_setting("STARPU_NCPU", "-1");
+	bad_setting("STARPU_NCUDA", "2x");
+	bad_setting("STARPU_SCHED", "no-such-scheduler");
+	bad_setting("STARPU_HOME", "/proc/hyla-cannot-make-this");
+	return fails != 0;
+}
