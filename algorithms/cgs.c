@@ -38,12 +38,12 @@ static int register_r_columns(starpu_data_handle_t *rk, real_t *r, int64_t ldr, 
 	return HYLA_SUCCESS;
 }
 
-static int submit_blocked(const hyla_desc *A, starpu_data_handle_t *rk, int passes,
-                          hyla_request *req)
+static int submit_blocked(const hyla_desc *A, const hyla_desc *info, starpu_data_handle_t *rk,
+                          int passes, hyla_request *req)
 {
 	starpu_data_handle_t wproj = WORKSPACE(cgs)(A->n, A->nb, 1);
 	starpu_data_handle_t wpanel = WORKSPACE(cgs)(A->n, A->nb, 0);
-	int ret = HYLA_SUCCESS;
+	int ret = TYPED(hyla__gs_columns)(A, info, 0);
 	for (int64_t k = 0; k < A->nt && ret == HYLA_SUCCESS; k++) {
 		starpu_data_handle_t ak = A->tiles[k];
 		int64_t c = k * A->nb;
@@ -57,6 +57,8 @@ static int submit_blocked(const hyla_desc *A, starpu_data_handle_t *rk, int pass
 			if (ret == HYLA_SUCCESS)
 				ret = TASK(cgs_panel)(ak, rk[k], wpanel, c, 1, 1, req);
 		}
+		if (ret == HYLA_SUCCESS && k + 1 < A->nt) /* while panel k is factored */
+			ret = TYPED(hyla__gs_columns)(A, info, k + 1);
 		hyla__write_back(ak);
 		hyla__progress_mark(ak, k + 1, A->nt);
 	}
@@ -66,12 +68,15 @@ static int submit_blocked(const hyla_desc *A, starpu_data_handle_t *rk, int pass
 }
 
 /* The original columns V: a copy of A, StarPU's own memory. */
-static int submit_vector(const hyla_desc *A, starpu_data_handle_t *rk, hyla_request *req)
+static int submit_vector(const hyla_desc *A, const hyla_desc *info, starpu_data_handle_t *rk,
+                         hyla_request *req)
 {
 	hyla_desc V;
 	int ret = hyla__desc_register(&V, NULL, A->m, A->n, A->m, A->m, A->nb, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
 		return ret;
+	for (int64_t p = 0; p < A->nt && ret == HYLA_SUCCESS; p++)
+		ret = TYPED(hyla__gs_columns)(A, info, p);
 	starpu_data_handle_t w = WORKSPACE(cgs)(A->n, A->nb, 0);
 	for (int64_t p = 0; p < A->nt && ret == HYLA_SUCCESS; p++)
 		if (starpu_data_cpy(V.tiles[p], A->tiles[p], 1, NULL, NULL))
@@ -93,7 +98,7 @@ static int submit_vector(const hyla_desc *A, starpu_data_handle_t *rk, hyla_requ
 }
 
 /* Submits the factorisation of A (column-panel views) with R into r, and
- * the request's fence; the request checks R's diagonal when waited for. */
+ * the request's fence; the wait finds a dependent column (gs_columns.c). */
 static int submit_cgs(const hyla_desc *A, real_t *r, int64_t ldr, hyla_cgs_variant variant,
                       hyla_request *req)
 {
@@ -101,16 +106,17 @@ static int submit_cgs(const hyla_desc *A, real_t *r, int64_t ldr, hyla_cgs_varia
 	starpu_data_handle_t *rk = malloc(sizeof *rk * (size_t)A->nt); /* the request's */
 	if (!rk)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)A->nt);
+	hyla_desc info = {0};
 	int ret = register_r_columns(rk, r, ldr, A, req);
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__gs_begin)(A, r, ldr, req);
+		ret = TYPED(hyla__gs_begin)(A, r, ldr, &info, req);
 	if (ret == HYLA_SUCCESS)
 		ret = variant == HYLA_CGS_VECTOR
-		          ? submit_vector(A, rk, req)
-		          : submit_blocked(A, rk, variant == HYLA_CGS2 ? 2 : 1, req);
+		          ? submit_vector(A, &info, rk, req)
+		          : submit_blocked(A, &info, rk, variant == HYLA_CGS2 ? 2 : 1, req);
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__request_fence(req, A, NULL);
-	free(rk);
+	free(rk), free(info.tiles); /* the handles are the request's */
 	return ret;
 }
 

@@ -38,23 +38,27 @@ static int finish(void *arg)
 	return info;
 }
 
-int TYPED(hyla__gs_begin)(const hyla_desc *A, real_t *r, int64_t ldr, hyla_request *req)
+int TYPED(hyla__gs_begin)(const hyla_desc *A, real_t *r, int64_t ldr, hyla_desc *info,
+                          hyla_request *req)
 {
+	*info = (hyla_desc){0};
 	struct gs_end *g = calloc(1, sizeof *g + sizeof(real_t) * 2 * (size_t)A->n);
 	if (!g)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld column norms", (long long)A->n);
 	*g = (struct gs_end){.r = r, .ldr = ldr, .m = A->m, .n = A->n};
 	hyla__request_finish(req, finish, g);
-	hyla_desc info;
-	int ret = hyla__desc_register(&info, g->info, 2, A->n, 2, 2, A->nb, sizeof(real_t));
-	for (int64_t k = 0; info.tiles && k < A->nt; k++) {
+	int ret = hyla__desc_register(info, g->info, 2, A->n, 2, 2, A->nb, sizeof(real_t));
+	for (int64_t k = 0; info->tiles && k < A->nt; k++) {
 		if (ret == HYLA_SUCCESS)
-			ret = hyla__request_own(req, info.tiles[k]);
+			ret = hyla__request_own(req, info->tiles[k]);
 		else
-			starpu_data_unregister_submit(info.tiles[k]);
+			starpu_data_unregister_submit(info->tiles[k]);
 	}
-	for (int64_t k = 0; ret == HYLA_SUCCESS && k < A->nt; k++)
-		ret = TYPED(hyla__insert_gs_columns)(A->tiles[k], info.tiles[k], STARPU_MAX_PRIO);
-	free(info.tiles); /* the handles are the request's */
 	return ret;
+}
+
+int TYPED(hyla__gs_columns)(const hyla_desc *A, const hyla_desc *info, int64_t k)
+{
+	return TYPED(hyla__insert_gs_columns)(A->tiles[k], info->tiles[k],
+	                                      k == 0 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
 }

@@ -21,7 +21,8 @@
 #define G(k) hyla__tile(G, 0, k)
 
 static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G,
-                      starpu_data_handle_t scratch, hyla_mgs_form form, hyla_request *req)
+                      const hyla_desc *info, starpu_data_handle_t scratch, hyla_mgs_form form,
+                      hyla_request *req)
 {
 	const int critical = STARPU_MAX_PRIO, normal = STARPU_DEFAULT_PRIO;
 	for (int64_t k = 0; k < A->nt; k++) {
@@ -29,11 +30,18 @@ static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G
 		int64_t step = form == HYLA_MGS_VECTOR ? 1 : wk;
 		for (int64_t c0 = 0; c0 < wk; c0 += step) {
 			int64_t c1 = c0 + step;
-			int ret = TASK(mgs_panel)(A(k), R(k, k), G(k), scratch, c0, c1,
-			                                        k * A->nb, critical, req);
-			for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS; p++)
-				ret = TASK(mgs_update)(A(k), G(k), A(p), R(k, p), c0, c1,
-				                                     p == k + 1 ? critical : normal, req);
+			int first = k == 0 && c0 == 0; /* each panel's first access comes next */
+			int ret = first ? TYPED(hyla__gs_columns)(A, info, 0) : HYLA_SUCCESS;
+			if (ret == HYLA_SUCCESS)
+				ret = TASK(mgs_panel)(A(k), R(k, k), G(k), scratch, c0, c1, k * A->nb,
+				                      critical, req);
+			for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS; p++) {
+				if (first)
+					ret = TYPED(hyla__gs_columns)(A, info, p);
+				if (ret == HYLA_SUCCESS)
+					ret = TASK(mgs_update)(A(k), G(k), A(p), R(k, p), c0, c1,
+					                       p == k + 1 ? critical : normal, req);
+			}
 			if (ret != HYLA_SUCCESS)
 				return ret;
 		}
@@ -48,31 +56,32 @@ static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G
 }
 
 /* Submits the factorisation of A (column panels) with R into r (tiles the
- * request owns) and the request's fence; the wait checks R's diagonal. */
+ * request owns) and the request's fence; the wait finds a dependent column
+ * (gs_columns.c). */
 static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form form,
                        hyla_request *req)
 {
 	int64_t n = A->n, nb = A->nb;
 	hyla__clear_lower(n, r, ldr, sizeof(real_t));
-	hyla_desc R, G;
+	hyla_desc R, G, info = {0};
 	int ret = hyla__desc_register(&R, r, n, n, ldr, nb, nb, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	for (int64_t t = 0; t < R.mt * R.nt && ret == HYLA_SUCCESS; t++)
 		ret = hyla__request_own(req, R.tiles[t]);
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__gs_begin)(A, r, ldr, req);
+		ret = TYPED(hyla__gs_begin)(A, r, ldr, &info, req);
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__desc_register(&G, NULL, nb, A->nt * nb, nb, nb, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS) {
 		starpu_data_handle_t scratch = WORKSPACE(mgs)();
-		ret = submit_mgs(A, &R, &G, scratch, form, req);
+		ret = submit_mgs(A, &R, &G, &info, scratch, form, req);
 		starpu_data_unregister_submit(scratch);
 		hyla__desc_unregister_submit(&G);
 	}
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__request_fence(req, A, NULL);
-	free(R.tiles); /* the handles are the request's */
+	free(R.tiles), free(info.tiles); /* the handles are the request's */
 	return ret;
 }
 

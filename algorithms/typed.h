@@ -6,11 +6,16 @@
 #include "precision.h"
 #include "runtime.h"
 
-/* The Gram-Schmidt QRs' first tasks, on every panel of A (algorithms/
- * gs_columns.c), and the request's finish: the wait returns the first
- * column that depends on the earlier ones (1-based) and scales R (n-by-n
- * at r, in the caller's memory) back where a column was scaled. */
-int TYPED(hyla__gs_begin)(const hyla_desc *A, real_t *r, int64_t ldr, hyla_request *req);
+/* The Gram-Schmidt QRs' first look at each column (algorithms/gs_columns.c):
+ * gs_begin registers the request's 2-by-n info (tiles of A->nb columns;
+ * the caller frees info->tiles, the request owns the handles) and sets the
+ * request's finish: the wait returns the first column that depends on the
+ * earlier ones (1-based) and scales R (n-by-n at r, the caller's memory)
+ * back where a column was scaled. gs_columns submits panel k's task, to
+ * come before any other access to the panel. */
+int TYPED(hyla__gs_begin)(const hyla_desc *A, real_t *r, int64_t ldr, hyla_desc *info,
+                          hyla_request *req);
+int TYPED(hyla__gs_columns)(const hyla_desc *A, const hyla_desc *info, int64_t k);
 
 /* Q (m-by-n, m >= n >= k) from the k reflectors in a as dgeqrf leaves
  * them, with tau: the task graph over panels of width nb, or LAPACK's

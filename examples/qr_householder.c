@@ -98,7 +98,8 @@ static double flops(int64_t m, int64_t n)
 	return geqrf + orgqr;
 }
 
-/* The criteria of Dongarra et al.: ||QR - A|| <= m eps ||A||, ||Q^T Q - I||
+/* The criteria of Kerr, Campbell and Richards (QR decomposition on GPUs,
+ * 2009): ||QR - A|| <= m eps ||A||, ||Q^T Q - I||
  * <= m eps, ||L|| <= m eps ||A|| with L the part of Q^T A below the
  * diagonal, each with LAPACK's testers' factor of 30 (rounding's constants
  * that m eps leaves out: 10-by-10 matrices reach 1.2 m eps). */

@@ -18,6 +18,12 @@
 # them and its pictures. trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
 # the Gram-Schmidt QRs only. HYLA_CGS_NBS="128 512": also time qr_cgs at those nb.
 # parallel: checks under pheft and peager (parallel tasks on combined workers).
+# reliability: the Gram-Schmidt edges (scaled inputs, dependent columns), the
+# concurrent first use, the API's edges and the drivers' checks, CUDA on.
+# compare: the commands of HYLA_COMPARE (';' between them; default qr_mgs and
+# qr_cgs at 8000) with this build and an older one in .device/build-old (a
+# CUDA build of the older tree, as device-prepare.sh makes), alternately,
+# each with its own copy of the reference models, after a warm-up run.
 # profile: GPU time of each kernel in a window of hr_reduce 8000's column
 # loop (Nsight Compute), the per-column timeline of the panel.
 set -u
@@ -71,6 +77,51 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 		done
 	done 2>&1 | tee "$out/checks.txt"
 	grep -c FAILED "$out/checks.txt" | sed 's/^/failed checks: /'
+fi
+
+if [ "$what" = reliability ]; then
+	for sched in eager random dmda ws; do
+		for prec in d s; do
+			STARPU_SCHED=$sched $bin/tests/test_gs_edges $prec || echo "FAILED: test_gs_edges $prec under $sched"
+		done
+	done
+	for sched in eager dmda; do
+		STARPU_SCHED=$sched $bin/tests/test_concurrent_init 20 || echo "FAILED: test_concurrent_init under $sched"
+	done
+	$bin/tests/test_api_edges || echo "FAILED: test_api_edges"
+	STARPU_SCHED=dmda sh tests/driver_checks.sh $bin || echo "FAILED: driver_checks.sh"
+fi 2>&1 | tee "$out/reliability.txt"
+[ "$what" = reliability ] && grep -c FAILED "$out/reliability.txt" | sed 's/^/failed: /'
+
+if [ "$what" = compare ]; then
+	old=.device/build-old
+	for build in new old; do
+		rm -rf /tmp/hyla-models-$build
+		cp -r perfmodels/reference/h100-vm /tmp/hyla-models-$build
+	done
+	run() { # run BUILD ARGS...
+		b=$1
+		shift
+		if [ "$b" = old ]; then
+			LD_LIBRARY_PATH="$here/$old:$LD_LIBRARY_PATH" STARPU_PERF_MODEL_DIR=/tmp/hyla-models-old \
+				STARPU_HOSTNAME=vm STARPU_SCHED=dmda $old/"$@"
+		else
+			STARPU_PERF_MODEL_DIR=/tmp/hyla-models-new STARPU_HOSTNAME=vm STARPU_SCHED=dmda $bin/"$@"
+		fi
+	}
+	ifs=$IFS
+	IFS=';'
+	for cmd in ${HYLA_COMPARE:-qr_mgs 8000;qr_cgs 8000}; do
+		IFS=$ifs
+		for build in new old; do
+			run $build $cmd --no-check --repeat 2 >/dev/null 2>&1
+		done
+		for round in 1 2; do
+			for build in new old; do
+				echo "$build: $(run $build $cmd --no-check --repeat 5 2>&1 | tail -1)"
+			done
+		done
+	done 2>&1 | tee "$out/compare.txt"
 fi
 
 if [ "$what" = hr ]; then
