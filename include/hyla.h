@@ -12,6 +12,14 @@ extern "C" {
 
 #define HYLA_VERSION "0.1.0"
 
+/* What libhyla exports: the declarations marked so (everything else is
+ * built hidden). */
+#if defined(__GNUC__)
+#define HYLA_API __attribute__((visibility("default")))
+#else
+#define HYLA_API
+#endif
+
 /* Return codes. 0 is success; -i means argument i was invalid (LAPACK's
  * convention); i > 0 is a numerical condition documented per routine; the
  * library's own failures are below HYLA_ERR_BASE. */
@@ -25,7 +33,7 @@ extern "C" {
 #define HYLA_ERR_ENV (-106)      /* a StarPU setting in the environment is invalid */
 
 /* A one-line description of a return code. */
-const char *hyla_strerror(int info);
+HYLA_API const char *hyla_strerror(int info);
 
 /* Start StarPU (unless the caller already did) and the per-worker cuBLAS
  * handles, and hyla's second stream per CUDA worker. Reference counted and
@@ -33,24 +41,24 @@ const char *hyla_strerror(int info);
  * call it themselves on first use. Returns 0, HYLA_ERR_ENV (a StarPU
  * setting such as STARPU_NCPU, STARPU_SCHED or STARPU_HOME that would make
  * StarPU abort, with a line on stderr) or HYLA_ERR_STARPU. */
-int hyla_init(void);
+HYLA_API int hyla_init(void);
 /* Undo hyla_init; StarPU is shut down only if hyla started it. */
-void hyla_finalize(void);
+HYLA_API void hyla_finalize(void);
 
 /* Host memory that the GPU reaches by DMA (pinned when CUDA workers exist),
  * so transfers overlap computation. Calls hyla_init. Free with hyla_free. */
-void *hyla_malloc(size_t bytes);
-void hyla_free(void *ptr, size_t bytes);
+HYLA_API void *hyla_malloc(size_t bytes);
+HYLA_API void hyla_free(void *ptr, size_t bytes);
 
 /* One line: hyla and StarPU versions, workers, scheduler, BLAS core, GPU. */
-void hyla_machine_summary(char *buf, size_t len);
+HYLA_API void hyla_machine_summary(char *buf, size_t len);
 /* Progress of long runs: fn(done, total, arg) is called from a StarPU thread
  * as the panels of a factorisation or reduction complete (not always in
  * order; at most total), one call at a time. NULL turns it off; once
  * hyla_set_progress returns, the previous fn is not called any more.
  * Process-wide. */
 typedef void (*hyla_progress_fn)(int64_t done, int64_t total, void *arg);
-void hyla_set_progress(hyla_progress_fn fn, void *arg);
+HYLA_API void hyla_set_progress(hyla_progress_fn fn, void *arg);
 
 /* The schedule, for pictures of it: between hyla_trace_start and
  * hyla_trace_stop every hyla task records the StarPU worker that ran it
@@ -64,8 +72,8 @@ typedef struct {
 	int worker;
 	double ready, start, end;
 } hyla_trace_event;
-void hyla_trace_start(void);
-size_t hyla_trace_stop(hyla_trace_event **events);
+HYLA_API void hyla_trace_start(void);
+HYLA_API size_t hyla_trace_stop(hyla_trace_event **events);
 
 /* Whether the performance models that algorithm ("mgs", "cgs", "geqrf",
  * "sytrd", "gebrd", "gehrd", "orghr") uses in precision prec ('d' or 's') are calibrated: a
@@ -76,11 +84,11 @@ size_t hyla_trace_stop(hyla_trace_event **events);
  * sizes. Models live in STARPU_PERF_MODEL_DIR (perfmodels/README.md).
  * Returns 1 ready, 0 not, or -1 for an unknown algorithm or precision;
  * calls hyla_init. */
-int hyla_models_ready(const char *algorithm, char prec, FILE *report);
+HYLA_API int hyla_models_ready(const char *algorithm, char prec, FILE *report);
 
 /* Number of StarPU workers of each kind (after hyla_init). */
-int hyla_ncpus(void);
-int hyla_ncuda(void);
+HYLA_API int hyla_ncpus(void);
+HYLA_API int hyla_ncuda(void);
 
 /* ---- Modified Gram-Schmidt QR -------------------------------------------
  * A = QR for an m-by-n matrix, m >= n >= 1. Q overwrites A (lda >= m); R is
@@ -99,13 +107,13 @@ int hyla_ncuda(void);
  * Pass memory from hyla_malloc for A and R so transfers are asynchronous. */
 typedef enum { HYLA_MGS_BLOCKED = 0, HYLA_MGS_VECTOR = 1 } hyla_mgs_form;
 
-int hyla_dmgs(int64_t m, int64_t n, double *a, int64_t lda, double *r,
-              int64_t ldr, int64_t nb, hyla_mgs_form form);
-int hyla_smgs(int64_t m, int64_t n, float *a, int64_t lda, float *r,
-              int64_t ldr, int64_t nb, hyla_mgs_form form);
+HYLA_API int hyla_dmgs(int64_t m, int64_t n, double *a, int64_t lda, double *r, int64_t ldr,
+                       int64_t nb, hyla_mgs_form form);
+HYLA_API int hyla_smgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr,
+                       int64_t nb, hyla_mgs_form form);
 
 /* The default panel width for an m-by-n MGS on the workers present. */
-int64_t hyla_mgs_default_nb(int64_t m, int64_t n);
+HYLA_API int64_t hyla_mgs_default_nb(int64_t m, int64_t n);
 
 /* ---- Classical Gram-Schmidt QR ------------------------------------------
  * A = QR as hyla_dmgs (same arguments, output and return values), by
@@ -124,17 +132,17 @@ int64_t hyla_mgs_default_nb(int64_t m, int64_t n);
  * nb: the panel width (0: hyla_cgs_default_nb); at most 256 for HYLA_CGS_VECTOR. */
 typedef enum { HYLA_CGS2 = 0, HYLA_CGS = 1, HYLA_CGS_VECTOR = 2 } hyla_cgs_variant;
 
-int hyla_dcgs(int64_t m, int64_t n, double *a, int64_t lda, double *r, int64_t ldr, int64_t nb,
-              hyla_cgs_variant variant);
-int hyla_scgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr, int64_t nb,
-              hyla_cgs_variant variant);
-int64_t hyla_cgs_default_nb(int64_t m, int64_t n);
+HYLA_API int hyla_dcgs(int64_t m, int64_t n, double *a, int64_t lda, double *r, int64_t ldr,
+                       int64_t nb, hyla_cgs_variant variant);
+HYLA_API int hyla_scgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr,
+                       int64_t nb, hyla_cgs_variant variant);
+HYLA_API int64_t hyla_cgs_default_nb(int64_t m, int64_t n);
 
 /* Seed 001's form of a Gram-Schmidt QR, in place: U = Q diag(R) (orthogonal,
  * unnormalised columns) over Q, mu = diag(R)^{-1} R (unit upper triangular)
  * over R, so that A = U mu. Returns 0 or -i for a bad argument i. */
-int hyla_dqr_to_umu(int64_t m, int64_t n, double *q, int64_t ldq, double *r, int64_t ldr);
-int hyla_sqr_to_umu(int64_t m, int64_t n, float *q, int64_t ldq, float *r, int64_t ldr);
+HYLA_API int hyla_dqr_to_umu(int64_t m, int64_t n, double *q, int64_t ldq, double *r, int64_t ldr);
+HYLA_API int hyla_sqr_to_umu(int64_t m, int64_t n, float *q, int64_t ldq, float *r, int64_t ldr);
 
 /* ---- Householder QR ------------------------------------------------------
  * LAPACK dgeqrf's contract for an m-by-n A (any m, n >= 0): R on and above
@@ -145,25 +153,26 @@ int hyla_sqr_to_umu(int64_t m, int64_t n, float *q, int64_t ldq, float *r, int64
  * models say, the next panel's update first. min(m, n) at most the block
  * size goes to LAPACK on the host. Returns 0, -i for a bad argument i, or
  * HYLA_ERR_*. */
-int hyla_dgeqrf(int64_t m, int64_t n, double *a, int64_t lda, double *tau);
-int hyla_sgeqrf(int64_t m, int64_t n, float *a, int64_t lda, float *tau);
+HYLA_API int hyla_dgeqrf(int64_t m, int64_t n, double *a, int64_t lda, double *tau);
+HYLA_API int hyla_sgeqrf(int64_t m, int64_t n, float *a, int64_t lda, float *tau);
 /* LAPACK dorgqr's contract: the m-by-n Q (m >= n >= k) of the first k
  * reflectors in a (as dgeqrf leaves them) with tau, e.g. the full m-by-m Q
  * of a tall A with n = m: a task graph (T on the CPU, the block reflectors'
  * applications as Level-3 tasks); k at most the block size: LAPACK on the
  * host. */
-int hyla_dorgqr(int64_t m, int64_t n, int64_t k, double *a, int64_t lda, const double *tau);
-int hyla_sorgqr(int64_t m, int64_t n, int64_t k, float *a, int64_t lda, const float *tau);
+HYLA_API int hyla_dorgqr(int64_t m, int64_t n, int64_t k, double *a, int64_t lda,
+                         const double *tau);
+HYLA_API int hyla_sorgqr(int64_t m, int64_t n, int64_t k, float *a, int64_t lda, const float *tau);
 /* The same with the panel width nb (0: hyla_geqrf_default_nb,
  * hyla_orgqr_default_nb; the last argument's index if < 0). */
-int hyla_dgeqrf_ex(int64_t m, int64_t n, double *a, int64_t lda, double *tau, int64_t nb);
-int hyla_sgeqrf_ex(int64_t m, int64_t n, float *a, int64_t lda, float *tau, int64_t nb);
-int hyla_dorgqr_ex(int64_t m, int64_t n, int64_t k, double *a, int64_t lda, const double *tau,
-                   int64_t nb);
-int hyla_sorgqr_ex(int64_t m, int64_t n, int64_t k, float *a, int64_t lda, const float *tau,
-                   int64_t nb);
-int64_t hyla_geqrf_default_nb(int64_t m, int64_t n);
-int64_t hyla_orgqr_default_nb(int64_t m, int64_t n);
+HYLA_API int hyla_dgeqrf_ex(int64_t m, int64_t n, double *a, int64_t lda, double *tau, int64_t nb);
+HYLA_API int hyla_sgeqrf_ex(int64_t m, int64_t n, float *a, int64_t lda, float *tau, int64_t nb);
+HYLA_API int hyla_dorgqr_ex(int64_t m, int64_t n, int64_t k, double *a, int64_t lda,
+                            const double *tau, int64_t nb);
+HYLA_API int hyla_sorgqr_ex(int64_t m, int64_t n, int64_t k, float *a, int64_t lda,
+                            const float *tau, int64_t nb);
+HYLA_API int64_t hyla_geqrf_default_nb(int64_t m, int64_t n);
+HYLA_API int64_t hyla_orgqr_default_nb(int64_t m, int64_t n);
 
 /* ---- Symmetric tridiagonal reduction --------------------------------------
  * Q^T A Q = T for a symmetric n-by-n A, LAPACK dsytrd's contract: uplo 'L'
@@ -175,9 +184,11 @@ int64_t hyla_orgqr_default_nb(int64_t m, int64_t n);
  * before and after (dsytrd's upper reduction is the lower one of J A J
  * mirrored, J the reversal); n at most the block size: LAPACK on the host.
  * Returns 0, -i for a bad argument i, or HYLA_ERR_*. */
-int hyla_dsytrd(char uplo, int64_t n, double *a, int64_t lda, double *d, double *e, double *tau);
-int hyla_ssytrd(char uplo, int64_t n, float *a, int64_t lda, float *d, float *e, float *tau);
-int64_t hyla_sytrd_default_nb(int64_t n);
+HYLA_API int hyla_dsytrd(char uplo, int64_t n, double *a, int64_t lda, double *d, double *e,
+                         double *tau);
+HYLA_API int hyla_ssytrd(char uplo, int64_t n, float *a, int64_t lda, float *d, float *e,
+                         float *tau);
+HYLA_API int64_t hyla_sytrd_default_nb(int64_t n);
 
 /* ---- Bidiagonal reduction -----------------------------------------------
  * Q^T A P = B for an m-by-n A, LAPACK dgebrd's contract: d (min(m,n)), e
@@ -188,11 +199,11 @@ int64_t hyla_sytrd_default_nb(int64_t n);
  * models say); m < n runs it on a transposed copy (m n more elements);
  * min(m, n) at most the block size: LAPACK on the host. Returns 0, -i for a
  * bad argument i, or HYLA_ERR_*. */
-int hyla_dgebrd(int64_t m, int64_t n, double *a, int64_t lda, double *d, double *e, double *tauq,
-                double *taup);
-int hyla_sgebrd(int64_t m, int64_t n, float *a, int64_t lda, float *d, float *e, float *tauq,
-                float *taup);
-int64_t hyla_gebrd_default_nb(int64_t m, int64_t n);
+HYLA_API int hyla_dgebrd(int64_t m, int64_t n, double *a, int64_t lda, double *d, double *e,
+                         double *tauq, double *taup);
+HYLA_API int hyla_sgebrd(int64_t m, int64_t n, float *a, int64_t lda, float *d, float *e,
+                         float *tauq, float *taup);
+HYLA_API int64_t hyla_gebrd_default_nb(int64_t m, int64_t n);
 
 /* ---- Hessenberg reduction ----------------------------------------------
  * Q^T A Q = H for an n-by-n A, LAPACK dgehrd's contract: on return H is on
@@ -202,8 +213,8 @@ int64_t hyla_gebrd_default_nb(int64_t m, int64_t n);
  * its Q to the rows above it and the columns after it (LAPACK dormhr on the
  * host); blocks of at most the block size call LAPACK dgehrd on the host.
  * Returns 0, or -i for a bad argument i, or HYLA_ERR_*. */
-int hyla_dgehrd(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, double *tau);
-int hyla_sgehrd(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau);
+HYLA_API int hyla_dgehrd(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, double *tau);
+HYLA_API int hyla_sgehrd(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau);
 /* Where the panel (DLAHR2 on nb columns) runs. */
 typedef enum {
 	HYLA_PANEL_AUTO = 0, /* GPU: fused, where the models say; CPUs alone: split, or fused
@@ -214,10 +225,10 @@ typedef enum {
 } hyla_gehrd_panel;
 /* The same with the panel width nb (0: hyla_gehrd_default_nb; -7 if < 0)
  * and the panel variant (-8 if unknown; HYLA_ERR_NODEV for GPU without one). */
-int hyla_dgehrd_ex(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, double *tau,
-                   int64_t nb, hyla_gehrd_panel panel);
-int hyla_sgehrd_ex(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau,
-                   int64_t nb, hyla_gehrd_panel panel);
+HYLA_API int hyla_dgehrd_ex(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda,
+                            double *tau, int64_t nb, hyla_gehrd_panel panel);
+HYLA_API int hyla_sgehrd_ex(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau,
+                            int64_t nb, hyla_gehrd_panel panel);
 
 /* Q of the reduction, explicitly, LAPACK dorghr's contract: a and tau as
  * hyla_dgehrd leaves them (same ilo, ihi); on return a holds the n-by-n
@@ -225,14 +236,16 @@ int hyla_sgehrd_ex(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, f
  * application on the GPU where the models say so); blocks of at most the
  * block size go to LAPACK dorgqr on the host.
  * Returns 0, or -i for a bad argument i, or HYLA_ERR_*. */
-int hyla_dorghr(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, const double *tau);
-int hyla_sorghr(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, const float *tau);
+HYLA_API int hyla_dorghr(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda,
+                         const double *tau);
+HYLA_API int hyla_sorghr(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda,
+                         const float *tau);
 
 /* Block size (panel width) of the Hessenberg reduction, and the width of
  * the trailing-update tasks (every reduction's and the Householder QR's),
  * for the workers present; the environment's HYLA_UPDATE_WIDTH overrides it. */
-int64_t hyla_gehrd_default_nb(int64_t n);
-int64_t hyla_gehrd_update_width(int64_t n);
+HYLA_API int64_t hyla_gehrd_default_nb(int64_t n);
+HYLA_API int64_t hyla_gehrd_update_width(int64_t n);
 
 #ifdef __cplusplus
 }

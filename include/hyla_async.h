@@ -24,36 +24,36 @@ extern "C" {
  * tasks, not the memory, in between. NULL on a bad argument or failure (a
  * line on stderr). Calls hyla_init. */
 typedef struct hyla_matrix hyla_matrix;
-hyla_matrix *hyla_matrix_create(void *ptr, size_t elsize, int64_t m, int64_t n, int64_t ld,
-                                int64_t nb);
+HYLA_API hyla_matrix *hyla_matrix_create(void *ptr, size_t elsize, int64_t m, int64_t n, int64_t ld,
+                                         int64_t nb);
 /* Waits for the tasks on the matrix, brings its data home, unregisters it. */
-void hyla_matrix_destroy(hyla_matrix *a);
-int64_t hyla_matrix_panels(const hyla_matrix *a);
+HYLA_API void hyla_matrix_destroy(hyla_matrix *a);
+HYLA_API int64_t hyla_matrix_panels(const hyla_matrix *a);
 /* Panel k: columns k*nb .. min((k+1)*nb, n)-1, a StarPU matrix handle. */
-starpu_data_handle_t hyla_matrix_panel(const hyla_matrix *a, int64_t k);
+HYLA_API starpu_data_handle_t hyla_matrix_panel(const hyla_matrix *a, int64_t k);
 
 /* The outcome of one asynchronous call. info: LAPACK's convention, set by
  * the tasks themselves (a numerical failure: later tasks of the call skip
  * their work) or at the end (hyla_request_wait). */
 typedef struct hyla_request hyla_request;
-hyla_request *hyla_request_create(void);
+HYLA_API hyla_request *hyla_request_create(void);
 /* Waits for the call's tasks (only those), then for the data hyla
  * registered for it (R, tau, d, e: in your memory on return), and returns
  * info. That data is in your memory already for tasks that write the
  * matrix after the call (a CPU task of the call brings it home first). */
-int hyla_request_wait(hyla_request *req);
+HYLA_API int hyla_request_wait(hyla_request *req);
 /* Frees a request that was waited for (or never used). */
-void hyla_request_destroy(hyla_request *req);
+HYLA_API void hyla_request_destroy(hyla_request *req);
 
 /* Modified Gram-Schmidt QR of the matrix a (m >= n; Q over it), R into the
  * n-by-n r (ldr >= n, in your memory on hyla_request_wait): as hyla_dmgs
  * with the matrix's panel width as nb. A column that vanishes sets info to
  * its 1-based index; the call's later tasks then do nothing. Returns 0 once
  * the tasks are submitted, or -i for a bad argument i, or HYLA_ERR_*. */
-int hyla_dmgs_async(hyla_matrix *a, double *r, int64_t ldr, hyla_mgs_form form,
-                    hyla_request *req);
-int hyla_smgs_async(hyla_matrix *a, float *r, int64_t ldr, hyla_mgs_form form,
-                    hyla_request *req);
+HYLA_API int hyla_dmgs_async(hyla_matrix *a, double *r, int64_t ldr, hyla_mgs_form form,
+                             hyla_request *req);
+HYLA_API int hyla_smgs_async(hyla_matrix *a, float *r, int64_t ldr, hyla_mgs_form form,
+                             hyla_request *req);
 
 /* Classical Gram-Schmidt QR of the matrix a (m >= n; Q over it), R into
  * the n-by-n r (ldr >= n, in your memory on hyla_request_wait): as
@@ -61,10 +61,10 @@ int hyla_smgs_async(hyla_matrix *a, float *r, int64_t ldr, hyla_mgs_form form,
  * HYLA_CGS_VECTOR). A column that vanishes sets info to its 1-based index;
  * the call's later tasks then do nothing. Returns 0 once the tasks are
  * submitted, or -i for a bad argument i, or HYLA_ERR_*. */
-int hyla_dcgs_async(hyla_matrix *a, double *r, int64_t ldr, hyla_cgs_variant variant,
-                    hyla_request *req);
-int hyla_scgs_async(hyla_matrix *a, float *r, int64_t ldr, hyla_cgs_variant variant,
-                    hyla_request *req);
+HYLA_API int hyla_dcgs_async(hyla_matrix *a, double *r, int64_t ldr, hyla_cgs_variant variant,
+                             hyla_request *req);
+HYLA_API int hyla_scgs_async(hyla_matrix *a, float *r, int64_t ldr, hyla_cgs_variant variant,
+                             hyla_request *req);
 
 /* Householder QR of the m-by-n matrix a, any shape (LAPACK dgeqrf's output
  * over it), tau (min(m, n) scalars) in your memory on hyla_request_wait;
@@ -75,10 +75,10 @@ int hyla_scgs_async(hyla_matrix *a, float *r, int64_t ldr, hyla_cgs_variant vari
  * as nb; for m < n the graph factors the panels wholly left of column m
  * and updates the others, and when nb does not divide m a CPU task ends
  * it with LAPACK's dgeqrf on the others' last m mod nb rows. */
-int hyla_dgeqrf_async(hyla_matrix *a, double *tau, hyla_request *req);
-int hyla_sgeqrf_async(hyla_matrix *a, float *tau, hyla_request *req);
-int hyla_dorgqr_async(hyla_matrix *a, const double *tau, hyla_request *req);
-int hyla_sorgqr_async(hyla_matrix *a, const float *tau, hyla_request *req);
+HYLA_API int hyla_dgeqrf_async(hyla_matrix *a, double *tau, hyla_request *req);
+HYLA_API int hyla_sgeqrf_async(hyla_matrix *a, float *tau, hyla_request *req);
+HYLA_API int hyla_dorgqr_async(hyla_matrix *a, const double *tau, hyla_request *req);
+HYLA_API int hyla_sorgqr_async(hyla_matrix *a, const float *tau, hyla_request *req);
 
 /* If an asynchronous call returns an error, some of its tasks may have been
  * submitted: wait for its request all the same. */
@@ -88,8 +88,10 @@ int hyla_sorgqr_async(hyla_matrix *a, const float *tau, hyla_request *req);
  * hyla_request_wait: as hyla_dgehrd_ex with the matrix's panel width as nb.
  * Returns 0 once the tasks are submitted, or -i for a bad argument i, or
  * HYLA_ERR_*. */
-int hyla_dgehrd_async(hyla_matrix *a, double *tau, hyla_gehrd_panel panel, hyla_request *req);
-int hyla_sgehrd_async(hyla_matrix *a, float *tau, hyla_gehrd_panel panel, hyla_request *req);
+HYLA_API int hyla_dgehrd_async(hyla_matrix *a, double *tau, hyla_gehrd_panel panel,
+                               hyla_request *req);
+HYLA_API int hyla_sgehrd_async(hyla_matrix *a, float *tau, hyla_gehrd_panel panel,
+                               hyla_request *req);
 
 /* Q of that reduction, explicitly, over a (LAPACK dorghr's contract with
  * ilo = 1, ihi = n), from tau (n-1 scalars, read until hyla_request_wait):
@@ -98,8 +100,8 @@ int hyla_sgehrd_async(hyla_matrix *a, float *tau, hyla_gehrd_panel panel, hyla_r
  * the CPU, moves the reflectors one column right and waits for the
  * reduction's tau to be in your memory). Returns 0 once the tasks are
  * submitted, or -i for a bad argument i, or HYLA_ERR_*. */
-int hyla_dorghr_async(hyla_matrix *a, const double *tau, hyla_request *req);
-int hyla_sorghr_async(hyla_matrix *a, const float *tau, hyla_request *req);
+HYLA_API int hyla_dorghr_async(hyla_matrix *a, const double *tau, hyla_request *req);
+HYLA_API int hyla_sorghr_async(hyla_matrix *a, const float *tau, hyla_request *req);
 
 /* Symmetric tridiagonal reduction of the n-by-n matrix a, the triangle
  * uplo ('L' or 'U'), d (n), e (n-1) and tau (n-1) in your memory on
@@ -108,10 +110,10 @@ int hyla_sorghr_async(hyla_matrix *a, const float *tau, hyla_request *req);
  * reverses the matrix in place, a last one reverses it back with d, e and
  * tau (the matrix comes home from a GPU for each). Returns 0 once the
  * tasks are submitted, or -i for a bad argument i, or HYLA_ERR_*. */
-int hyla_dsytrd_async(char uplo, hyla_matrix *a, double *d, double *e, double *tau,
-                      hyla_request *req);
-int hyla_ssytrd_async(char uplo, hyla_matrix *a, float *d, float *e, float *tau,
-                      hyla_request *req);
+HYLA_API int hyla_dsytrd_async(char uplo, hyla_matrix *a, double *d, double *e, double *tau,
+                               hyla_request *req);
+HYLA_API int hyla_ssytrd_async(char uplo, hyla_matrix *a, float *d, float *e, float *tau,
+                               hyla_request *req);
 
 /* Bidiagonal reduction of the m-by-n matrix a (upper bidiagonal for
  * m >= n, lower for m < n); d (k = min(m, n)), e (k-1), tauq and taup (k)
@@ -121,10 +123,10 @@ int hyla_ssytrd_async(char uplo, hyla_matrix *a, float *d, float *e, float *tau,
  * as hyla_matrix_create does; freed by the wait): CPU tasks transpose a
  * into it and back. Returns 0 once the tasks are submitted, or -i for a
  * bad argument i, or HYLA_ERR_*. */
-int hyla_dgebrd_async(hyla_matrix *a, double *d, double *e, double *tauq, double *taup,
-                      hyla_request *req);
-int hyla_sgebrd_async(hyla_matrix *a, float *d, float *e, float *tauq, float *taup,
-                      hyla_request *req);
+HYLA_API int hyla_dgebrd_async(hyla_matrix *a, double *d, double *e, double *tauq, double *taup,
+                               hyla_request *req);
+HYLA_API int hyla_sgebrd_async(hyla_matrix *a, float *d, float *e, float *tauq, float *taup,
+                               hyla_request *req);
 
 /* The descriptor level: each call above, synchronous, on the matrix a (its
  * arguments less req): the asynchronous call and its request's wait (only
@@ -132,22 +134,22 @@ int hyla_sgebrd_async(hyla_matrix *a, float *d, float *e, float *tauq, float *ta
  * wait's info; HYLA_ERR_NOMEM if no request could be made. The outputs
  * outside the matrix (R, tau, d, e) are in your memory on return; the matrix
  * stays in its handle until you acquire it or hyla_matrix_destroy. */
-int hyla_dmgs_matrix(hyla_matrix *a, double *r, int64_t ldr, hyla_mgs_form form);
-int hyla_smgs_matrix(hyla_matrix *a, float *r, int64_t ldr, hyla_mgs_form form);
-int hyla_dcgs_matrix(hyla_matrix *a, double *r, int64_t ldr, hyla_cgs_variant variant);
-int hyla_scgs_matrix(hyla_matrix *a, float *r, int64_t ldr, hyla_cgs_variant variant);
-int hyla_dgeqrf_matrix(hyla_matrix *a, double *tau);
-int hyla_sgeqrf_matrix(hyla_matrix *a, float *tau);
-int hyla_dorgqr_matrix(hyla_matrix *a, const double *tau);
-int hyla_sorgqr_matrix(hyla_matrix *a, const float *tau);
-int hyla_dgehrd_matrix(hyla_matrix *a, double *tau, hyla_gehrd_panel panel);
-int hyla_sgehrd_matrix(hyla_matrix *a, float *tau, hyla_gehrd_panel panel);
-int hyla_dorghr_matrix(hyla_matrix *a, const double *tau);
-int hyla_sorghr_matrix(hyla_matrix *a, const float *tau);
-int hyla_dsytrd_matrix(char uplo, hyla_matrix *a, double *d, double *e, double *tau);
-int hyla_ssytrd_matrix(char uplo, hyla_matrix *a, float *d, float *e, float *tau);
-int hyla_dgebrd_matrix(hyla_matrix *a, double *d, double *e, double *tauq, double *taup);
-int hyla_sgebrd_matrix(hyla_matrix *a, float *d, float *e, float *tauq, float *taup);
+HYLA_API int hyla_dmgs_matrix(hyla_matrix *a, double *r, int64_t ldr, hyla_mgs_form form);
+HYLA_API int hyla_smgs_matrix(hyla_matrix *a, float *r, int64_t ldr, hyla_mgs_form form);
+HYLA_API int hyla_dcgs_matrix(hyla_matrix *a, double *r, int64_t ldr, hyla_cgs_variant variant);
+HYLA_API int hyla_scgs_matrix(hyla_matrix *a, float *r, int64_t ldr, hyla_cgs_variant variant);
+HYLA_API int hyla_dgeqrf_matrix(hyla_matrix *a, double *tau);
+HYLA_API int hyla_sgeqrf_matrix(hyla_matrix *a, float *tau);
+HYLA_API int hyla_dorgqr_matrix(hyla_matrix *a, const double *tau);
+HYLA_API int hyla_sorgqr_matrix(hyla_matrix *a, const float *tau);
+HYLA_API int hyla_dgehrd_matrix(hyla_matrix *a, double *tau, hyla_gehrd_panel panel);
+HYLA_API int hyla_sgehrd_matrix(hyla_matrix *a, float *tau, hyla_gehrd_panel panel);
+HYLA_API int hyla_dorghr_matrix(hyla_matrix *a, const double *tau);
+HYLA_API int hyla_sorghr_matrix(hyla_matrix *a, const float *tau);
+HYLA_API int hyla_dsytrd_matrix(char uplo, hyla_matrix *a, double *d, double *e, double *tau);
+HYLA_API int hyla_ssytrd_matrix(char uplo, hyla_matrix *a, float *d, float *e, float *tau);
+HYLA_API int hyla_dgebrd_matrix(hyla_matrix *a, double *d, double *e, double *tauq, double *taup);
+HYLA_API int hyla_sgebrd_matrix(hyla_matrix *a, float *d, float *e, float *tauq, float *taup);
 
 #ifdef __cplusplus
 }

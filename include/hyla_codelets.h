@@ -33,32 +33,34 @@ extern "C" {
  * at least w (tau is then written on the GPU: unregister it with
  * coherency, not starpu_data_unregister_submit, to read it). scratch:
  * hyla_workspace_dgeqrf(w or more). */
-starpu_data_handle_t hyla_workspace_dgeqrf(int64_t nb);
-starpu_data_handle_t hyla_workspace_sgeqrf(int64_t nb);
-int hyla_task_dgeqrf_panel(starpu_data_handle_t panel, starpu_data_handle_t tau,
-                           starpu_data_handle_t t, starpu_data_handle_t scratch, int64_t c0);
-int hyla_task_sgeqrf_panel(starpu_data_handle_t panel, starpu_data_handle_t tau,
-                           starpu_data_handle_t t, starpu_data_handle_t scratch, int64_t c0);
+HYLA_API starpu_data_handle_t hyla_workspace_dgeqrf(int64_t nb);
+HYLA_API starpu_data_handle_t hyla_workspace_sgeqrf(int64_t nb);
+HYLA_API int hyla_task_dgeqrf_panel(starpu_data_handle_t panel, starpu_data_handle_t tau,
+                                    starpu_data_handle_t t, starpu_data_handle_t scratch,
+                                    int64_t c0);
+HYLA_API int hyla_task_sgeqrf_panel(starpu_data_handle_t panel, starpu_data_handle_t tau,
+                                    starpu_data_handle_t t, starpu_data_handle_t scratch,
+                                    int64_t c0);
 /* larft: T (W, w-by-w, upper, zero below) of the w reflectors in panel (R)
  * from row c0 on, with tau (R): I - V T V^T is their product (LAPACK's
  * dlarft, forward, columnwise). CPU, or CUDA when the rows from c0 are at
  * least w. */
-int hyla_task_dlarft(starpu_data_handle_t panel, starpu_data_handle_t tau, starpu_data_handle_t t,
-                     int64_t c0, int priority);
-int hyla_task_slarft(starpu_data_handle_t panel, starpu_data_handle_t tau, starpu_data_handle_t t,
-                     int64_t c0, int priority);
+HYLA_API int hyla_task_dlarft(starpu_data_handle_t panel, starpu_data_handle_t tau,
+                              starpu_data_handle_t t, int64_t c0, int priority);
+HYLA_API int hyla_task_slarft(starpu_data_handle_t panel, starpu_data_handle_t tau,
+                              starpu_data_handle_t t, int64_t c0, int priority);
 /* larfb: (I - V T V^T) (trans = 0) or its transpose (trans = 1) applied from
  * the left to rows c0.. of the npanels consecutive panels (RW), V the
  * reflectors of the panel v (R) from row c0 on, T from larft (R; zero below
  * its diagonal); w: a vector handle of w * (their columns) elements
  * (STARPU_SCRATCH; register it with starpu_vector_data_register(&w, -1, 0,
  * count, elsize)). */
-int hyla_task_dlarfb(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t w,
-                     const starpu_data_handle_t *panels, int npanels, int64_t c0, int trans,
-                     int priority);
-int hyla_task_slarfb(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t w,
-                     const starpu_data_handle_t *panels, int npanels, int64_t c0, int trans,
-                     int priority);
+HYLA_API int hyla_task_dlarfb(starpu_data_handle_t v, starpu_data_handle_t t,
+                              starpu_data_handle_t w, const starpu_data_handle_t *panels,
+                              int npanels, int64_t c0, int trans, int priority);
+HYLA_API int hyla_task_slarfb(starpu_data_handle_t v, starpu_data_handle_t t,
+                              starpu_data_handle_t w, const starpu_data_handle_t *panels,
+                              int npanels, int64_t c0, int trans, int priority);
 
 /* geqrf_step: Q^T of the panel v (R, reflectors from row c0 - its width on,
  * T tv from geqrf_panel, larft or the last step, R; zero below its
@@ -69,14 +71,14 @@ int hyla_task_slarfb(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data
  * least the first panel's columns: there the panel runs on a second stream
  * while the later panels' update goes on, and one task a step spares the
  * runtime's gap between the update and the next panel. */
-int hyla_task_dgeqrf_step(starpu_data_handle_t v, starpu_data_handle_t tv, starpu_data_handle_t work,
-                          const starpu_data_handle_t *panels, int npanels,
-                          starpu_data_handle_t tau, starpu_data_handle_t t,
-                          starpu_data_handle_t scratch, int64_t c0);
-int hyla_task_sgeqrf_step(starpu_data_handle_t v, starpu_data_handle_t tv, starpu_data_handle_t work,
-                          const starpu_data_handle_t *panels, int npanels,
-                          starpu_data_handle_t tau, starpu_data_handle_t t,
-                          starpu_data_handle_t scratch, int64_t c0);
+HYLA_API int hyla_task_dgeqrf_step(starpu_data_handle_t v, starpu_data_handle_t tv,
+                                   starpu_data_handle_t work, const starpu_data_handle_t *panels,
+                                   int npanels, starpu_data_handle_t tau, starpu_data_handle_t t,
+                                   starpu_data_handle_t scratch, int64_t c0);
+HYLA_API int hyla_task_sgeqrf_step(starpu_data_handle_t v, starpu_data_handle_t tv,
+                                   starpu_data_handle_t work, const starpu_data_handle_t *panels,
+                                   int npanels, starpu_data_handle_t tau, starpu_data_handle_t t,
+                                   starpu_data_handle_t scratch, int64_t c0);
 
 /* orgqr_step: a step of forming Q (dorgqr) from the last panel to the
  * first, for panel i (RW, its reflectors from row c0 on, T t from larft or
@@ -88,16 +90,16 @@ int hyla_task_sgeqrf_step(starpu_data_handle_t v, starpu_data_handle_t tv, starp
  * prev_tau and prev_t NULL for the first panel. w_form: a vector handle of
  * 2 w * w elements, w_apply: of w * (the later panels' columns)
  * (STARPU_SCRATCH). */
-int hyla_task_dorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
-                          starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
-                          starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
-                          starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
-                          int nlater, int64_t c0);
-int hyla_task_sorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
-                          starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
-                          starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
-                          starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
-                          int nlater, int64_t c0);
+HYLA_API int hyla_task_dorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
+                                   starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
+                                   starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
+                                   starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
+                                   int nlater, int64_t c0);
+HYLA_API int hyla_task_sorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
+                                   starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
+                                   starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
+                                   starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
+                                   int nlater, int64_t c0);
 
 /* ---- Classical Gram-Schmidt (the graph of hyla_dcgs) ---------------------
  * r: the panel's column of R, a matrix handle of its c + w rows (c: the
@@ -107,21 +109,25 @@ int hyla_task_sorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
  * cgs_panel, with T in R's diagonal block): S = Q^T A, A -= Q S,
  * R(0:c, :) += S T. w: hyla_workspace_dcgs(n, nb, 1) (n: the matrix's
  * columns, nb: its panel width). */
-starpu_data_handle_t hyla_workspace_dcgs(int64_t n, int64_t nb, int project);
-starpu_data_handle_t hyla_workspace_scgs(int64_t n, int64_t nb, int project);
-int hyla_task_dcgs_project(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
-                           const starpu_data_handle_t *q, int nq, int pass, hyla_request *req);
-int hyla_task_scgs_project(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
-                           const starpu_data_handle_t *q, int nq, int pass, hyla_request *req);
+HYLA_API starpu_data_handle_t hyla_workspace_dcgs(int64_t n, int64_t nb, int project);
+HYLA_API starpu_data_handle_t hyla_workspace_scgs(int64_t n, int64_t nb, int project);
+HYLA_API int hyla_task_dcgs_project(starpu_data_handle_t a, starpu_data_handle_t r,
+                                    starpu_data_handle_t w, const starpu_data_handle_t *q, int nq,
+                                    int pass, hyla_request *req);
+HYLA_API int hyla_task_scgs_project(starpu_data_handle_t a, starpu_data_handle_t r,
+                                    starpu_data_handle_t w, const starpu_data_handle_t *q, int nq,
+                                    int pass, hyla_request *req);
 /* cgs_panel: the panel a's columns (RW) one after the other, each against
  * the earlier ones by `passes` classical passes (1 or 2), T into R's
  * diagonal block (rows c..c+w of r, RW); combine = 1 (BCGS2's second pass,
  * after cgs_project pass 2): one renormalisation, and the block becomes T
  * times it. w: hyla_workspace_dcgs(n, nb, 0). */
-int hyla_task_dcgs_panel(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
-                         int64_t c, int passes, int combine, hyla_request *req);
-int hyla_task_scgs_panel(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
-                         int64_t c, int passes, int combine, hyla_request *req);
+HYLA_API int hyla_task_dcgs_panel(starpu_data_handle_t a, starpu_data_handle_t r,
+                                  starpu_data_handle_t w, int64_t c, int passes, int combine,
+                                  hyla_request *req);
+HYLA_API int hyla_task_scgs_panel(starpu_data_handle_t a, starpu_data_handle_t r,
+                                  starpu_data_handle_t w, int64_t c, int passes, int combine,
+                                  hyla_request *req);
 
 /* ---- Modified Gram-Schmidt (the graph of hyla_dmgs) ---------------------
  * mgs_panel: MGS on columns [c0, c1) of the m-by-w panel a (RW; col: its
@@ -132,20 +138,20 @@ int hyla_task_scgs_panel(starpu_data_handle_t a, starpu_data_handle_t r, starpu_
  * columns [c0, c1) of the factored panel q (R), with g (R), on the panel a
  * (RW): R(c0:c1, :) = (I + L)^-1 Q1^T A (L: g's strict lower part), A -= Q1
  * R(c0:c1, :), into rows c0..c1 of the R tile r (RW). */
-starpu_data_handle_t hyla_workspace_dmgs(void);
-starpu_data_handle_t hyla_workspace_smgs(void);
-int hyla_task_dmgs_panel(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t g,
-                         starpu_data_handle_t scratch, int64_t c0, int64_t c1, int64_t col,
-                         int priority, hyla_request *req);
-int hyla_task_smgs_panel(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t g,
-                         starpu_data_handle_t scratch, int64_t c0, int64_t c1, int64_t col,
-                         int priority, hyla_request *req);
-int hyla_task_dmgs_update(starpu_data_handle_t q, starpu_data_handle_t g, starpu_data_handle_t a,
-                          starpu_data_handle_t r, int64_t c0, int64_t c1, int priority,
-                          hyla_request *req);
-int hyla_task_smgs_update(starpu_data_handle_t q, starpu_data_handle_t g, starpu_data_handle_t a,
-                          starpu_data_handle_t r, int64_t c0, int64_t c1, int priority,
-                          hyla_request *req);
+HYLA_API starpu_data_handle_t hyla_workspace_dmgs(void);
+HYLA_API starpu_data_handle_t hyla_workspace_smgs(void);
+HYLA_API int hyla_task_dmgs_panel(starpu_data_handle_t a, starpu_data_handle_t r,
+                                  starpu_data_handle_t g, starpu_data_handle_t scratch, int64_t c0,
+                                  int64_t c1, int64_t col, int priority, hyla_request *req);
+HYLA_API int hyla_task_smgs_panel(starpu_data_handle_t a, starpu_data_handle_t r,
+                                  starpu_data_handle_t g, starpu_data_handle_t scratch, int64_t c0,
+                                  int64_t c1, int64_t col, int priority, hyla_request *req);
+HYLA_API int hyla_task_dmgs_update(starpu_data_handle_t q, starpu_data_handle_t g,
+                                   starpu_data_handle_t a, starpu_data_handle_t r, int64_t c0,
+                                   int64_t c1, int priority, hyla_request *req);
+HYLA_API int hyla_task_smgs_update(starpu_data_handle_t q, starpu_data_handle_t g,
+                                   starpu_data_handle_t a, starpu_data_handle_t r, int64_t c0,
+                                   int64_t c1, int priority, hyla_request *req);
 
 /* ---- The two-sided reductions (the graphs of hyla_dgehrd, _dsytrd, _dgebrd)
  * On the n-by-n (gehrd, sytrd) or m-by-n, m >= n (gebrd) matrix of an
@@ -178,22 +184,26 @@ int hyla_task_smgs_update(starpu_data_handle_t q, starpu_data_handle_t g, starpu
  * Both bodies on cores run as parallel tasks on combined workers (pheft,
  * peager); the panel's sums then follow the worker's number of cores. */
 #define HYLA_GEHRD_GPU_MAX_NB 128
-starpu_data_handle_t hyla_workspace_dgehrd(void);
-starpu_data_handle_t hyla_workspace_sgehrd(void);
-int hyla_task_dgehrd_panel(starpu_data_handle_t tau, starpu_data_handle_t t, starpu_data_handle_t y,
-                           starpu_data_handle_t v, starpu_data_handle_t scratch,
-                           const starpu_data_handle_t *panels, int npanels, int64_t col,
-                           unsigned long long where);
-int hyla_task_sgehrd_panel(starpu_data_handle_t tau, starpu_data_handle_t t, starpu_data_handle_t y,
-                           starpu_data_handle_t v, starpu_data_handle_t scratch,
-                           const starpu_data_handle_t *panels, int npanels, int64_t col,
-                           unsigned long long where);
-int hyla_task_dgehrd_update(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t y,
-                            starpu_data_handle_t w, const starpu_data_handle_t *panels, int npanels,
-                            int64_t col, int64_t first, int priority);
-int hyla_task_sgehrd_update(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t y,
-                            starpu_data_handle_t w, const starpu_data_handle_t *panels, int npanels,
-                            int64_t col, int64_t first, int priority);
+HYLA_API starpu_data_handle_t hyla_workspace_dgehrd(void);
+HYLA_API starpu_data_handle_t hyla_workspace_sgehrd(void);
+HYLA_API int hyla_task_dgehrd_panel(starpu_data_handle_t tau, starpu_data_handle_t t,
+                                    starpu_data_handle_t y, starpu_data_handle_t v,
+                                    starpu_data_handle_t scratch,
+                                    const starpu_data_handle_t *panels, int npanels, int64_t col,
+                                    unsigned long long where);
+HYLA_API int hyla_task_sgehrd_panel(starpu_data_handle_t tau, starpu_data_handle_t t,
+                                    starpu_data_handle_t y, starpu_data_handle_t v,
+                                    starpu_data_handle_t scratch,
+                                    const starpu_data_handle_t *panels, int npanels, int64_t col,
+                                    unsigned long long where);
+HYLA_API int hyla_task_dgehrd_update(starpu_data_handle_t v, starpu_data_handle_t t,
+                                     starpu_data_handle_t y, starpu_data_handle_t w,
+                                     const starpu_data_handle_t *panels, int npanels, int64_t col,
+                                     int64_t first, int priority);
+HYLA_API int hyla_task_sgehrd_update(starpu_data_handle_t v, starpu_data_handle_t t,
+                                     starpu_data_handle_t y, starpu_data_handle_t w,
+                                     const starpu_data_handle_t *panels, int npanels, int64_t col,
+                                     int64_t first, int priority);
 /* sytrd_panel (lower triangle; the upper one is not read): LAPACK's DLATRD
  * on rows col.. of the panel (RW) and the later panels (R); writes e, tau
  * and W (w: W, n-by-nb, rows col..). It leaves the reflectors below the
@@ -205,26 +215,30 @@ int hyla_task_sgehrd_update(starpu_data_handle_t v, starpu_data_handle_t t, star
  * columns wide and with later panels after them (npanels > 1); otherwise on
  * a core. */
 #define HYLA_REDUCTION_GPU_MAX_NB 128
-int hyla_task_dsytrd_panel(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
-                           const starpu_data_handle_t *panels, int npanels, int64_t col);
-int hyla_task_ssytrd_panel(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
-                           const starpu_data_handle_t *panels, int npanels, int64_t col);
-int hyla_task_dsytrd_update(starpu_data_handle_t v, starpu_data_handle_t w,
-                            const starpu_data_handle_t *panels, int npanels, int64_t col,
-                            int64_t first, int priority);
-int hyla_task_ssytrd_update(starpu_data_handle_t v, starpu_data_handle_t w,
-                            const starpu_data_handle_t *panels, int npanels, int64_t col,
-                            int64_t first, int priority);
+HYLA_API int hyla_task_dsytrd_panel(starpu_data_handle_t e, starpu_data_handle_t tau,
+                                    starpu_data_handle_t w, const starpu_data_handle_t *panels,
+                                    int npanels, int64_t col);
+HYLA_API int hyla_task_ssytrd_panel(starpu_data_handle_t e, starpu_data_handle_t tau,
+                                    starpu_data_handle_t w, const starpu_data_handle_t *panels,
+                                    int npanels, int64_t col);
+HYLA_API int hyla_task_dsytrd_update(starpu_data_handle_t v, starpu_data_handle_t w,
+                                     const starpu_data_handle_t *panels, int npanels, int64_t col,
+                                     int64_t first, int priority);
+HYLA_API int hyla_task_ssytrd_update(starpu_data_handle_t v, starpu_data_handle_t w,
+                                     const starpu_data_handle_t *panels, int npanels, int64_t col,
+                                     int64_t first, int priority);
 /* sytrd_step: the panel, then the update of all later panels (RW), in one
  * task; w (n-by-nb) is its scratch (STARPU_SCRATCH). With a GPU, one step a
  * panel in place of a panel and its updates: the GPU panel reads the whole
  * trailing matrix, so the next panel waits for the whole update anyway,
  * and a task less a step spares the runtime's gap between dependent GPU
  * tasks. */
-int hyla_task_dsytrd_step(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
-                          const starpu_data_handle_t *panels, int npanels, int64_t col);
-int hyla_task_ssytrd_step(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
-                          const starpu_data_handle_t *panels, int npanels, int64_t col);
+HYLA_API int hyla_task_dsytrd_step(starpu_data_handle_t e, starpu_data_handle_t tau,
+                                   starpu_data_handle_t w, const starpu_data_handle_t *panels,
+                                   int npanels, int64_t col);
+HYLA_API int hyla_task_ssytrd_step(starpu_data_handle_t e, starpu_data_handle_t tau,
+                                   starpu_data_handle_t w, const starpu_data_handle_t *panels,
+                                   int npanels, int64_t col);
 /* gebrd_panel (upper bidiagonal, m >= n): LAPACK's DLABRD on rows col.. of
  * the panel and the later panels (all RW: it writes the row reflectors
  * into rows col..col+nb-1 of the later columns); out: d, e, tauq, taup (W);
@@ -233,26 +247,26 @@ int hyla_task_ssytrd_step(starpu_data_handle_t e, starpu_data_handle_t tau, star
  * (j, j) and e(j) at (j, j + 1), as dgebrd leaves them.
  * gebrd_update: with the panel (v: R), its x and y (R), A -= V Y^T + X U^T
  * on rows col+nb.. of the panels (RW), U their rows col..col+nb-1. */
-int hyla_task_dgebrd_panel(const starpu_data_handle_t out[4], starpu_data_handle_t x,
-                           starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
-                           int64_t col);
-int hyla_task_sgebrd_panel(const starpu_data_handle_t out[4], starpu_data_handle_t x,
-                           starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
-                           int64_t col);
-int hyla_task_dgebrd_update(starpu_data_handle_t v, starpu_data_handle_t x, starpu_data_handle_t y,
-                            const starpu_data_handle_t *panels, int npanels, int64_t col,
-                            int64_t first, int priority);
-int hyla_task_sgebrd_update(starpu_data_handle_t v, starpu_data_handle_t x, starpu_data_handle_t y,
-                            const starpu_data_handle_t *panels, int npanels, int64_t col,
-                            int64_t first, int priority);
+HYLA_API int hyla_task_dgebrd_panel(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                                    starpu_data_handle_t y, const starpu_data_handle_t *panels,
+                                    int npanels, int64_t col);
+HYLA_API int hyla_task_sgebrd_panel(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                                    starpu_data_handle_t y, const starpu_data_handle_t *panels,
+                                    int npanels, int64_t col);
+HYLA_API int hyla_task_dgebrd_update(starpu_data_handle_t v, starpu_data_handle_t x,
+                                     starpu_data_handle_t y, const starpu_data_handle_t *panels,
+                                     int npanels, int64_t col, int64_t first, int priority);
+HYLA_API int hyla_task_sgebrd_update(starpu_data_handle_t v, starpu_data_handle_t x,
+                                     starpu_data_handle_t y, const starpu_data_handle_t *panels,
+                                     int npanels, int64_t col, int64_t first, int priority);
 /* gebrd_step: the panel, then the update of all later panels, in one task
  * (as sytrd_step); x (m-by-nb) and y (n-by-nb) are its scratches. */
-int hyla_task_dgebrd_step(const starpu_data_handle_t out[4], starpu_data_handle_t x,
-                          starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
-                          int64_t col);
-int hyla_task_sgebrd_step(const starpu_data_handle_t out[4], starpu_data_handle_t x,
-                          starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
-                          int64_t col);
+HYLA_API int hyla_task_dgebrd_step(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                                   starpu_data_handle_t y, const starpu_data_handle_t *panels,
+                                   int npanels, int64_t col);
+HYLA_API int hyla_task_sgebrd_step(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                                   starpu_data_handle_t y, const starpu_data_handle_t *panels,
+                                   int npanels, int64_t col);
 
 #ifdef __cplusplus
 }
