@@ -886,20 +886,6 @@ static int models_ready(const struct driver_options *o, FILE *report)
 	return ready;
 }
 
-/* The project's calibrated models (perfmodels/calibrate.sh) when they are
- * there for this machine and the caller chose no directory. */
-static void default_models_dir(void)
-{
-	char host[256], dir[4096];
-	struct stat st;
-	if (getenv("STARPU_PERF_MODEL_DIR") || gethostname(host, sizeof host))
-		return;
-	host[sizeof host - 1] = 0;
-	snprintf(dir, sizeof dir, "%s/models-%s", HYLA_MODELS_HOME, host);
-	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-		setenv("STARPU_PERF_MODEL_DIR", dir, 0);
-}
-
 void driver_start(const char *prog, const struct driver_options *o)
 {
 	if (!o->models)
@@ -911,7 +897,6 @@ void driver_start(const char *prog, const struct driver_options *o)
 	/* The drivers check their input for NaN themselves, and LAPACKE 3.11's
 	 * own scans index in 32 bits (a crash in dtrcon from n = 46341). */
 	LAPACKE_set_nancheck(0);
-	default_models_dir();
 	int started = hyla_init();
 	if (started == HYLA_ERR_ENV) /* hyla said which setting, in one line */
 		exit(EXIT_USAGE);

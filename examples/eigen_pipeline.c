@@ -8,6 +8,7 @@
  * StarPU's data dependencies order the three. It then waits once, and
  * compares the eigenvalues with LAPACK dgeev's on the same matrix.
  * Usage: eigen_pipeline [N [NB]]; exit status 0 when they agree. */
+#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
@@ -107,6 +108,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "eigen_pipeline: usage: eigen_pipeline [N >= 2 [NB >= 1]]\n");
 		return 2;
 	}
+	openblas_set_num_threads(1); /* one core a CPU worker: no BLAS threads of its own */
 	if (starpu_init(NULL) != 0)
 		return 77;
 #ifdef STARPU_USE_CUDA

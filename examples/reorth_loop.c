@@ -83,6 +83,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "reorth_loop: usage: reorth_loop [N >= 2 [1 <= K <= N [T >= 1]]]\n");
 		return 2;
 	}
+	openblas_set_num_threads(1); /* one core a CPU worker: no BLAS threads of its own */
 	if (starpu_init(NULL) != 0)
 		return 77;
 #ifdef STARPU_USE_CUDA

@@ -4,25 +4,24 @@
 # round after round, until every model it uses is ready (the drivers'
 # --models), then prints the report per codelet and worker kind.
 #   perfmodels/calibrate.sh [BUILD_DIR]
-# Environment: STARPU_PERF_MODEL_DIR where the models go (default:
-# perfmodels/models-HOST in the project); HYLA_CALIBRATE_SIZES (default
+# Environment: STARPU_PERF_MODEL_DIR where the models go (default: StarPU's,
+# $STARPU_HOME/.starpu/sampling, where the drivers and the library look
+# too); HYLA_CALIBRATE_SIZES (default
 # "2000 4000 8000" with a GPU, "500 1000 2000" without); HYLA_CALIBRATE_ROUNDS
 # (at most, default 6); HYLA_CALIBRATE_DRIVERS (default: all).
-# Use the same STARPU_PERF_MODEL_DIR for your runs. Exit status 0 when every
-# model is ready.
+# Exit status 0 when every model is ready.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$here/build}
-export STARPU_PERF_MODEL_DIR="${STARPU_PERF_MODEL_DIR:-$here/perfmodels/models-$(hostname)}"
 export STARPU_SCHED=dmda STARPU_CALIBRATE=1 STARPU_SILENT=1
-mkdir -p "$STARPU_PERF_MODEL_DIR"
+[ -n "${STARPU_PERF_MODEL_DIR:-}" ] && mkdir -p "$STARPU_PERF_MODEL_DIR"
 drivers=${HYLA_CALIBRATE_DRIVERS:-"qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce"}
 if "$bin/qr_mgs" 8 --require-gpu --no-check >/dev/null 2>&1; then
 	sizes=${HYLA_CALIBRATE_SIZES:-"2000 4000 8000"}
 else
 	sizes=${HYLA_CALIBRATE_SIZES:-"500 1000 2000"}
 fi
-echo "calibrating into $STARPU_PERF_MODEL_DIR, sizes $sizes"
+echo "calibrating into ${STARPU_PERF_MODEL_DIR:-${STARPU_HOME:-$HOME}/.starpu/sampling}, sizes $sizes"
 
 ready() { # every driver's models ready (hr_reduce: with its Q too)
 	for d in $drivers; do

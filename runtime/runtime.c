@@ -18,6 +18,7 @@ static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int init_count; /* hyla_init calls not yet matched by hyla_finalize */
 static int owns_starpu;       /* hyla started StarPU, so hyla shuts it down */
 static int blas_threads;      /* OpenBLAS's thread count before hyla_init */
+static int warned_blas;       /* an application's multi-threaded OpenBLAS, told once */
 
 /* The first start, under init_lock. */
 static int start(void)
@@ -45,9 +46,17 @@ static int start(void)
 #endif
 	}
 	/* CPU workers each run one task at a time: BLAS inside a task must not
-	 * spawn threads of its own, or the cores are oversubscribed. */
+	 * spawn threads of its own, or the cores are oversubscribed. OpenBLAS's
+	 * count is the process's: hyla sets it only for a StarPU of its own
+	 * (and puts it back at the end), and tells an application that started
+	 * StarPU with more, once. */
 	blas_threads = openblas_get_num_threads();
-	openblas_set_num_threads(1);
+	if (owns_starpu)
+		openblas_set_num_threads(1);
+	else if (blas_threads > 1 && starpu_cpu_worker_get_count() > 0 && !warned_blas++)
+		fprintf(stderr, "hyla: warning: OpenBLAS runs %d threads in each CPU task, so StarPU's "
+		        "CPU workers oversubscribe the cores: call openblas_set_num_threads(1) before "
+		        "starpu_init\n", blas_threads);
 #ifdef HYLA_WITH_CUDA
 	hyla__side_streams_create();
 #endif
@@ -81,8 +90,8 @@ void hyla_finalize(void)
 #endif
 		starpu_shutdown();
 		owns_starpu = 0;
+		openblas_set_num_threads(blas_threads);
 	}
-	openblas_set_num_threads(blas_threads);
 	pthread_mutex_unlock(&init_lock);
 }
 

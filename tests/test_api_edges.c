@@ -3,10 +3,15 @@
  *   32-bit limits included (hyla_dgeqrf(1, INT64_MAX, ...) is -2, not -1);
  * - a matrix used after hyla_finalize gives HYLA_ERR_NOINIT, and destroying
  *   it then is safe;
+ * - OpenBLAS's thread count: one while hyla's own StarPU runs, the
+ *   caller's again after hyla_finalize, untouched when the application
+ *   started StarPU (hyla warns instead);
  * - StarPU settings that would make starpu_init abort (STARPU_NCPU=abc or
  *   -1, an unknown STARPU_SCHED, a STARPU_HOME that cannot be made) give
  *   HYLA_ERR_ENV from hyla_init, each in a fresh process.
  * Prints a line per case; exit status 0 pass, 1 fail. */
+#include <cblas.h>
+#include <starpu.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -55,6 +60,24 @@ static void after_finalize(void)
 	hyla_request_destroy(req);
 }
 
+static void blas_threads(void)
+{
+	openblas_set_num_threads(2);
+	int before = openblas_get_num_threads();
+	hyla_init();
+	expect("OpenBLAS threads under hyla's StarPU", openblas_get_num_threads(), 1);
+	hyla_finalize();
+	expect("OpenBLAS threads after hyla_finalize", openblas_get_num_threads(), before);
+	if (starpu_init(NULL) != 0) {
+		expect("starpu_init", -1, 0);
+		return;
+	}
+	hyla_init();
+	expect("OpenBLAS threads under the application's StarPU", openblas_get_num_threads(), before);
+	hyla_finalize();
+	starpu_shutdown();
+}
+
 /* hyla_init's answer in a child process with name=value set. */
 static void bad_setting(const char *name, const char *value)
 {
@@ -78,6 +101,7 @@ int main(void)
 {
 	argument_order();
 	after_finalize();
+	blas_threads();
 	bad_setting("STARPU_NCPU", "abc");
 	bad_setting("STARPU_NCPU", "-1");
 	bad_setting("STARPU_NCUDA", "2x");

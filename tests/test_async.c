@@ -453,6 +453,7 @@ static int test_matrix_level(void)
 
 int main(void)
 {
+	openblas_set_num_threads(1); /* one core a CPU worker: no BLAS threads of its own */
 	if (starpu_init(NULL) != 0)
 		return 77;
 #ifdef STARPU_USE_CUDA

@@ -6,6 +6,7 @@
  * application starts StarPU itself (then hyla_init, and hyla_finalize
  * before starpu_shutdown).
  * Usage: test_codelets [M N NB [steps]]. */
+#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
@@ -70,6 +71,7 @@ int main(int argc, char **argv)
 	int steps = argc > 4 && !strcmp(argv[4], "steps");
 	if (m < n || n < 1 || nb < 1)
 		return 2;
+	openblas_set_num_threads(1); /* one core a CPU worker: no BLAS threads of its own */
 	if (starpu_init(NULL) != 0 || hyla_init() != 0)
 		return 77;
 #ifdef STARPU_USE_CUDA

@@ -10,6 +10,7 @@
  * test_sytrd.c), H and tau (as test_gehrd.c); and the identities
  * ||A - Q T Q^T||, ||I - Q^T Q|| within 30 eps. The application starts
  * StarPU itself. Usage: test_codelets_reduce [N NB]. */
+#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
@@ -217,6 +218,7 @@ int main(int argc, char **argv)
 	int64_t n = argc > 2 ? atoll(argv[1]) : 203, nb = argc > 2 ? atoll(argv[2]) : 32;
 	if (n < 2 || nb < 1)
 		return 2;
+	openblas_set_num_threads(1); /* one core a CPU worker: no BLAS threads of its own */
 	if (starpu_init(NULL) != 0)
 		return 77;
 #ifdef STARPU_USE_CUDA

@@ -1,5 +1,6 @@
 /* hyla inside an application that started StarPU itself: hyla_dmgs must use
  * the caller's StarPU, leave it running, and give a correct factorisation. */
+#include <cblas.h>
 #include <math.h>
 #include <starpu.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 int main(void)
 {
 	const int64_t m = 200, n = 120;
+	openblas_set_num_threads(1); /* one core a CPU worker: no BLAS threads of its own */
 	if (starpu_init(NULL) != 0)
 		return 77;
 #ifdef STARPU_USE_CUDA
