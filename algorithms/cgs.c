@@ -157,7 +157,7 @@ int PUBLIC(cgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, hyla_cgs_variant v
 	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	ret = hyla__check_gs_args(A->m, A->n, A->ptr, A->ld, r, ldr, A->nb);
+	ret = hyla__check_gs_args(A->m, A->n, A, A->ld, r, ldr, A->nb);
 	if (ret == HYLA_SUCCESS)
 		ret = check_variant(variant);
 	if (ret == HYLA_SUCCESS && variant == HYLA_CGS_VECTOR && A->nb > HYLA_CGS_MAX_NB)

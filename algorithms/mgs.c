@@ -121,7 +121,7 @@ int PUBLIC(mgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, hyla_mgs_form form
 	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	ret = hyla__check_gs_args(A->m, A->n, A->ptr, A->ld, r, ldr, A->nb);
+	ret = hyla__check_gs_args(A->m, A->n, A, A->ld, r, ldr, A->nb);
 	if (ret == HYLA_SUCCESS)
 		ret = check_form(form);
 	if (ret == HYLA_SUCCESS && !req)

@@ -1,12 +1,15 @@
 /* eigen_pipeline: hyla inside an application's own StarPU task graph.
  *
- * The application starts StarPU, registers an n-by-n matrix with hyla
- * (hyla_matrix_create), and submits, without waiting in between:
- *   1. its own tasks that fill the matrix, one per column panel;
- *   2. hyla's Hessenberg reduction (hyla_dgehrd_async);
- *   3. its own task that computes the eigenvalues of H with LAPACK dhseqr.
- * StarPU's data dependencies order the three. It then waits once, and
- * compares the eigenvalues with LAPACK dgeev's on the same matrix.
+ * The application starts StarPU, registers its own n-by-n matrix (leading
+ * dimension n + 3) as a StarPU handle and fills it with a task of its own;
+ * hyla_matrix_wrap makes that handle an hyla matrix without a copy (StarPU's
+ * partitioning waits for the fill there). Then, without waiting in between:
+ *   1. hyla's Hessenberg reduction (hyla_dgehrd_async);
+ *   2. its own task that computes the eigenvalues of H with LAPACK dhseqr,
+ *      on the matrix's panels (hyla_matrix_panel).
+ * StarPU's data dependencies order the two. It then waits once (for its
+ * eigenvalues), gives the handle back (hyla_matrix_destroy), and compares
+ * the eigenvalues with LAPACK dgeev's on the same matrix.
  * Usage: eigen_pipeline [N [NB]]; exit status 0 when they agree. */
 #include <cblas.h>
 #include <lapacke.h>
@@ -29,7 +32,7 @@ static double entry(int64_t i, int64_t j)
 	return (double)(x >> 11) * 0x1p-52 - 1;
 }
 
-/* 1. Fill one column panel; its first column's index is the argument. */
+/* The application's fill: columns from the argument's index on. */
 static void fill_cpu(void *buffers[], void *arg)
 {
 	int64_t col;
@@ -49,7 +52,7 @@ static struct starpu_codelet fill_cl = {
 	.name = "app_fill",
 };
 
-/* 3. Eigenvalues of H (the panels, views of one matrix in host memory, R)
+/* 2. Eigenvalues of H (the panels, views of one matrix in host memory, R)
  * into wr and wi (W), from a copy: dhseqr overwrites its input. */
 static void eigenvalues_cpu(void *buffers[], void *arg)
 {
@@ -114,23 +117,23 @@ int main(int argc, char **argv)
 #ifdef STARPU_USE_CUDA
 	starpu_cublas_init();
 #endif
-	double *a = malloc(sizeof *a * (size_t)(n * n)), *tau = malloc(sizeof *tau * (size_t)n);
+	int64_t ld = n + 3, col = 0;
+	double *a = malloc(sizeof *a * (size_t)(ld * n)), *tau = malloc(sizeof *tau * (size_t)n);
 	double *wr = malloc(sizeof *wr * (size_t)(4 * n)), *wi = wr + n, *vr = wi + n, *vi = vr + n;
-	hyla_matrix *A = a ? hyla_matrix_create(a, sizeof *a, n, n, n, nb) : NULL;
-	hyla_request *req = hyla_request_create();
-	if (!A || !tau || !wr || !req)
+	if (!a || !tau || !wr)
 		return 1;
-	starpu_data_handle_t hwr, hwi;
+	starpu_data_handle_t own, hwr, hwi;
+	starpu_matrix_data_register(&own, STARPU_MAIN_RAM, (uintptr_t)a, (uint32_t)ld, (uint32_t)n,
+	                            (uint32_t)n, sizeof *a);
+	int ret = starpu_task_insert(&fill_cl, STARPU_W, own, STARPU_VALUE, &col, sizeof col, 0);
+	hyla_matrix *A = hyla_matrix_wrap(own, nb);
+	hyla_request *req = hyla_request_create();
+	if (!A || !req)
+		return 1;
 	starpu_vector_data_register(&hwr, STARPU_MAIN_RAM, (uintptr_t)wr, (uint32_t)n, sizeof *wr);
 	starpu_vector_data_register(&hwi, STARPU_MAIN_RAM, (uintptr_t)wi, (uint32_t)n, sizeof *wi);
 
 	int64_t panels = hyla_matrix_panels(A);
-	int ret = 0;
-	for (int64_t k = 0; k < panels && ret == 0; k++) {
-		int64_t col = k * nb;
-		ret = starpu_task_insert(&fill_cl, STARPU_W, hyla_matrix_panel(A, k), STARPU_VALUE, &col,
-		                         sizeof col, 0);
-	}
 	if (ret == 0)
 		ret = hyla_dgehrd_async(A, tau, HYLA_PANEL_AUTO, req);
 	struct starpu_data_descr *d = malloc(sizeof *d * (size_t)(panels + 2));
@@ -142,11 +145,11 @@ int main(int argc, char **argv)
 		ret = starpu_task_insert(&eigenvalues_cl, STARPU_DATA_MODE_ARRAY, d, (int)(panels + 2), 0);
 	free(d);
 
-	int info = hyla_request_wait(req);
-	starpu_task_wait_for_all();
-	starpu_data_unregister(hwr);
+	starpu_data_unregister(hwr); /* waits for the eigenvalues' task */
 	starpu_data_unregister(hwi);
-	hyla_matrix_destroy(A);
+	int info = hyla_request_wait(req);
+	hyla_matrix_destroy(A); /* the handle is the application's again */
+	starpu_data_unregister(own);
 
 	/* LAPACK dgeev on the same matrix. */
 	for (int64_t j = 0; j < n; j++)
@@ -158,7 +161,8 @@ int main(int argc, char **argv)
 	                                vr, vi, NULL, 1, NULL, 1);
 	double dist = spectra_distance(n, wr, wi, vr, vi), tol = 1e3 * n * 0x1p-53 * norm;
 	int ok = ret == 0 && info == 0 && geev == 0 && dist <= tol;
-	printf("eigen_pipeline n=%lld nb=%lld: fill tasks -> hyla_dgehrd_async -> dhseqr task, one wait; "
+	printf("eigen_pipeline n=%lld nb=%lld: fill task, its handle wrapped -> hyla_dgehrd_async -> "
+	       "dhseqr task, one wait; "
 	       "max |lambda - lambda_dgeev| = %.2e (tol %.1e) %s\n",
 	       (long long)n, (long long)nb, dist, tol, ok ? "pass" : "FAILED");
 	hyla_request_destroy(req);

@@ -26,7 +26,21 @@ extern "C" {
 typedef struct hyla_matrix hyla_matrix;
 HYLA_API hyla_matrix *hyla_matrix_create(void *ptr, size_t elsize, int64_t m, int64_t n, int64_t ld,
                                          int64_t nb);
-/* Waits for the tasks on the matrix, brings its data home, unregisters it. */
+/* The application's own registered StarPU matrix handle (any leading
+ * dimension, double or float) as an hyla matrix of column panels of width
+ * nb, without unregistering it or copying it: the panels are views of its
+ * memory wherever its valid copy is, the GPU included (with a GPU, a handle
+ * valid only on the host is sent there whole first, once). The cost:
+ * StarPU's partitioning (starpu_data_partition) waits here for the tasks
+ * already submitted on the handle, and until hyla_matrix_destroy gives it
+ * back, tasks go on the panels (hyla_matrix_panel), not on the handle.
+ * NULL on a bad argument or failure (a line on stderr). Calls hyla_init. */
+HYLA_API hyla_matrix *hyla_matrix_wrap(starpu_data_handle_t handle, int64_t nb);
+/* Waits for the tasks on the matrix, then: a created matrix's data comes
+ * home and its handles are unregistered; a wrapped handle is given back
+ * whole, in LAPACK's layout, gathered on the GPU when every panel is valid
+ * there (nothing crosses the bus), else in main memory, and stays
+ * registered. */
 HYLA_API void hyla_matrix_destroy(hyla_matrix *a);
 HYLA_API int64_t hyla_matrix_panels(const hyla_matrix *a);
 /* Panel k: columns k*nb .. min((k+1)*nb, n)-1, a StarPU matrix handle. */

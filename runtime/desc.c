@@ -50,6 +50,17 @@ static void column_panels(void *parent_interface, void *child_interface, struct 
 	}
 }
 
+/* d->parent cut into d->nt column panels of d->nb, views of its memory. */
+static void partition_views(hyla_desc *d)
+{
+	struct starpu_data_filter panels = {.filter_func = column_panels,
+	                                    .nchildren = (unsigned)d->nt,
+	                                    .filter_arg = (unsigned)d->nb};
+	starpu_data_partition(d->parent, &panels);
+	for (int64_t j = 0; j < d->nt; j++)
+		d->tiles[j] = starpu_data_get_sub_data(d->parent, 1, (unsigned)j);
+}
+
 int hyla__views_node(void)
 {
 	int gpu = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
@@ -124,12 +135,7 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 		d->parent = NULL;
 		return ret;
 	}
-	struct starpu_data_filter panels = {.filter_func = column_panels,
-	                                    .nchildren = (unsigned)d->nt,
-	                                    .filter_arg = (unsigned)nb};
-	starpu_data_partition(d->parent, &panels);
-	for (int64_t j = 0; j < d->nt; j++)
-		d->tiles[j] = starpu_data_get_sub_data(d->parent, 1, (unsigned)j);
+	partition_views(d);
 	for (int64_t j = 0; d->room && j < d->nt; j++)
 		starpu_data_prefetch_on_node(d->tiles[j], node, 1);
 	return HYLA_SUCCESS;
@@ -153,8 +159,53 @@ int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n
 	return register_views(d, ptr, m, n, ld, nb, elsize, nb);
 }
 
+int hyla__desc_wrap(hyla_desc *d, starpu_data_handle_t handle, int64_t nb)
+{
+	int64_t m = starpu_matrix_get_nx(handle), n = starpu_matrix_get_ny(handle);
+	char *host = (char *)starpu_matrix_get_local_ptr(handle); /* 0 if none there yet */
+	*d = (hyla_desc){.ptr = host, .m = m, .n = n,
+	                 .ld = host ? starpu_matrix_get_local_ld(handle) : m, .mb = m, .nb = nb < n ? nb : n,
+	                 .mt = 1, .elsize = starpu_matrix_get_elemsize(handle), .parent = handle,
+	                 .borrowed = 1};
+	d->nt = (n + d->nb - 1) / d->nb;
+	if (!(d->tiles = malloc(sizeof *d->tiles * (size_t)d->nt)))
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)d->nt);
+	/* On the GPU whole (a no-op where it is valid there already), so that
+	 * panels next to each other are one matrix there too. */
+	int node = hyla__views_node();
+	if (node != STARPU_MAIN_RAM && starpu_data_fetch_on_node(handle, (unsigned)node, 0)) {
+		free(d->tiles);
+		*d = (hyla_desc){0};
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
+		                  (long long)m, (long long)n);
+	}
+	partition_views(d);
+	return HYLA_SUCCESS;
+}
+
+/* Where a borrowed handle gathers its panels: the GPU when all of them are
+ * valid there once their tasks are done (so nothing crosses the bus), else
+ * the host. */
+static unsigned gathering_node(const hyla_desc *d)
+{
+	unsigned node = (unsigned)hyla__views_node();
+	for (int64_t j = 0; j < d->nt; j++) {
+		starpu_data_acquire_on_node(d->tiles[j], STARPU_ACQUIRE_NO_NODE, STARPU_R);
+		starpu_data_release_on_node(d->tiles[j], STARPU_ACQUIRE_NO_NODE);
+		if (!starpu_data_is_on_node(d->tiles[j], node))
+			node = STARPU_MAIN_RAM;
+	}
+	return node;
+}
+
 static void desc_release(hyla_desc *d, void (*unregister)(starpu_data_handle_t))
 {
+	if (d->borrowed) {
+		starpu_data_unpartition(d->parent, gathering_node(d));
+		free(d->tiles);
+		*d = (hyla_desc){0};
+		return;
+	}
 	if (d->parent) {
 		starpu_data_unpartition(d->parent, STARPU_MAIN_RAM);
 		starpu_data_unregister(d->parent);

@@ -29,6 +29,31 @@ hyla_matrix *hyla_matrix_create(void *ptr, size_t elsize, int64_t m, int64_t n, 
 	return a;
 }
 
+hyla_matrix *hyla_matrix_wrap(starpu_data_handle_t handle, int64_t nb)
+{
+	if (!handle || starpu_data_get_interface_id(handle) != STARPU_MATRIX_INTERFACE_ID || nb < 1) {
+		HYLA_ERROR(-1, "want a StarPU matrix handle and nb >= 1 (nb %lld)", (long long)nb);
+		return NULL;
+	}
+	size_t elsize = starpu_matrix_get_elemsize(handle);
+	int64_t m = starpu_matrix_get_nx(handle), n = starpu_matrix_get_ny(handle);
+	if ((elsize != sizeof(double) && elsize != sizeof(float)) || m < 1 || n < 1) {
+		HYLA_ERROR(-1, "bad matrix: elsize %zu, %lld-by-%lld (want elsize 4 or 8, m, n >= 1)",
+		           elsize, (long long)m, (long long)n);
+		return NULL;
+	}
+	hyla_matrix *a = malloc(sizeof *a);
+	if (!a) {
+		HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a matrix");
+		return NULL;
+	}
+	if (hyla__ensure_init() != HYLA_SUCCESS || hyla__desc_wrap(&a->desc, handle, nb) != HYLA_SUCCESS) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
 void hyla_matrix_destroy(hyla_matrix *a)
 {
 	if (!a)

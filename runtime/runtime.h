@@ -34,6 +34,7 @@ typedef struct hyla_desc {
 	starpu_data_handle_t *tiles; /* mt*nt, tile (i, j) at i + j*mt */
 	starpu_data_handle_t parent; /* set when the tiles are views of one handle */
 	uintptr_t room;              /* the views' room on the GPU if hyla made it, or 0 */
+	int borrowed;                /* parent is the application's: given back, not unregistered */
 } hyla_desc;
 
 int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
@@ -59,6 +60,12 @@ int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, 
 /* The memory node where such views are contiguous: the first GPU's (or the
  * host's); codelets that rely on it run on no other GPU. */
 int hyla__views_node(void);
+/* The application's registered matrix handle as column-panel views of
+ * width nb (d->parent, borrowed): no copy where it is valid (with a GPU it
+ * is fetched there whole first, a no-op if it is there already); StarPU's
+ * partition waits for the handle's earlier tasks. Releasing d
+ * waits for the panels' tasks and gives the handle back whole. */
+int hyla__desc_wrap(hyla_desc *d, starpu_data_handle_t handle, int64_t nb);
 
 /* For codelets over consecutive views (runtime/views.c): the columns of
  * the panels buffers[first..] if they follow each other in memory with one

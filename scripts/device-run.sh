@@ -19,7 +19,8 @@
 # the Gram-Schmidt QRs only. HYLA_CGS_NBS="128 512": also time qr_cgs at those nb.
 # parallel: checks under pheft and peager (parallel tasks on combined workers).
 # reliability: the Gram-Schmidt edges (scaled inputs, dependent columns), the
-# concurrent first use, the API's edges and the drivers' checks, CUDA on.
+# concurrent first use, the API's edges, an application's own handle reduced
+# in place (the bytes that cross the bus) and the drivers' checks, CUDA on.
 # compare: the commands of HYLA_COMPARE (';' between them; default qr_mgs and
 # qr_cgs at 8000) with this build and an older one in .device/build-old (a
 # CUDA build of the older tree, as device-prepare.sh makes), alternately,
@@ -89,6 +90,10 @@ if [ "$what" = reliability ]; then
 		STARPU_SCHED=$sched $bin/tests/test_concurrent_init 20 || echo "FAILED: test_concurrent_init under $sched"
 	done
 	$bin/tests/test_api_edges || echo "FAILED: test_api_edges"
+	for sched in dmda eager ws; do
+		STARPU_SCHED=$sched $bin/tests/test_wrap 4000 128 || echo "FAILED: test_wrap under $sched"
+		STARPU_SCHED=$sched $bin/eigen_pipeline 2000 128 || echo "FAILED: eigen_pipeline under $sched"
+	done
 	STARPU_SCHED=dmda sh tests/driver_checks.sh $bin || echo "FAILED: driver_checks.sh"
 fi 2>&1 | tee "$out/reliability.txt"
 [ "$what" = reliability ] && grep -c FAILED "$out/reliability.txt" | sed 's/^/failed: /'
