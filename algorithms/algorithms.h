@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "hyla.h"
 
 /* LAPACK's argument checks of dgehrd and dorghr (-1 n, -2 ilo, -3 ihi, -4 a,
  * -5 lda, -6 tau, which must be there when need_tau), with a one-line
@@ -12,9 +13,12 @@ int hyla__check_hessenberg_args(int64_t n, int64_t ilo, int64_t ihi, const void 
                                 const void *tau, int need_tau);
 
 /* The Gram-Schmidt QRs' argument checks (-1 m, -2 n, -3 a, -4 lda, -5 r,
- * -6 ldr, -7 nb); 0 when all are good. */
+ * -6 ldr), and their asynchronous calls' (-1 a, -2 r, -3 ldr); 0 when all
+ * are good. */
 int hyla__check_gs_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *r,
-                        int64_t ldr, int64_t nb);
+                        int64_t ldr);
+struct hyla_desc;
+int hyla__check_gs_async_args(const struct hyla_desc *A, const void *r, int64_t ldr);
 /* LAPACK dgeqrf's argument checks (-1 m, -2 n, -3 a, -4 lda, -5 tau) and
  * dorgqr's (-1 m, -2 n, -3 k, -4 a, -5 lda, -6 tau); 0 when all are good. */
 int hyla__check_geqrf_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *tau);
@@ -28,13 +32,22 @@ int hyla__check_sytrd_args(char uplo, int64_t n, const void *a, int64_t lda, con
  * -7 tauq, -8 taup); 0 when all are good. */
 int hyla__check_gebrd_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *d,
                            const void *e, const void *tauq, const void *taup);
+/* A call's options (opts, argument number arg; NULL: defaults) into *o,
+ * checked: -arg and a line naming the field if one is bad. */
+int hyla__options_check(const hyla_options *opts, int arg, hyla_options *o);
+/* The default block size of routine (as hyla_options_defaults names it) on
+ * an m-by-n matrix for the workers of the calling thread's context. */
+int64_t hyla__default_nb(const char *routine, int64_t m, int64_t n);
+/* The columns per trailing-update task for an n-column matrix: o's, or
+ * the default ($HYLA_UPDATE_WIDTH, else per machine); at most n. */
+int64_t hyla__update_width(const hyla_options *o, int64_t n);
 /* Panels per trailing-update task of a step (geqrf, orgqr, sytrd, gebrd)
- * over at most `panels` panels of width nb (n columns in all), and whether
- * the next panel's update goes first, alone (look-ahead): with a GPU one
- * task over them all (the GPU runs the updates one after the other anyway,
- * and its panels read the whole trailing matrix: larger GEMMs, fewer
- * dependent tasks), without, groups of hyla_gehrd_update_width columns. */
-int64_t hyla__update_group(int64_t panels, int64_t n, int64_t nb, int *lookahead);
+ * over at most `panels` panels of width nb, and whether the next panel's
+ * update goes first, alone (look-ahead): with a GPU one task over them all
+ * (the GPU runs the updates one after the other anyway, and its panels
+ * read the whole trailing matrix: larger GEMMs, fewer dependent tasks),
+ * without, groups of width columns (hyla__update_width). */
+int64_t hyla__update_group(int64_t panels, int64_t width, int64_t nb, int *lookahead);
 /* Zeroes the strictly lower triangle of the n-by-n r. */
 void hyla__clear_lower(int64_t n, void *r, int64_t ldr, size_t elsize);
 

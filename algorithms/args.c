@@ -26,7 +26,7 @@ int hyla__check_hessenberg_args(int64_t n, int64_t ilo, int64_t ihi, const void 
 }
 
 int hyla__check_gs_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *r,
-                        int64_t ldr, int64_t nb)
+                        int64_t ldr)
 {
 	if (m < 0 || m > INT32_MAX)
 		return HYLA_ERROR(-1, "m = %lld must be in [0, 2^31)" LIMIT, (long long)m);
@@ -40,8 +40,18 @@ int hyla__check_gs_args(int64_t m, int64_t n, const void *a, int64_t lda, const 
 		return HYLA_ERROR(-5, "r is NULL");
 	if (ldr < (n > 1 ? n : 1) || ldr > INT32_MAX)
 		return HYLA_ERROR(-6, "ldr = %lld must be in [max(1, n), 2^31)" LIMIT, (long long)ldr);
-	if (nb < 0 || nb > INT32_MAX)
-		return HYLA_ERROR(-7, "nb = %lld must be in [0, 2^31) (0: default)", (long long)nb);
+	return HYLA_SUCCESS;
+}
+
+int hyla__check_gs_async_args(const hyla_desc *A, const void *r, int64_t ldr)
+{
+	if (A->n > A->m)
+		return HYLA_ERROR(-1, "a is %lld-by-%lld: a QR by Gram-Schmidt needs m >= n",
+		                  (long long)A->m, (long long)A->n);
+	if (!r && A->n > 0)
+		return HYLA_ERROR(-2, "r is NULL");
+	if (ldr < (A->n > 1 ? A->n : 1) || ldr > INT32_MAX)
+		return HYLA_ERROR(-3, "ldr = %lld must be in [max(1, n), 2^31)" LIMIT, (long long)ldr);
 	return HYLA_SUCCESS;
 }
 

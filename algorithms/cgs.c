@@ -23,15 +23,15 @@
 #include "runtime.h"
 
 /* R's column of each panel: rows 0 to the panel's last, in the caller's r;
- * the request unregisters them (so r is complete when it is waited for). */
+ * the sequence unregisters them (so r is complete when it is waited for). */
 static int register_r_columns(starpu_data_handle_t *rk, real_t *r, int64_t ldr, const hyla_desc *A,
-                              hyla_request *req)
+                              hyla_sequence *seq)
 {
 	for (int64_t k = 0; k < A->nt; k++) {
 		int64_t c = k * A->nb, w = hyla__tile_cols(A, k);
 		starpu_matrix_data_register(&rk[k], STARPU_MAIN_RAM, (uintptr_t)(r + c * ldr),
 		                            (uint32_t)ldr, (uint32_t)(c + w), (uint32_t)w, sizeof(real_t));
-		int ret = hyla__request_own(req, rk[k]);
+		int ret = hyla__sequence_own(seq, rk[k]);
 		if (ret != HYLA_SUCCESS)
 			return ret;
 	}
@@ -39,7 +39,7 @@ static int register_r_columns(starpu_data_handle_t *rk, real_t *r, int64_t ldr, 
 }
 
 static int submit_blocked(const hyla_desc *A, const hyla_desc *info, starpu_data_handle_t *rk,
-                          int passes, hyla_request *req)
+                          int passes, hyla_sequence *seq)
 {
 	starpu_data_handle_t wproj = WORKSPACE(cgs)(A->n, A->nb, 1);
 	starpu_data_handle_t wpanel = WORKSPACE(cgs)(A->n, A->nb, 0);
@@ -48,18 +48,18 @@ static int submit_blocked(const hyla_desc *A, const hyla_desc *info, starpu_data
 		starpu_data_handle_t ak = A->tiles[k];
 		int64_t c = k * A->nb;
 		if (k > 0)
-			ret = TASK(cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 1, req);
+			ret = TASK(cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 1, seq);
 		if (ret == HYLA_SUCCESS)
-			ret = TASK(cgs_panel)(ak, rk[k], wpanel, c, passes, 0, req);
+			ret = TASK(cgs_panel)(ak, rk[k], wpanel, c, passes, 0, seq);
 		if (passes == 2 && k > 0) {
 			if (ret == HYLA_SUCCESS)
-				ret = TASK(cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 2, req);
+				ret = TASK(cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 2, seq);
 			if (ret == HYLA_SUCCESS)
-				ret = TASK(cgs_panel)(ak, rk[k], wpanel, c, 1, 1, req);
+				ret = TASK(cgs_panel)(ak, rk[k], wpanel, c, 1, 1, seq);
 		}
 		if (ret == HYLA_SUCCESS && k + 1 < A->nt) /* while panel k is factored */
 			ret = TYPED(hyla__gs_columns)(A, info, k + 1);
-		hyla__write_back(ak);
+		hyla__write_back(A, 0, k);
 		hyla__progress_mark(ak, k + 1, A->nt);
 	}
 	starpu_data_unregister_submit(wproj);
@@ -69,7 +69,7 @@ static int submit_blocked(const hyla_desc *A, const hyla_desc *info, starpu_data
 
 /* The original columns V: a copy of A, StarPU's own memory. */
 static int submit_vector(const hyla_desc *A, const hyla_desc *info, starpu_data_handle_t *rk,
-                         hyla_request *req)
+                         hyla_sequence *seq)
 {
 	hyla_desc V;
 	int ret = hyla__desc_register(&V, NULL, A->m, A->n, A->m, A->m, A->nb, sizeof(real_t));
@@ -86,9 +86,9 @@ static int submit_vector(const hyla_desc *A, const hyla_desc *info, starpu_data_
 		for (int64_t p = k; p < A->nt && ret == HYLA_SUCCESS; p++)
 			ret = TYPED(hyla__insert_cgs_vector)(A->tiles[k], A->tiles[p], V.tiles[p], rk[p], w,
 			                                     i, j, p <= k + 1 ? STARPU_MAX_PRIO
-			                                                     : STARPU_DEFAULT_PRIO, req);
+			                                                     : STARPU_DEFAULT_PRIO, seq);
 		if (j + 1 == hyla__tile_cols(A, k)) {
-			hyla__write_back(A->tiles[k]);
+			hyla__write_back(A, 0, k);
 			hyla__progress_mark(A->tiles[k], k + 1, A->nt);
 		}
 	}
@@ -98,79 +98,77 @@ static int submit_vector(const hyla_desc *A, const hyla_desc *info, starpu_data_
 }
 
 /* Submits the factorisation of A (column-panel views) with R into r, and
- * the request's fence; the wait finds a dependent column (gs_columns.c). */
+ * the sequence's fence; the wait finds a dependent column (gs_columns.c). */
 static int submit_cgs(const hyla_desc *A, real_t *r, int64_t ldr, hyla_cgs_variant variant,
-                      hyla_request *req)
+                      hyla_sequence *seq)
 {
 	hyla__clear_lower(A->n, r, ldr, sizeof(real_t));
-	starpu_data_handle_t *rk = malloc(sizeof *rk * (size_t)A->nt); /* the request's */
+	starpu_data_handle_t *rk = malloc(sizeof *rk * (size_t)A->nt); /* the sequence's */
 	if (!rk)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)A->nt);
 	hyla_desc info = {0};
-	int ret = register_r_columns(rk, r, ldr, A, req);
+	int ret = register_r_columns(rk, r, ldr, A, seq);
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__gs_begin)(A, r, ldr, &info, req);
+		ret = TYPED(hyla__gs_begin)(A, r, ldr, &info, seq);
 	if (ret == HYLA_SUCCESS)
 		ret = variant == HYLA_CGS_VECTOR
-		          ? submit_vector(A, &info, rk, req)
-		          : submit_blocked(A, &info, rk, variant == HYLA_CGS2 ? 2 : 1, req);
+		          ? submit_vector(A, &info, rk, seq)
+		          : submit_blocked(A, &info, rk, variant == HYLA_CGS2 ? 2 : 1, seq);
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_fence(req, A, NULL);
-	free(rk), free(info.tiles); /* the handles are the request's */
+		ret = hyla__sequence_fence(seq, A, NULL);
+	free(rk), free(info.tiles); /* the handles are the sequence's */
 	return ret;
 }
 
-static int check_variant(hyla_cgs_variant variant)
+int PUBLIC(cgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t ldr,
+                const hyla_options *opts)
 {
-	if (variant != HYLA_CGS2 && variant != HYLA_CGS && variant != HYLA_CGS_VECTOR)
-		return HYLA_ERROR(-8, "variant = %d is not an hyla_cgs_variant", (int)variant);
-	return HYLA_SUCCESS;
-}
-
-int PUBLIC(cgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t ldr, int64_t nb,
-                hyla_cgs_variant variant)
-{
-	int ret = hyla__check_gs_args(m, n, a, lda, r, ldr, nb);
+	hyla_options o;
+	int ret = hyla__check_gs_args(m, n, a, lda, r, ldr);
 	if (ret == HYLA_SUCCESS)
-		ret = check_variant(variant);
-	if (ret != HYLA_SUCCESS || n == 0)
+		ret = hyla__options_check(opts, 7, &o);
+	if (ret != HYLA_SUCCESS || n == 0 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
-	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
-		return ret;
-	if (nb == 0)
-		nb = hyla_cgs_default_nb(m, n);
-	if (variant == HYLA_CGS_VECTOR && nb > HYLA_CGS_MAX_NB)
+	unsigned outer = hyla__context_enter(&o);
+	int64_t nb = o.nb ? o.nb : hyla__default_nb("cgs", m, n);
+	if (o.cgs_variant == HYLA_CGS_VECTOR && nb > HYLA_CGS_MAX_NB)
 		nb = HYLA_CGS_MAX_NB;
-	if (nb > n)
-		nb = n;
 	hyla_desc A;
-	if ((ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
-		return ret;
-	struct hyla_request req = {0};
-	return hyla__finish_sync(&req, &A, submit_cgs(&A, r, ldr, variant, &req));
+	ret = hyla__desc_register_views(&A, a, m, n, lda, nb < n ? nb : n, sizeof(real_t));
+	if (ret == HYLA_SUCCESS) {
+		hyla_sequence seq = {0};
+		ret = hyla__finish_sync(&seq, &A, submit_cgs(&A, r, ldr, o.cgs_variant, &seq));
+	}
+	hyla__context_leave(&o, outer);
+	return ret;
 }
 
-int PUBLIC(cgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, hyla_cgs_variant variant,
-                      hyla_request *req)
+int PUBLIC(cgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, const hyla_options *opts,
+                      hyla_sequence *seq)
 {
 	const hyla_desc *A;
+	hyla_options o;
 	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	ret = hyla__check_gs_args(A->m, A->n, A, A->ld, r, ldr, A->nb);
 	if (ret == HYLA_SUCCESS)
-		ret = check_variant(variant);
-	if (ret == HYLA_SUCCESS && variant == HYLA_CGS_VECTOR && A->nb > HYLA_CGS_MAX_NB)
+		ret = hyla__check_gs_async_args(A, r, ldr);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 4, &o);
+	if (ret == HYLA_SUCCESS && o.cgs_variant == HYLA_CGS_VECTOR && A->nb > HYLA_CGS_MAX_NB)
 		ret = HYLA_ERROR(-1, "the vector variant takes panels of at most %d columns",
 		                 HYLA_CGS_MAX_NB);
-	if (ret == HYLA_SUCCESS && !req)
-		ret = HYLA_ERROR(-5, "req is NULL");
-	return ret != HYLA_SUCCESS ? ret : submit_cgs(A, r, ldr, variant, req);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__sequence_check(seq, 5);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	unsigned outer = hyla__context_enter(&o);
+	ret = submit_cgs(A, r, ldr, o.cgs_variant, seq);
+	hyla__context_leave(&o, outer);
+	return hyla__sequence_submitted(seq, ret);
 }
 
 int PUBLIC(qr_to_umu)(int64_t m, int64_t n, real_t *q, int64_t ldq, real_t *r, int64_t ldr)
 {
-	int ret = hyla__check_gs_args(m, n, q, ldq, r, ldr, 0);
+	int ret = hyla__check_gs_args(m, n, q, ldq, r, ldr);
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	for (int64_t j = 0; j < n; j++) {

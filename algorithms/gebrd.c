@@ -16,7 +16,7 @@
  * diagonal and superdiagonal, as dgebrd leaves them (a last task). m < n:
  * the same on A^T (LAPACK's lower-bidiagonal reduction of A is the upper
  * one of A^T, mirrored: Q and P, tauq and taup trade places), through a
- * transposed copy that the request owns (a task copies it in, another
+ * transposed copy that the sequence owns (a task copies it in, another
  * back). */
 #include <lapacke.h>
 #include <stdlib.h>
@@ -55,11 +55,11 @@ static int submit_panel(const hyla_desc *A, const starpu_data_handle_t out[4], i
 /* With a GPU (no look-ahead: hyla__update_group) and a panel it can take,
  * a step task a panel: the panel and the update of all later panels (a GPU
  * panel reads the whole trailing matrix); else panels and their updates. */
-static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o)
+static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o, int64_t width)
 {
 	int64_t m = A->m, n = A->n, nb = A->nb;
 	int lookahead;
-	int64_t group = hyla__update_group(A->nt, n, nb, &lookahead);
+	int64_t group = hyla__update_group(A->nt, width, nb, &lookahead);
 	starpu_data_handle_t x = NULL, y = NULL; /* the steps' X and Y */
 	if (!lookahead && nb <= HYLA_REDUCTION_GPU_MAX_NB) {
 		starpu_matrix_data_register(&x, -1, 0, (uint32_t)m, (uint32_t)m, (uint32_t)nb,
@@ -74,7 +74,7 @@ static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o)
 		ret = x ? TASK(gebrd_step)(out, x, y, &A->tiles[k], (int)(A->nt - k), k * nb)
 		        : submit_panel(A, out, k, group);
 		if (ret == HYLA_SUCCESS) {
-			hyla__write_back(A->tiles[k]);
+			hyla__write_back(A, 0, k);
 			hyla__progress_mark(A->tiles[k], k + 1, A->nt);
 		}
 	}
@@ -111,84 +111,102 @@ static int gebrd_host(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, r
 }
 
 /* Submits the reduction of A (column-panel views, m >= n) into d, e, tauq
- * and taup (registered here, in the caller's memory once the request is
+ * and taup (registered here, in the caller's memory once the sequence is
  * waited for) and its end (d and e where dgebrd leaves them). */
 static int submit_tall(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq, real_t *taup,
-                       hyla_request *req)
+                       int64_t width, hyla_sequence *seq)
 {
 	int64_t n = A->n, nb = A->nb;
 	struct gebrd_out o = {0};
-	int ret = hyla__request_vector(req, &o.d, d, n, nb, sizeof(real_t));
+	int ret = hyla__sequence_vector(seq, &o.d, d, n, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_vector(req, &o.e, e, n - 1, nb, sizeof(real_t));
+		ret = hyla__sequence_vector(seq, &o.e, e, n - 1, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_vector(req, &o.tauq, tauq, n, nb, sizeof(real_t));
+		ret = hyla__sequence_vector(seq, &o.tauq, tauq, n, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_vector(req, &o.taup, taup, n, nb, sizeof(real_t));
+		ret = hyla__sequence_vector(seq, &o.taup, taup, n, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
-		ret = submit_gebrd(A, &o);
+		ret = submit_gebrd(A, &o, width);
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__insert_band_finish)(&o.d, &o.e, A, 0);
-	free(o.d.tiles), free(o.e.tiles), free(o.tauq.tiles), free(o.taup.tiles); /* the request's */
+	free(o.d.tiles), free(o.e.tiles), free(o.tauq.tiles), free(o.taup.tiles); /* the sequence's */
 	return ret;
 }
 
-/* Submits the reduction of A (column-panel views) and the request's fence.
- * m < n: the reduction of the request's copy A^T, transposed back, with
+/* Submits the reduction of A (column-panel views) and the sequence's fence.
+ * m < n: the reduction of the sequence's copy A^T, transposed back, with
  * tauq and taup trading places. */
 static int submit_call(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq, real_t *taup,
-                       hyla_request *req)
+                       const hyla_options *opts, hyla_sequence *seq)
 {
 	int ret;
 	if (A->m >= A->n) {
-		ret = submit_tall(A, d, e, tauq, taup, req);
+		ret = submit_tall(A, d, e, tauq, taup, hyla__update_width(opts, A->n), seq);
 	} else {
-		const hyla_desc *T = &req->copy;
-		ret = hyla__request_matrix(req, A->n, A->m, A->nb < A->m ? A->nb : A->m, sizeof(real_t));
+		const hyla_desc *T;
+		ret = hyla__sequence_matrix(seq, A->n, A->m, A->nb < A->m ? A->nb : A->m, sizeof(real_t),
+		                            &T);
 		if (ret == HYLA_SUCCESS)
 			ret = TYPED(hyla__insert_transpose)(A, T);
 		if (ret == HYLA_SUCCESS)
-			ret = submit_tall(T, d, e, taup, tauq, req);
+			ret = submit_tall(T, d, e, taup, tauq, hyla__update_width(opts, T->n), seq);
 		if (ret == HYLA_SUCCESS)
 			ret = TYPED(hyla__insert_transpose)(T, A);
 	}
-	return ret == HYLA_SUCCESS ? hyla__request_fence(req, A, NULL) : ret;
+	return ret == HYLA_SUCCESS ? hyla__sequence_fence(seq, A, NULL) : ret;
+}
+
+/* The task graph on the m-by-n a, min(m, n) > nb. */
+static int gebrd_graph(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                       real_t *tauq, real_t *taup, const hyla_options *o, int64_t nb)
+{
+	hyla_desc A;
+	int ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t));
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	hyla_sequence seq = {0};
+	return hyla__finish_sync(&seq, &A, submit_call(&A, d, e, tauq, taup, o, &seq));
 }
 
 int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
-                  real_t *tauq, real_t *taup)
+                  real_t *tauq, real_t *taup, const hyla_options *opts)
 {
+	hyla_options o;
 	int ret = hyla__check_gebrd_args(m, n, a, lda, d, e, tauq, taup);
-	if (ret != HYLA_SUCCESS || m == 0 || n == 0)
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 9, &o);
+	if (ret != HYLA_SUCCESS || m == 0 || n == 0 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
-	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
-		return ret;
-	int64_t k = m < n ? m : n, nb = hyla_gebrd_default_nb(m, n);
-	if (k <= nb)
-		return gebrd_host(m, n, a, lda, d, e, tauq, taup);
-	hyla_desc A;
-	if ((ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
-		return ret;
-	struct hyla_request req = {0};
-	return hyla__finish_sync(&req, &A, submit_call(&A, d, e, tauq, taup, &req));
+	unsigned outer = hyla__context_enter(&o);
+	int64_t nb = o.nb ? o.nb : hyla__default_nb("gebrd", m, n);
+	ret = (m < n ? m : n) <= nb ? gebrd_host(m, n, a, lda, d, e, tauq, taup)
+	                            : gebrd_graph(m, n, a, lda, d, e, tauq, taup, &o, nb);
+	hyla__context_leave(&o, outer);
+	return ret;
 }
 
 int PUBLIC(gebrd_async)(hyla_matrix *a, real_t *d, real_t *e, real_t *tauq, real_t *taup,
-                        hyla_request *req)
+                        const hyla_options *opts, hyla_sequence *seq)
 {
 	const hyla_desc *A;
+	hyla_options o;
 	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
+	if (ret == HYLA_SUCCESS && !d)
+		ret = HYLA_ERROR(-2, "d is NULL");
+	if (ret == HYLA_SUCCESS && (A->m < A->n ? A->m : A->n) > 1 && !e)
+		ret = HYLA_ERROR(-3, "e is NULL");
+	if (ret == HYLA_SUCCESS && !tauq)
+		ret = HYLA_ERROR(-4, "tauq is NULL");
+	if (ret == HYLA_SUCCESS && !taup)
+		ret = HYLA_ERROR(-5, "taup is NULL");
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 6, &o);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__sequence_check(seq, 7);
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	if (!d)
-		return HYLA_ERROR(-2, "d is NULL");
-	if ((A->m < A->n ? A->m : A->n) > 1 && !e)
-		return HYLA_ERROR(-3, "e is NULL");
-	if (!tauq)
-		return HYLA_ERROR(-4, "tauq is NULL");
-	if (!taup)
-		return HYLA_ERROR(-5, "taup is NULL");
-	if (!req)
-		return HYLA_ERROR(-6, "req is NULL");
-	return submit_call(A, d, e, tauq, taup, req);
+	unsigned outer = hyla__context_enter(&o);
+	ret = submit_call(A, d, e, tauq, taup, &o, seq);
+	hyla__context_leave(&o, outer);
+	return hyla__sequence_submitted(seq, ret);
 }

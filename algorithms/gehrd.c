@@ -103,7 +103,7 @@ static int submit_gehrd(const struct gehrd_run *r)
 		}
 		if (ret != HYLA_SUCCESS)
 			return ret;
-		hyla__write_back(A->tiles[k]);
+		hyla__write_back(A, 0, k);
 		hyla__progress_mark(hyla__tile(r->tau, k, 0), k + 1, A->nt - 1);
 	}
 	int64_t last = (A->nt - 1) * nb;
@@ -114,9 +114,9 @@ static int submit_gehrd(const struct gehrd_run *r)
 }
 
 /* Registers what the panels share (see struct gehrd_run). */
-static void run_register(struct gehrd_run *r, int64_t n, int64_t nb, hyla_gehrd_panel panel)
+static void run_register(struct gehrd_run *r, int64_t n, int64_t nb, hyla_gehrd_panel panel,
+                         int64_t width)
 {
-	int64_t width = hyla_gehrd_update_width(n);
 	/* Auto on cores alone: the fused panel where it is a parallel task,
 	 * else the split one (its GEMVs as tasks over all cores). */
 	r->split = panel == HYLA_PANEL_CPU ||
@@ -193,9 +193,9 @@ static int host_ormhr(char side, char trans, int64_t rows, int64_t cols, const r
 
 /* Submits the reduction of A (column-panel views, ilo = 1, ihi = n) with
  * tau (n-1 scalars, registered here, in the caller's memory once the
- * request is waited for) and the request's fence. */
-static int submit_reduction(const hyla_desc *A, real_t *tau, hyla_gehrd_panel panel,
-                            hyla_request *req)
+ * sequence is waited for) and the sequence's fence. */
+static int submit_reduction(const hyla_desc *A, real_t *tau, const hyla_options *o,
+                            hyla_sequence *seq)
 {
 	hyla_desc descTau;
 	int64_t n = A->n, nb = A->nb;
@@ -203,83 +203,65 @@ static int submit_reduction(const hyla_desc *A, real_t *tau, hyla_gehrd_panel pa
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	for (int64_t k = 0; k < descTau.mt && ret == HYLA_SUCCESS; k++)
-		ret = hyla__request_own(req, descTau.tiles[k]);
+		ret = hyla__sequence_own(seq, descTau.tiles[k]);
 	struct gehrd_run run = {.A = A, .tau = &descTau};
 	if (ret == HYLA_SUCCESS) {
-		run_register(&run, n, nb, panel);
+		run_register(&run, n, nb, o->gehrd_panel, hyla__update_width(o, n));
+		const hyla_desc *yv = NULL;
 		if (!run.split)
-			ret = hyla__request_matrix(req, n, 4 * nb, nb, sizeof(real_t));
-		run.yv = req->copy.tiles;
+			ret = hyla__sequence_matrix(seq, n, 4 * nb, nb, sizeof(real_t), &yv);
+		run.yv = yv ? yv->tiles : NULL;
 		if (ret == HYLA_SUCCESS)
 			ret = submit_gehrd(&run);
 		run_unregister(&run);
 	}
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_fence(req, A, NULL);
-	free(descTau.tiles); /* the handles are the request's */
+		ret = hyla__sequence_fence(seq, A, NULL);
+	free(descTau.tiles); /* the handles are the sequence's */
 	return ret;
 }
 
 /* The task graph on the n-by-n a (ilo = 1, ihi = n). */
-static int reduce_graph(int64_t n, real_t *a, int64_t lda, real_t *tau, int64_t nb,
-                        hyla_gehrd_panel panel)
+static int reduce_graph(int64_t n, real_t *a, int64_t lda, real_t *tau, const hyla_options *o,
+                        int64_t nb)
 {
 	hyla_desc descA;
 	int ret = hyla__desc_register_views(&descA, a, n, n, lda, nb, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	struct hyla_request req = {0};
-	return hyla__finish_sync(&req, &descA, submit_reduction(&descA, tau, panel, &req));
+	hyla_sequence seq = {0};
+	return hyla__finish_sync(&seq, &descA, submit_reduction(&descA, tau, o, &seq));
 }
 
-int PUBLIC(gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau)
+/* Whether the workers of the call's context (hyla_init first) can take
+ * the panel variant of o with panels of width nb. */
+static int check_panel_workers(const hyla_options *o, int arg, int64_t nb)
 {
-	return PUBLIC(gehrd_ex)(n, ilo, ihi, a, lda, tau, 0, HYLA_PANEL_AUTO);
-}
-
-/* The block size and panel variant (arguments 7 and 8 of gehrd_ex). */
-static int check_panel(int64_t nb, hyla_gehrd_panel panel)
-{
-	if (nb < 0 || nb > INT32_MAX)
-		return HYLA_ERROR(-7, "nb = %lld must be >= 0 (0: default)", (long long)nb);
-	if (panel != HYLA_PANEL_AUTO && panel != HYLA_PANEL_GPU && panel != HYLA_PANEL_CPU)
-		return HYLA_ERROR(-8, "panel = %d is not a hyla_gehrd_panel", (int)panel);
-	return HYLA_SUCCESS;
-}
-
-/* Whether the workers running (hyla_init first) can take the panel variant. */
-static int check_panel_workers(int64_t nb, hyla_gehrd_panel panel)
-{
-	if (panel == HYLA_PANEL_GPU && hyla_ncuda() == 0)
+	if (o->gehrd_panel == HYLA_PANEL_GPU && hyla_ncuda() == 0)
 		return HYLA_ERROR(HYLA_ERR_NODEV, "the GPU panel needs a CUDA worker; none is running");
-	if (panel == HYLA_PANEL_GPU && nb > HYLA_GEHRD_GPU_MAX_NB)
-		return HYLA_ERROR(-7, "nb = %lld: the GPU panel takes at most %d columns", (long long)nb,
-		                  HYLA_GEHRD_GPU_MAX_NB);
+	if (o->gehrd_panel == HYLA_PANEL_GPU && nb > HYLA_GEHRD_GPU_MAX_NB)
+		return HYLA_ERROR(-arg, "nb = %lld: the GPU panel takes at most %d columns",
+		                  (long long)nb, HYLA_GEHRD_GPU_MAX_NB);
 	return HYLA_SUCCESS;
 }
 
-int PUBLIC(gehrd_ex)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau,
-                     int64_t nb, hyla_gehrd_panel panel)
+/* The block ilo..ihi (1-based) reduces on its own; Q then goes to the rows
+ * above it from the right and the columns after it from the left. */
+static int reduce_block(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau,
+                        const hyla_options *o)
 {
-	int ret = hyla__check_hessenberg_args(n, ilo, ihi, a, lda, tau, n > 1);
-	if (ret == HYLA_SUCCESS)
-		ret = check_panel(nb, panel);
-	if (ret != HYLA_SUCCESS || n <= 1)
-		return ret;
-	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS || (ret = check_panel_workers(nb, panel)))
-		return ret;
-	if (nb == 0)
-		nb = hyla_gehrd_default_nb(ihi - ilo + 1);
-	/* The block ilo..ihi (1-based) reduces on its own; Q then goes to the
-	 * rows above it from the right and the columns after it from the left. */
 	int64_t lo = ilo - 1, m = ihi - lo;
+	int64_t nb = o->nb ? o->nb : hyla__default_nb("gehrd", m, m);
+	int ret = check_panel_workers(o, 7, nb);
+	if (ret != HYLA_SUCCESS)
+		return ret;
 	if (m <= nb)
 		return host_gehrd(n, ilo, ihi, a, lda, tau);
 	for (int64_t i = 0; i < n - 1; i++)
 		if (i < lo || i >= ihi - 1)
 			tau[i] = 0;
 	real_t *b = a + lo + lo * lda;
-	if ((ret = reduce_graph(m, b, lda, tau + lo, nb, panel)) != HYLA_SUCCESS)
+	if ((ret = reduce_graph(m, b, lda, tau + lo, o, nb)) != HYLA_SUCCESS)
 		return ret;
 	if (lo > 0)
 		ret = host_ormhr('R', 'N', lo, m, b, lda, tau + lo, a + lo * lda);
@@ -288,22 +270,41 @@ int PUBLIC(gehrd_ex)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda
 	return ret;
 }
 
-int PUBLIC(gehrd_async)(hyla_matrix *a, real_t *tau, hyla_gehrd_panel panel, hyla_request *req)
+int PUBLIC(gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau,
+                  const hyla_options *opts)
+{
+	hyla_options o;
+	int ret = hyla__check_hessenberg_args(n, ilo, ihi, a, lda, tau, n > 1);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 7, &o);
+	if (ret != HYLA_SUCCESS || n <= 1 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
+		return ret;
+	unsigned outer = hyla__context_enter(&o);
+	ret = reduce_block(n, ilo, ihi, a, lda, tau, &o);
+	hyla__context_leave(&o, outer);
+	return ret;
+}
+
+int PUBLIC(gehrd_async)(hyla_matrix *a, real_t *tau, const hyla_options *opts,
+                        hyla_sequence *seq)
 {
 	const hyla_desc *A;
+	hyla_options o;
 	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	if (A->m != A->n)
-		return HYLA_ERROR(-1, "a is %lld-by-%lld, not square", (long long)A->m, (long long)A->n);
-	if (!tau && A->n > 1)
-		return HYLA_ERROR(-2, "tau is NULL");
-	ret = check_panel(A->nb, panel);
+	if (ret == HYLA_SUCCESS && A->m != A->n)
+		ret = HYLA_ERROR(-1, "a is %lld-by-%lld, not square", (long long)A->m, (long long)A->n);
+	if (ret == HYLA_SUCCESS && !tau && A->n > 1)
+		ret = HYLA_ERROR(-2, "tau is NULL");
 	if (ret == HYLA_SUCCESS)
-		ret = check_panel_workers(A->nb, panel);
-	if (ret == HYLA_SUCCESS && !req)
-		ret = HYLA_ERROR(-4, "req is NULL");
+		ret = hyla__options_check(opts, 3, &o);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__sequence_check(seq, 4);
 	if (ret != HYLA_SUCCESS || A->n == 1)
 		return ret;
-	return submit_reduction(A, tau, panel, req);
+	unsigned outer = hyla__context_enter(&o);
+	ret = check_panel_workers(&o, 1, A->nb);
+	if (ret == HYLA_SUCCESS)
+		ret = submit_reduction(A, tau, &o, seq);
+	hyla__context_leave(&o, outer);
+	return hyla__sequence_submitted(seq, ret);
 }

@@ -102,7 +102,7 @@ static int submit_geqrf(const struct geqrf_run *r)
 		if (t_prev)
 			starpu_data_unregister_submit(t_prev);
 		t_prev = t;
-		hyla__write_back(panel);
+		hyla__write_back(A, 0, k);
 		hyla__progress_mark(panel, k + 1, A->nt);
 		if (ret == HYLA_SUCCESS && k + 1 == r->head)
 			ret = submit_head(r);
@@ -127,18 +127,13 @@ static int geqrf_host(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau)
 	return info;
 }
 
-int PUBLIC(geqrf)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau)
-{
-	return PUBLIC(geqrf_ex)(m, n, a, lda, tau, 0);
-}
-
 /* Submits the factorisation of A (the first min(m, n) columns, or for
  * m < n as many as a multiple of nb fits) and B (the columns after them,
  * or NULL) with tau (registered here, in the caller's memory once the
- * request is waited for) and the request's fence. B's rows below A's
+ * sequence is waited for) and the sequence's fence. B's rows below A's
  * columns, if any: LAPACK's dgeqrf, a last task. */
-static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla_request *req,
-                       int64_t head)
+static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau,
+                       const hyla_options *o, hyla_sequence *seq, int64_t head)
 {
 	int64_t nb = A->nb, n = A->n + (B ? B->n : 0), k = A->m < n ? A->m : n;
 	hyla_desc T;
@@ -146,12 +141,12 @@ static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	for (int64_t t = 0; t < T.mt && ret == HYLA_SUCCESS; t++)
-		ret = hyla__request_own(req, T.tiles[t]);
+		ret = hyla__sequence_own(seq, T.tiles[t]);
 	struct geqrf_run run = {.A = A, .B = B, .tau = &T};
 	if (head >= 2 && head + 1 < A->nt)
 		run.head = head;
-	int64_t group = run.group = hyla__update_group(B && B->nt > A->nt ? B->nt : A->nt, n, nb,
-	                                                    &run.lookahead);
+	int64_t group = run.group = hyla__update_group(B && B->nt > A->nt ? B->nt : A->nt,
+	                                               hyla__update_width(o, n), nb, &run.lookahead);
 	if (ret == HYLA_SUCCESS) {
 		run.scratch = WORKSPACE(geqrf)(nb);
 		starpu_vector_data_register(&run.w, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
@@ -170,38 +165,47 @@ static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau, hyla
 		starpu_data_unregister_submit(scratch);
 	}
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_fence(req, A, B);
-	free(T.tiles); /* the handles are the request's */
+		ret = hyla__sequence_fence(seq, A, B);
+	free(T.tiles); /* the handles are the sequence's */
 	return ret;
 }
 
-int PUBLIC(geqrf_ex)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau, int64_t nb)
+/* The task graph on the m-by-n a, k = min(m, n) > nb. */
+static int geqrf_graph(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau,
+                       const hyla_options *o, int64_t nb)
 {
-	int ret = hyla__check_geqrf_args(m, n, a, lda, tau);
-	if (ret == HYLA_SUCCESS && (nb < 0 || nb > INT32_MAX))
-		ret = HYLA_ERROR(-6, "nb = %lld must be >= 0 (0: default)", (long long)nb);
-	if (ret != HYLA_SUCCESS || m == 0 || n == 0)
-		return ret;
-	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
-		return ret;
 	int64_t k = m < n ? m : n;
-	if (nb == 0)
-		nb = hyla_geqrf_default_nb(m, n);
-	if (k <= nb)
-		return geqrf_host(m, n, a, lda, tau);
 	hyla_desc A, B = {0};
-	if ((ret = hyla__desc_register_streamed(&A, a, m, k, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
+	int ret = hyla__desc_register_streamed(&A, a, m, k, lda, nb, sizeof(real_t));
+	if (ret != HYLA_SUCCESS)
 		return ret;
 	if (n > k && (ret = hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb,
 	                                               sizeof(real_t))) != HYLA_SUCCESS) {
 		hyla__desc_unregister(&A);
 		return ret;
 	}
-	struct hyla_request req = {0};
+	hyla_sequence seq = {0};
 	/* The first 1024 columns' steps beside the later columns' copy. */
 	int64_t head = A.room ? (1024 + nb - 1) / nb : 0;
-	ret = hyla__finish_sync(&req, &A, submit_call(&A, n > k ? &B : NULL, tau, &req, head));
+	ret = hyla__finish_sync(&seq, &A, submit_call(&A, n > k ? &B : NULL, tau, o, &seq, head));
 	hyla__desc_unregister(&B);
+	return ret;
+}
+
+int PUBLIC(geqrf)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau,
+                  const hyla_options *opts)
+{
+	hyla_options o;
+	int ret = hyla__check_geqrf_args(m, n, a, lda, tau);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 6, &o);
+	if (ret != HYLA_SUCCESS || m == 0 || n == 0 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
+		return ret;
+	unsigned outer = hyla__context_enter(&o);
+	int64_t nb = o.nb ? o.nb : hyla__default_nb("geqrf", m, n);
+	ret = (m < n ? m : n) <= nb ? geqrf_host(m, n, a, lda, tau)
+	                            : geqrf_graph(m, n, a, lda, tau, &o, nb);
+	hyla__context_leave(&o, outer);
 	return ret;
 }
 
@@ -218,20 +222,30 @@ static hyla_desc panels(const hyla_desc *a, int64_t first, int64_t count)
 	return d;
 }
 
-int PUBLIC(geqrf_async)(hyla_matrix *a, real_t *tau, hyla_request *req)
+int PUBLIC(geqrf_async)(hyla_matrix *a, real_t *tau, const hyla_options *opts,
+                        hyla_sequence *seq)
 {
 	const hyla_desc *A;
+	hyla_options o;
 	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
+	if (ret == HYLA_SUCCESS && !tau)
+		ret = HYLA_ERROR(-2, "tau is NULL");
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 3, &o);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__sequence_check(seq, 4);
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	if (!tau)
-		return HYLA_ERROR(-2, "tau is NULL");
-	if (!req)
-		return HYLA_ERROR(-3, "req is NULL");
-	if (A->m >= A->n)
-		return submit_call(A, NULL, tau, req, 0);
-	/* Wide: the panels wholly left of column m (none for m < nb), then the others. */
-	int64_t full = A->m / A->nb;
-	hyla_desc V = panels(A, 0, full), B = panels(A, full, A->nt - full);
-	return submit_call(&V, &B, tau, req, 0);
+	unsigned outer = hyla__context_enter(&o);
+	if (A->m >= A->n) {
+		ret = submit_call(A, NULL, tau, &o, seq, 0);
+	} else {
+		/* Wide: the panels wholly left of column m (none for m < nb), then
+		 * the others. */
+		int64_t full = A->m / A->nb;
+		hyla_desc V = panels(A, 0, full), B = panels(A, full, A->nt - full);
+		ret = submit_call(&V, &B, tau, &o, seq, 0);
+	}
+	hyla__context_leave(&o, outer);
+	return hyla__sequence_submitted(seq, ret);
 }

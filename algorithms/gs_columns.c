@@ -34,23 +34,24 @@ static int finish(void *arg)
 		for (int64_t i = 0; e && i <= j; i++)
 			rj[i] = scalbn(rj[i], -e);
 	}
-	free(g);
 	return info;
 }
 
 int TYPED(hyla__gs_begin)(const hyla_desc *A, real_t *r, int64_t ldr, hyla_desc *info,
-                          hyla_request *req)
+                          hyla_sequence *seq)
 {
 	*info = (hyla_desc){0};
 	struct gs_end *g = calloc(1, sizeof *g + sizeof(real_t) * 2 * (size_t)A->n);
 	if (!g)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld column norms", (long long)A->n);
 	*g = (struct gs_end){.r = r, .ldr = ldr, .m = A->m, .n = A->n};
-	hyla__request_finish(req, finish, g);
-	int ret = hyla__desc_register(info, g->info, 2, A->n, 2, 2, A->nb, sizeof(real_t));
+	int ret = hyla__sequence_finish(seq, finish, g);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	ret = hyla__desc_register(info, g->info, 2, A->n, 2, 2, A->nb, sizeof(real_t));
 	for (int64_t k = 0; info->tiles && k < A->nt; k++) {
 		if (ret == HYLA_SUCCESS)
-			ret = hyla__request_own(req, info->tiles[k]);
+			ret = hyla__sequence_own(seq, info->tiles[k]);
 		else
 			starpu_data_unregister_submit(info->tiles[k]);
 	}

@@ -22,7 +22,7 @@
 
 static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G,
                       const hyla_desc *info, starpu_data_handle_t scratch, hyla_mgs_form form,
-                      hyla_request *req)
+                      hyla_sequence *seq)
 {
 	const int critical = STARPU_MAX_PRIO, normal = STARPU_DEFAULT_PRIO;
 	for (int64_t k = 0; k < A->nt; k++) {
@@ -34,32 +34,32 @@ static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G
 			int ret = first ? TYPED(hyla__gs_columns)(A, info, 0) : HYLA_SUCCESS;
 			if (ret == HYLA_SUCCESS)
 				ret = TASK(mgs_panel)(A(k), R(k, k), G(k), scratch, c0, c1, k * A->nb,
-				                      critical, req);
+				                      critical, seq);
 			for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS; p++) {
 				if (first)
 					ret = TYPED(hyla__gs_columns)(A, info, p);
 				if (ret == HYLA_SUCCESS)
 					ret = TASK(mgs_update)(A(k), G(k), A(p), R(k, p), c0, c1,
-					                       p == k + 1 ? critical : normal, req);
+					                       p == k + 1 ? critical : normal, seq);
 			}
 			if (ret != HYLA_SUCCESS)
 				return ret;
 		}
 		/* Q_k and row block k of R are final: write them back while the
 		 * rest goes on, rather than all at the end. */
-		hyla__write_back(A(k));
+		hyla__write_back(A, 0, k);
 		for (int64_t p = k; p < A->nt; p++)
-			hyla__write_back(R(k, p));
+			hyla__write_back(R, k, p);
 		hyla__progress_mark(G(k), k + 1, A->nt);
 	}
 	return HYLA_SUCCESS;
 }
 
 /* Submits the factorisation of A (column panels) with R into r (tiles the
- * request owns) and the request's fence; the wait finds a dependent column
+ * sequence owns) and the sequence's fence; the wait finds a dependent column
  * (gs_columns.c). */
 static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form form,
-                       hyla_request *req)
+                       hyla_sequence *seq)
 {
 	int64_t n = A->n, nb = A->nb;
 	hyla__clear_lower(n, r, ldr, sizeof(real_t));
@@ -68,63 +68,61 @@ static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	for (int64_t t = 0; t < R.mt * R.nt && ret == HYLA_SUCCESS; t++)
-		ret = hyla__request_own(req, R.tiles[t]);
+		ret = hyla__sequence_own(seq, R.tiles[t]);
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__gs_begin)(A, r, ldr, &info, req);
+		ret = TYPED(hyla__gs_begin)(A, r, ldr, &info, seq);
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__desc_register(&G, NULL, nb, A->nt * nb, nb, nb, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS) {
 		starpu_data_handle_t scratch = WORKSPACE(mgs)();
-		ret = submit_mgs(A, &R, &G, &info, scratch, form, req);
+		ret = submit_mgs(A, &R, &G, &info, scratch, form, seq);
 		starpu_data_unregister_submit(scratch);
 		hyla__desc_unregister_submit(&G);
 	}
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_fence(req, A, NULL);
-	free(R.tiles), free(info.tiles); /* the handles are the request's */
+		ret = hyla__sequence_fence(seq, A, NULL);
+	free(R.tiles), free(info.tiles); /* the handles are the sequence's */
 	return ret;
 }
 
-static int check_form(hyla_mgs_form form)
-{
-	if (form != HYLA_MGS_BLOCKED && form != HYLA_MGS_VECTOR)
-		return HYLA_ERROR(-8, "form = %d is not an hyla_mgs_form", (int)form);
-	return HYLA_SUCCESS;
-}
-
 int PUBLIC(mgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t ldr,
-                int64_t nb, hyla_mgs_form form)
+                const hyla_options *opts)
 {
-	int ret = hyla__check_gs_args(m, n, a, lda, r, ldr, nb);
+	hyla_options o;
+	int ret = hyla__check_gs_args(m, n, a, lda, r, ldr);
 	if (ret == HYLA_SUCCESS)
-		ret = check_form(form);
-	if (ret != HYLA_SUCCESS || n == 0)
+		ret = hyla__options_check(opts, 7, &o);
+	if (ret != HYLA_SUCCESS || n == 0 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
-	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
-		return ret;
-	if (nb == 0)
-		nb = hyla_mgs_default_nb(m, n);
-	if (nb > n)
-		nb = n;
+	unsigned outer = hyla__context_enter(&o);
+	int64_t nb = o.nb ? o.nb : hyla__default_nb("mgs", m, n);
 	/* Separate panels (not views): each goes to the GPU when first used. */
 	hyla_desc A;
-	if ((ret = hyla__desc_register(&A, a, m, n, lda, m, nb, sizeof(real_t))) != HYLA_SUCCESS)
-		return ret;
-	struct hyla_request req = {0};
-	return hyla__finish_sync(&req, &A, submit_call(&A, r, ldr, form, &req));
+	ret = hyla__desc_register(&A, a, m, n, lda, m, nb < n ? nb : n, sizeof(real_t));
+	if (ret == HYLA_SUCCESS) {
+		hyla_sequence seq = {0};
+		ret = hyla__finish_sync(&seq, &A, submit_call(&A, r, ldr, o.mgs_form, &seq));
+	}
+	hyla__context_leave(&o, outer);
+	return ret;
 }
 
-int PUBLIC(mgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, hyla_mgs_form form,
-                      hyla_request *req)
+int PUBLIC(mgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, const hyla_options *opts,
+                      hyla_sequence *seq)
 {
 	const hyla_desc *A;
+	hyla_options o;
 	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__check_gs_async_args(A, r, ldr);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 4, &o);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__sequence_check(seq, 5);
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	ret = hyla__check_gs_args(A->m, A->n, A, A->ld, r, ldr, A->nb);
-	if (ret == HYLA_SUCCESS)
-		ret = check_form(form);
-	if (ret == HYLA_SUCCESS && !req)
-		ret = HYLA_ERROR(-5, "req is NULL");
-	return ret != HYLA_SUCCESS ? ret : submit_call(A, r, ldr, form, req);
+	unsigned outer = hyla__context_enter(&o);
+	ret = submit_call(A, r, ldr, o.mgs_form, seq);
+	hyla__context_leave(&o, outer);
+	return hyla__sequence_submitted(seq, ret);
 }

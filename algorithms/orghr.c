@@ -11,50 +11,69 @@
 #include "codelets.h"
 #include "runtime.h"
 
-int PUBLIC(orghr)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, const real_t *tau)
+/* The shift of the reflectors in a task, then Q's graph on all n columns. */
+static int submit_shifted(const hyla_desc *A, const real_t *tau, const hyla_options *o,
+                          hyla_sequence *seq)
 {
-	int ret = hyla__check_hessenberg_args(n, ilo, ihi, a, lda, tau, ihi > ilo);
-	if (ret != HYLA_SUCCESS || n == 0)
-		return ret;
-	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
-		return ret;
-
-	TYPED(hyla__orghr_shift)(n, ilo, ihi, a, lda);
-	int64_t nh = ihi - ilo;
-	real_t *q = a + ilo + ilo * lda;
-	return nh > 0 ? TYPED(hyla__orgqr)(nh, nh, nh, q, lda, tau + ilo - 1, hyla_gehrd_default_nb(nh))
-	              : HYLA_SUCCESS;
-}
-
-int PUBLIC(orghr_async)(hyla_matrix *a, const real_t *tau, hyla_request *req)
-{
-	const hyla_desc *A;
-	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
-	if (ret != HYLA_SUCCESS)
-		return ret;
 	int64_t n = A->n;
-	if (A->m != n)
-		return HYLA_ERROR(-1, "a is %lld-by-%lld, not square", (long long)A->m, (long long)n);
-	if (!tau && n > 1)
-		return HYLA_ERROR(-2, "tau is NULL");
-	if (!req)
-		return HYLA_ERROR(-3, "req is NULL");
-	/* The shifted tau, (0, tau), in StarPU's memory; tau is the request's. */
+	/* The shifted tau, (0, tau), in StarPU's memory; tau is the sequence's. */
 	hyla_desc shifted;
-	ret = hyla__desc_register(&shifted, NULL, n, 1, n, A->nb, 1, sizeof(real_t));
+	int ret = hyla__desc_register(&shifted, NULL, n, 1, n, A->nb, 1, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	starpu_data_handle_t given = NULL;
 	if (n > 1) {
 		starpu_vector_data_register(&given, STARPU_MAIN_RAM, (uintptr_t)tau, (uint32_t)(n - 1),
 		                            sizeof(real_t));
-		ret = hyla__request_own(req, given);
+		ret = hyla__sequence_own(seq, given);
 	}
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__insert_orghr_shift)(given, shifted.tiles, (int)shifted.mt, A->tiles,
 		                                      (int)A->nt);
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__orgqr_submit)(A, NULL, &shifted, req);
+		ret = TYPED(hyla__orgqr_submit)(A, NULL, &shifted, o, seq);
 	hyla__desc_unregister_submit(&shifted);
 	return ret;
+}
+
+int PUBLIC(orghr)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, const real_t *tau,
+                  const hyla_options *opts)
+{
+	hyla_options o;
+	int ret = hyla__check_hessenberg_args(n, ilo, ihi, a, lda, tau, ihi > ilo);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 7, &o);
+	if (ret != HYLA_SUCCESS || n == 0 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
+		return ret;
+	TYPED(hyla__orghr_shift)(n, ilo, ihi, a, lda);
+	int64_t nh = ihi - ilo;
+	if (nh == 0)
+		return HYLA_SUCCESS;
+	unsigned outer = hyla__context_enter(&o);
+	ret = TYPED(hyla__orgqr)(nh, nh, nh, a + ilo + ilo * lda, lda, tau + ilo - 1, &o,
+	                         o.nb ? o.nb : hyla__default_nb("orghr", nh, nh));
+	hyla__context_leave(&o, outer);
+	return ret;
+}
+
+int PUBLIC(orghr_async)(hyla_matrix *a, const real_t *tau, const hyla_options *opts,
+                        hyla_sequence *seq)
+{
+	const hyla_desc *A;
+	hyla_options o;
+	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
+	if (ret == HYLA_SUCCESS && A->m != A->n)
+		ret = HYLA_ERROR(-1, "a is %lld-by-%lld, not square", (long long)A->m, (long long)A->n);
+	if (ret == HYLA_SUCCESS && !tau && A->n > 1)
+		ret = HYLA_ERROR(-2, "tau is NULL");
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 3, &o);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__sequence_check(seq, 4);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	unsigned outer = hyla__context_enter(&o);
+	ret = submit_shifted(A, tau, &o, seq);
+	hyla__context_leave(&o, outer);
+	return hyla__sequence_submitted(seq, ret);
 }

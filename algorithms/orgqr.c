@@ -97,33 +97,35 @@ static int orgqr_host(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, c
 }
 
 int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla_desc *tau,
-                              hyla_request *req)
+                              const hyla_options *o, hyla_sequence *seq)
 {
-	int64_t n = A->n, nb = A->nb;
+	int64_t nb = A->nb;
 	int lookahead;
-	int64_t group = hyla__update_group(B && B->nt > A->nt ? B->nt : A->nt, n, nb, &lookahead);
+	int64_t group = hyla__update_group(B && B->nt > A->nt ? B->nt : A->nt,
+	                                   hyla__update_width(o, A->n), nb, &lookahead);
 	starpu_data_handle_t w_apply, w_form;
 	starpu_vector_data_register(&w_apply, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
 	starpu_vector_data_register(&w_form, -1, 0, (uint32_t)(2 * nb * nb), sizeof(real_t));
 	int ret = submit_orgqr(A, B, tau, w_apply, w_form, group, lookahead, hyla_ncuda() > 0);
 	starpu_data_unregister_submit(w_apply);
 	starpu_data_unregister_submit(w_form);
-	return ret == HYLA_SUCCESS ? hyla__request_fence(req, A, B) : ret;
+	return ret == HYLA_SUCCESS ? hyla__sequence_fence(seq, A, B) : ret;
 }
 
-/* hyla__orgqr_submit with tau registered here (the request owns it). */
-static int submit_call(const hyla_desc *A, const hyla_desc *B, const real_t *tau, hyla_request *req)
+/* hyla__orgqr_submit with tau registered here (the sequence owns it). */
+static int submit_call(const hyla_desc *A, const hyla_desc *B, const real_t *tau,
+                       const hyla_options *o, hyla_sequence *seq)
 {
 	hyla_desc T;
-	int ret = hyla__request_vector(req, &T, (real_t *)tau, A->n, A->nb, sizeof(real_t));
+	int ret = hyla__sequence_vector(seq, &T, (real_t *)tau, A->n, A->nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__orgqr_submit)(A, B, &T, req);
-	free(T.tiles); /* the handles are the request's */
+		ret = TYPED(hyla__orgqr_submit)(A, B, &T, o, seq);
+	free(T.tiles); /* the handles are the sequence's */
 	return ret;
 }
 
 int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau,
-                       int64_t nb)
+                       const hyla_options *o, int64_t nb)
 {
 	if (k <= nb)
 		return orgqr_host(m, n, k, a, lda, tau);
@@ -140,45 +142,51 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 		hyla__desc_unregister(&A);
 		return orgqr_host(m, n, k, a, lda, tau);
 	}
-	struct hyla_request req = {0};
-	ret = hyla__finish_sync(&req, &A, submit_call(&A, n > k ? &B : NULL, tau, &req));
+	hyla_sequence seq = {0};
+	ret = hyla__finish_sync(&seq, &A, submit_call(&A, n > k ? &B : NULL, tau, o, &seq));
 	hyla__desc_unregister(&B);
 	return ret;
 }
 
-int PUBLIC(orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau)
+int PUBLIC(orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau,
+                  const hyla_options *opts)
 {
-	return PUBLIC(orgqr_ex)(m, n, k, a, lda, tau, 0);
-}
-
-int PUBLIC(orgqr_ex)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau,
-                     int64_t nb)
-{
+	hyla_options o;
 	int ret = hyla__check_orgqr_args(m, n, k, a, lda, tau);
-	if (ret == HYLA_SUCCESS && (nb < 0 || nb > INT32_MAX))
-		ret = HYLA_ERROR(-7, "nb = %lld must be >= 0 (0: default)", (long long)nb);
-	if (ret != HYLA_SUCCESS || n == 0)
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 7, &o);
+	if (ret != HYLA_SUCCESS || n == 0 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
-	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
-		return ret;
-	return TYPED(hyla__orgqr)(m, n, k, a, lda, tau, nb ? nb : hyla_orgqr_default_nb(m, n));
+	unsigned outer = hyla__context_enter(&o);
+	ret = TYPED(hyla__orgqr)(m, n, k, a, lda, tau, &o,
+	                         o.nb ? o.nb : hyla__default_nb("orgqr", m, n));
+	hyla__context_leave(&o, outer);
+	return ret;
 }
 
-int PUBLIC(orgqr_async)(hyla_matrix *a, const real_t *tau, hyla_request *req)
+int PUBLIC(orgqr_async)(hyla_matrix *a, const real_t *tau, const hyla_options *opts,
+                        hyla_sequence *seq)
 {
 	const hyla_desc *A;
+	hyla_options o;
 	int ret = hyla__matrix_desc(a, sizeof(real_t), 1, &A);
+	if (ret == HYLA_SUCCESS && A->m < A->n)
+		ret = HYLA_ERROR(-1, "a is %lld-by-%lld: Q needs m >= n", (long long)A->m,
+		                 (long long)A->n);
+	if (ret == HYLA_SUCCESS && !tau)
+		ret = HYLA_ERROR(-2, "tau is NULL");
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 3, &o);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__sequence_check(seq, 4);
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	if (A->m < A->n)
-		return HYLA_ERROR(-1, "a is %lld-by-%lld: Q needs m >= n", (long long)A->m,
-		                  (long long)A->n);
-	if (!tau)
-		return HYLA_ERROR(-2, "tau is NULL");
-	if (!req)
-		return HYLA_ERROR(-3, "req is NULL");
+	unsigned outer = hyla__context_enter(&o);
 	/* After the call that made the reflectors and tau (its fence): the
 	 * first tasks here only read a. */
 	ret = hyla__gate(A);
-	return ret == HYLA_SUCCESS ? submit_call(A, NULL, tau, req) : ret;
+	if (ret == HYLA_SUCCESS)
+		ret = submit_call(A, NULL, tau, &o, seq);
+	hyla__context_leave(&o, outer);
+	return hyla__sequence_submitted(seq, ret);
 }

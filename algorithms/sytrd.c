@@ -45,11 +45,12 @@ static int submit_panel(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
 /* With a GPU (no look-ahead: hyla__update_group) and a panel it can take,
  * a step task a panel: the panel and the update of all later panels (a GPU
  * panel reads the whole trailing matrix); else panels and their updates. */
-static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc *Tau)
+static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc *Tau,
+                        int64_t width)
 {
 	int64_t n = A->n, nb = A->nb;
 	int lookahead;
-	int64_t group = hyla__update_group(A->nt, n, nb, &lookahead);
+	int64_t group = hyla__update_group(A->nt, width, nb, &lookahead);
 	starpu_data_handle_t w = NULL; /* the steps' W */
 	if (!lookahead && nb <= HYLA_REDUCTION_GPU_MAX_NB)
 		starpu_matrix_data_register(&w, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb,
@@ -60,7 +61,7 @@ static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
 		                           (int)(A->nt - k), k * nb)
 		        : submit_panel(A, E, Tau, k, group);
 		if (ret == HYLA_SUCCESS) {
-			hyla__write_back(A->tiles[k]);
+			hyla__write_back(A, 0, k);
 			hyla__progress_mark(A->tiles[k], k + 1, A->nt);
 		}
 	}
@@ -96,68 +97,88 @@ static int sytrd_host(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, r
 /* Submits the reduction of A (column-panel views; upper: the lower one of
  * J A J, A reversed in place before and back after, with d, e and tau)
  * into d, e and tau (registered here, in the caller's memory once the
- * request is waited for), its end (d and e where dsytrd leaves them) and
- * the request's fence. */
+ * sequence is waited for), its end (d and e where dsytrd leaves them) and
+ * the sequence's fence. */
 static int submit_call(const hyla_desc *A, int upper, real_t *d, real_t *e, real_t *tau,
-                       hyla_request *req)
+                       const hyla_options *o, hyla_sequence *seq)
 {
 	int64_t n = A->n, nb = A->nb;
 	hyla_desc out[3] = {{0}}; /* d, e, tau */
-	int ret = hyla__request_vector(req, &out[0], d, n, nb, sizeof(real_t));
+	int ret = hyla__sequence_vector(seq, &out[0], d, n, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_vector(req, &out[1], e, n - 1, nb, sizeof(real_t));
+		ret = hyla__sequence_vector(seq, &out[1], e, n - 1, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_vector(req, &out[2], tau, n - 1, nb, sizeof(real_t));
+		ret = hyla__sequence_vector(seq, &out[2], tau, n - 1, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS && upper)
 		ret = TYPED(hyla__insert_reverse)(A, NULL, 0);
 	if (ret == HYLA_SUCCESS)
-		ret = submit_sytrd(A, &out[1], &out[2]);
+		ret = submit_sytrd(A, &out[1], &out[2], hyla__update_width(o, n));
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__insert_band_finish)(&out[0], &out[1], A, 1);
 	if (ret == HYLA_SUCCESS && upper)
 		ret = TYPED(hyla__insert_reverse)(A, out, 3);
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__request_fence(req, A, NULL);
-	free(out[0].tiles), free(out[1].tiles), free(out[2].tiles); /* the handles are the request's */
+		ret = hyla__sequence_fence(seq, A, NULL);
+	free(out[0].tiles), free(out[1].tiles), free(out[2].tiles); /* the handles are the sequence's */
 	return ret;
 }
 
-int PUBLIC(sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e, real_t *tau)
+/* The task graph on the n-by-n a, n > nb. */
+static int sytrd_graph(int upper, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                       real_t *tau, const hyla_options *o, int64_t nb)
 {
-	int ret = hyla__check_sytrd_args(uplo, n, a, lda, d, e, tau);
-	if (ret != HYLA_SUCCESS || n == 0)
-		return ret;
-	if ((ret = hyla__ensure_init()) != HYLA_SUCCESS)
-		return ret;
-	int64_t nb = hyla_sytrd_default_nb(n);
-	int upper = uplo == 'U' || uplo == 'u';
-	if (n <= nb)
-		return sytrd_host(upper ? 'U' : 'L', n, a, lda, d, e, tau);
 	hyla_desc A;
-	if ((ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t))) != HYLA_SUCCESS)
+	int ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t));
+	if (ret != HYLA_SUCCESS)
 		return ret;
-	struct hyla_request req = {0};
-	return hyla__finish_sync(&req, &A, submit_call(&A, upper, d, e, tau, &req));
+	hyla_sequence seq = {0};
+	return hyla__finish_sync(&seq, &A, submit_call(&A, upper, d, e, tau, o, &seq));
+}
+
+int PUBLIC(sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e, real_t *tau,
+                  const hyla_options *opts)
+{
+	hyla_options o;
+	int ret = hyla__check_sytrd_args(uplo, n, a, lda, d, e, tau);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 8, &o);
+	if (ret != HYLA_SUCCESS || n == 0 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
+		return ret;
+	unsigned outer = hyla__context_enter(&o);
+	int64_t nb = o.nb ? o.nb : hyla__default_nb("sytrd", n, n);
+	int upper = uplo == 'U' || uplo == 'u';
+	ret = n <= nb ? sytrd_host(upper ? 'U' : 'L', n, a, lda, d, e, tau)
+	              : sytrd_graph(upper, n, a, lda, d, e, tau, &o, nb);
+	hyla__context_leave(&o, outer);
+	return ret;
 }
 
 int PUBLIC(sytrd_async)(char uplo, hyla_matrix *a, real_t *d, real_t *e, real_t *tau,
-                        hyla_request *req)
+                        const hyla_options *opts, hyla_sequence *seq)
 {
-	if (uplo != 'U' && uplo != 'L' && uplo != 'u' && uplo != 'l')
-		return HYLA_ERROR(-1, "uplo = '%c' must be 'U' or 'L'", uplo);
 	const hyla_desc *A;
-	int ret = hyla__matrix_desc(a, sizeof(real_t), 2, &A);
+	hyla_options o;
+	int ret = HYLA_SUCCESS;
+	if (uplo != 'U' && uplo != 'L' && uplo != 'u' && uplo != 'l')
+		ret = HYLA_ERROR(-1, "uplo = '%c' must be 'U' or 'L'", uplo);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__matrix_desc(a, sizeof(real_t), 2, &A);
+	if (ret == HYLA_SUCCESS && A->m != A->n)
+		ret = HYLA_ERROR(-2, "a is %lld-by-%lld, not square", (long long)A->m, (long long)A->n);
+	if (ret == HYLA_SUCCESS && !d)
+		ret = HYLA_ERROR(-3, "d is NULL");
+	if (ret == HYLA_SUCCESS && A->n > 1 && !e)
+		ret = HYLA_ERROR(-4, "e is NULL");
+	if (ret == HYLA_SUCCESS && A->n > 1 && !tau)
+		ret = HYLA_ERROR(-5, "tau is NULL");
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 6, &o);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__sequence_check(seq, 7);
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	if (A->m != A->n)
-		return HYLA_ERROR(-2, "a is %lld-by-%lld, not square", (long long)A->m, (long long)A->n);
-	if (!d)
-		return HYLA_ERROR(-3, "d is NULL");
-	if (A->n > 1 && !e)
-		return HYLA_ERROR(-4, "e is NULL");
-	if (A->n > 1 && !tau)
-		return HYLA_ERROR(-5, "tau is NULL");
-	if (!req)
-		return HYLA_ERROR(-6, "req is NULL");
-	return submit_call(A, uplo == 'U' || uplo == 'u', d, e, tau, req);
+	unsigned outer = hyla__context_enter(&o);
+	ret = submit_call(A, uplo == 'U' || uplo == 'u', d, e, tau, &o, seq);
+	hyla__context_leave(&o, outer);
+	return hyla__sequence_submitted(seq, ret);
 }

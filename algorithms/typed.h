@@ -7,27 +7,27 @@
 #include "runtime.h"
 
 /* The Gram-Schmidt QRs' first look at each column (algorithms/gs_columns.c):
- * gs_begin registers the request's 2-by-n info (tiles of A->nb columns;
- * the caller frees info->tiles, the request owns the handles) and sets the
- * request's finish: the wait returns the first column that depends on the
+ * gs_begin registers the sequence's 2-by-n info (tiles of A->nb columns;
+ * the caller frees info->tiles, the sequence owns the handles) and sets the
+ * sequence's finish: the wait returns the first column that depends on the
  * earlier ones (1-based) and scales R (n-by-n at r, the caller's memory)
  * back where a column was scaled. gs_columns submits panel k's task, to
  * come before any other access to the panel. */
 int TYPED(hyla__gs_begin)(const hyla_desc *A, real_t *r, int64_t ldr, hyla_desc *info,
-                          hyla_request *req);
+                          hyla_sequence *seq);
 int TYPED(hyla__gs_columns)(const hyla_desc *A, const hyla_desc *info, int64_t k);
 
 /* Q (m-by-n, m >= n >= k) from the k reflectors in a as dgeqrf leaves
- * them, with tau: the task graph over panels of width nb, or LAPACK's
- * dorgqr on the host when k <= nb or the matrix cannot be registered.
- * LAPACK's info, or HYLA_ERR_*. */
+ * them, with tau: the task graph over panels of width nb (update tasks as
+ * o says), or LAPACK's dorgqr on the host when k <= nb or the matrix cannot
+ * be registered. LAPACK's info, or HYLA_ERR_*. */
 int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau,
-                       int64_t nb);
+                       const hyla_options *o, int64_t nb);
 
 /* Submits Q of the reflectors in A (column-panel views, k = A->n) and the
  * columns after them in B (or NULL), with tau's tiles (A->nb scalars each,
- * R), and the request's fence. */
+ * R), update tasks as o says, and the sequence's fence. */
 int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla_desc *tau,
-                              hyla_request *req);
+                              const hyla_options *o, hyla_sequence *seq);
 
 #endif

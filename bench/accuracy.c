@@ -21,15 +21,16 @@ static const char *const names[] = {"MGS", "CGS", "CGS2", "Householder"};
 static int factor(int alg, int64_t m, int64_t n, double *q, double *r)
 {
 	if (alg == MGS)
-		return hyla_dmgs(m, n, q, m, r, n, 0, HYLA_MGS_BLOCKED);
+		return hyla_dmgs(m, n, q, m, r, n, NULL);
 	if (alg != HOUSEHOLDER)
-		return hyla_dcgs(m, n, q, m, r, n, 0, alg == CGS ? HYLA_CGS : HYLA_CGS2);
+		return hyla_dcgs(m, n, q, m, r, n,
+		                 &(hyla_options){.cgs_variant = alg == CGS ? HYLA_CGS : HYLA_CGS2});
 	double *tau = malloc(sizeof *tau * (size_t)n);
-	int info = !tau || hyla_dgeqrf(m, n, q, m, tau);
+	int info = !tau || hyla_dgeqrf(m, n, q, m, tau, NULL);
 	for (int64_t j = 0; j < n && !info; j++)
 		for (int64_t i = 0; i < n; i++)
 			r[i + j * n] = i <= j ? q[i + j * m] : 0;
-	info = info || hyla_dorgqr(m, n, n, q, m, tau);
+	info = info || hyla_dorgqr(m, n, n, q, m, tau, NULL);
 	free(tau);
 	return info;
 }

@@ -41,7 +41,7 @@ struct cgs_args {
 	int passes; /* panel: 1 (CGS) or 2 (CGS2); project: pass 1 or 2 */
 	int combine; /* panel: R's diagonal block = T (this one) * R's diagonal block */
 	int j;      /* vector: column of q_i in its panel */
-	hyla_request *req; /* of the call: a failure skips the later tasks */
+	hyla_sequence *seq; /* of the call: a failure skips the later tasks */
 };
 
 static struct cgs_args args_of(void *cl_arg)
@@ -115,7 +115,7 @@ static void panel_blocked(const struct backend *be, int m, int w, enum panel_mod
 static void project_task(const struct backend *be, void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
-	if (hyla__request_failed(arg.req))
+	if (hyla__sequence_failed(arg.seq))
 		return;
 	int c = hyla__contiguous_cols(buffers, P_Q, sizeof(real_t));
 	if (!c)
@@ -130,7 +130,7 @@ static void project_task(const struct backend *be, void *buffers[], void *cl_arg
 static void panel_task(const struct backend *be, void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
-	if (hyla__request_failed(arg.req))
+	if (hyla__sequence_failed(arg.seq))
 		return;
 	real_t *rkk = MAT(buffers[K_R]) + arg.c, *work = VEC(buffers[K_W]);
 	int w = COLS(buffers[K_A]), ldr = LD(buffers[K_R]);
@@ -143,10 +143,10 @@ static void panel_task(const struct backend *be, void *buffers[], void *cl_arg)
 	if (arg.combine)
 		be->combine(w, t, ldt, rkk, ldr);
 	if (be != &host)
-		return; /* on a GPU the request's wait finds vanished columns */
+		return; /* on a GPU the sequence's wait finds vanished columns */
 	for (int j = 0; j < w; j++)
 		if (!(rkk[j + (int64_t)j * ldr] > 0)) {
-			hyla__request_fail(arg.req, arg.c + j + 1);
+			hyla__sequence_fail(arg.seq, arg.c + j + 1);
 			return;
 		}
 }
@@ -234,13 +234,13 @@ static void vector_apply_cpu(int m, const real_t *q, void *buffers[], int i, int
 static void vector_panel_cpu(void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
-	if (hyla__request_failed(arg.req))
+	if (hyla__sequence_failed(arg.seq))
 		return;
 	int m = ROWS(buffers[V_U]), ldu = LD(buffers[V_U]), ldr = LD(buffers[V_R]);
 	real_t *q = MAT(buffers[V_U]) + (int64_t)arg.j * ldu;
 	real_t norm = BLAS(nrm2)(m, q, 1);
 	if (!(norm > 0)) {
-		hyla__request_fail(arg.req, arg.c + 1);
+		hyla__sequence_fail(arg.seq, arg.c + 1);
 		return;
 	}
 	MAT(buffers[V_R])[arg.c + (int64_t)arg.j * ldr] = norm;
@@ -252,7 +252,7 @@ static void vector_panel_cpu(void *buffers[], void *cl_arg)
 static void vector_update_cpu(void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
-	if (hyla__request_failed(arg.req))
+	if (hyla__sequence_failed(arg.seq))
 		return;
 	const real_t *q = MAT(buffers[V_Q]) + (int64_t)arg.j * LD(buffers[V_Q]);
 	vector_apply_cpu(ROWS(buffers[V_U]), q, buffers, arg.c, 0);
@@ -348,7 +348,7 @@ static void vector_apply_cuda(int m, const real_t *q, void *buffers[], int i, in
 static void vector_panel_cuda(void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
-	if (hyla__request_failed(arg.req))
+	if (hyla__sequence_failed(arg.seq))
 		return;
 	int m = ROWS(buffers[V_U]), ldu = LD(buffers[V_U]), ldr = LD(buffers[V_R]);
 	real_t *q = MAT(buffers[V_U]) + (int64_t)arg.j * ldu;
@@ -360,7 +360,7 @@ static void vector_panel_cuda(void *buffers[], void *cl_arg)
 static void vector_update_cuda(void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
-	if (hyla__request_failed(arg.req))
+	if (hyla__sequence_failed(arg.seq))
 		return;
 	const real_t *q = MAT(buffers[V_Q]) + (int64_t)arg.j * LD(buffers[V_Q]);
 	vector_apply_cuda(ROWS(buffers[V_U]), q, buffers, arg.c, 0);
@@ -395,12 +395,53 @@ static size_t vector_size(struct starpu_task *task, unsigned impl)
 	return starpu_matrix_get_nx(u) * (starpu_matrix_get_ny(u) - (own ? (size_t)arg.j : 0));
 }
 
+/* Footprints: what decides a task's cost and its flops. The project's
+ * size and buffers, and its pass (the second also multiplies by T); the
+ * panel's rows, width, passes and mode (with combine, Cholesky QR inside
+ * the sub-panels: the size of a one-pass panel, a fraction of its time);
+ * the vector tasks' rows, width and first column (the panel's task also
+ * normalises q). Not R's column block: its height grows with the panel's
+ * index at the same cost. */
+static uint32_t project_footprint(struct starpu_task *task)
+{
+	const struct cgs_args arg = args_of(task->cl_arg);
+	return starpu_hash_crc32c_be_n(&arg.passes, sizeof arg.passes, hyla__size_footprint(task));
+}
+
+static uint32_t dims_footprint(starpu_data_handle_t a, uint64_t what)
+{
+	uint64_t key[3] = {starpu_matrix_get_nx(a), starpu_matrix_get_ny(a), what};
+	return starpu_hash_crc32c_be_n(key, sizeof key, 0);
+}
+
+static uint32_t panel_footprint(struct starpu_task *task)
+{
+	const struct cgs_args arg = args_of(task->cl_arg);
+	return dims_footprint(STARPU_TASK_GET_HANDLE(task, K_A),
+	                      (uint64_t)arg.passes << 1 | (arg.combine != 0));
+}
+
+/* The columns a vector task projects from: j + 1 on in q's panel, all in
+ * a later one. */
+static int vector_first(int own, int j)
+{
+	return own ? j + 1 : 0;
+}
+
+static uint32_t vector_footprint(struct starpu_task *task)
+{
+	const struct cgs_args arg = args_of(task->cl_arg);
+	int own = STARPU_TASK_GET_NBUFFERS(task) == V_Q;
+	return dims_footprint(STARPU_TASK_GET_HANDLE(task, V_U),
+	                      (uint64_t)vector_first(own, arg.j) << 1 | (uint64_t)own);
+}
+
 #define CGS_MODEL(name, size)                                                                      \
 	static struct starpu_perfmodel name##_model = {                                                \
 		.type = STARPU_NL_REGRESSION_BASED,                                                        \
 		.symbol = "hyla_cgs_" #name "_" PREC_NAME "_v1",                                           \
 		.size_base = size,                                                                         \
-		.footprint = hyla__size_footprint,                                                         \
+		.footprint = name##_footprint,                                                             \
 	}
 CGS_MODEL(project, project_size);
 CGS_MODEL(panel, panel_size);
@@ -462,7 +503,7 @@ starpu_data_handle_t WORKSPACE(cgs)(int64_t n, int64_t nb, int project)
 
 int TASK(cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
                                     starpu_data_handle_t w, const starpu_data_handle_t *q,
-                                    int nq, int pass, hyla_request *req)
+                                    int nq, int pass, hyla_sequence *seq)
 {
 	int count = P_Q + nq;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
@@ -476,21 +517,23 @@ int TASK(cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
 		descr[P_Q + p] = (struct starpu_data_descr){q[p], STARPU_R};
 		c += starpu_matrix_get_ny(q[p]);
 	}
-	struct cgs_args arg = {.passes = pass, .req = req};
+	struct cgs_args arg = {.passes = pass, .seq = seq};
 	double m = starpu_matrix_get_nx(a), cols = starpu_matrix_get_ny(a);
+	/* The second pass also adds S T to R. */
+	double flops = 4 * m * c * cols + (pass == 2 ? c * cols * (cols + 1) : 0);
 	int ret = starpu_task_insert(&project_cl, STARPU_CALLBACK, hyla__task_done,
 	                             STARPU_DATA_MODE_ARRAY, descr, count, STARPU_VALUE, &arg,
 	                             sizeof arg, STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
-	                             4 * m * c * cols, 0);
+	                             flops, 0);
 	free(descr);
 	return hyla__submitted(ret, project_cl.name);
 }
 
 int TASK(cgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
                                   starpu_data_handle_t w, int64_t c, int passes, int combine,
-                                  hyla_request *req)
+                                  hyla_sequence *seq)
 {
-	struct cgs_args arg = {.c = (int)c, .passes = passes, .combine = combine, .req = req};
+	struct cgs_args arg = {.c = (int)c, .passes = passes, .combine = combine, .seq = seq};
 	double m = starpu_matrix_get_nx(a), cols = starpu_matrix_get_ny(a);
 	int ret = starpu_task_insert(&panel_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, a,
 	                             STARPU_RW, r, STARPU_SCRATCH, w, STARPU_VALUE, &arg, sizeof arg,
@@ -502,10 +545,14 @@ int TASK(cgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
 int TYPED(hyla__insert_cgs_vector)(starpu_data_handle_t q, starpu_data_handle_t u,
                                    starpu_data_handle_t v, starpu_data_handle_t r,
                                    starpu_data_handle_t w, int64_t i, int64_t j, int priority,
-                                   hyla_request *req)
+                                   hyla_sequence *seq)
 {
-	struct cgs_args arg = {.c = (int)i, .j = (int)j, .req = req};
-	double flops = 4.0 * starpu_matrix_get_nx(u) * starpu_matrix_get_ny(u);
+	struct cgs_args arg = {.c = (int)i, .j = (int)j, .seq = seq};
+	/* GEMV and GER over the columns from vector_first on; the panel's task
+	 * first normalises q. */
+	double m = starpu_matrix_get_nx(u);
+	double flops = 4 * m * ((double)starpu_matrix_get_ny(u) - vector_first(q == u, (int)j)) +
+	               (q == u ? 3 * m : 0);
 	int ret;
 	if (q == u)
 		ret = starpu_task_insert(&vector_panel_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, u,

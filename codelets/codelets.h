@@ -28,7 +28,7 @@ int TYPED(hyla__insert_gs_columns)(starpu_data_handle_t a, starpu_data_handle_t 
 int TYPED(hyla__insert_cgs_vector)(starpu_data_handle_t q, starpu_data_handle_t u,
                                    starpu_data_handle_t v, starpu_data_handle_t r,
                                    starpu_data_handle_t w, int64_t i, int64_t j, int priority,
-                                   hyla_request *req);
+                                   hyla_sequence *seq);
 
 /* Hessenberg reduction (algorithms/gehrd.c; the fused panel, the update
  * and the panel's scratch are public: include/hyla_codelets.h).

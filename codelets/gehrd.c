@@ -279,6 +279,15 @@ static size_t update_size(struct starpu_task *task, unsigned impl)
 	       starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, U_V));
 }
 
+/* The update's and Y top's costs (and the update's flops) also follow the
+ * panel's column: the rows below r0 = col + 1 (update), r0 (n - r0) nb is
+ * the same at r0 and n - r0 (Y top). So col enters their footprints. */
+static uint32_t col_footprint(struct starpu_task *task)
+{
+	const struct gehrd_args *arg = task->cl_arg;
+	return starpu_hash_crc32c_be_n(&arg->col, sizeof arg->col, hyla__size_footprint(task));
+}
+
 
 
 static struct starpu_perfmodel panel_model = {
@@ -294,7 +303,7 @@ static struct starpu_perfmodel update_model = {
 	.type = STARPU_REGRESSION_BASED,
 	.symbol = "hyla_gehrd_update_" PREC_NAME "_v3",
 	.size_base = update_size,
-	.footprint = hyla__size_footprint,
+	.footprint = col_footprint,
 };
 
 static struct starpu_codelet panel_cl = {
@@ -340,7 +349,7 @@ static struct starpu_perfmodel ytop_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_gehrd_ytop_" PREC_NAME "_v1",
 	.size_base = ytop_size,
-	.footprint = hyla__size_footprint,
+	.footprint = col_footprint,
 };
 
 static struct starpu_codelet ytop_cl = {

@@ -14,7 +14,7 @@
 struct mgs_args {
 	int64_t c0, c1; /* the columns of the panel being factored or applied */
 	int64_t col;    /* the panel's first column in the matrix */
-	hyla_request *req; /* of the call: a failure skips the later tasks */
+	hyla_sequence *seq; /* of the call: a failure skips the later tasks */
 };
 
 #define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
@@ -93,7 +93,7 @@ static void gram_cpu(int64_t m, int64_t b, const real_t *q, int64_t ldq, real_t 
 static void panel_cpu(void *buffers[], void *cl_arg)
 {
 	const struct mgs_args *arg = cl_arg;
-	if (hyla__request_failed(arg->req))
+	if (hyla__sequence_failed(arg->seq))
 		return;
 	real_t *a = MAT(buffers[0]), *r = MAT(buffers[1]), *g = MAT(buffers[2]);
 	int64_t m = ROWS(buffers[0]), w = COLS(buffers[0]);
@@ -111,7 +111,7 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 	gram_cpu(m, arg->c1 - arg->c0, a + arg->c0 * lda, lda, g + arg->c0 + arg->c0 * ldg, ldg);
 	for (int64_t j = arg->c0; j < arg->c1; j++)
 		if (!(r[j + j * ldr] > 0)) {
-			hyla__request_fail(arg->req, (int)(arg->col + j + 1));
+			hyla__sequence_fail(arg->seq, (int)(arg->col + j + 1));
 			return;
 		}
 }
@@ -119,7 +119,7 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 static void update_cpu(void *buffers[], void *cl_arg)
 {
 	const struct mgs_args *arg = cl_arg;
-	if (hyla__request_failed(arg->req))
+	if (hyla__sequence_failed(arg->seq))
 		return;
 	int64_t ldq = LD(buffers[0]), ldg = LD(buffers[1]);
 	apply_cpu(ROWS(buffers[2]), arg->c1 - arg->c0, MAT(buffers[0]) + arg->c0 * ldq, ldq,
@@ -153,7 +153,7 @@ static void gram_cuda(cublasHandle_t h, int m, int b, const real_t *q, int ldq, 
 static void panel_cuda(void *buffers[], void *cl_arg)
 {
 	const struct mgs_args *arg = cl_arg;
-	if (hyla__request_failed(arg->req))
+	if (hyla__sequence_failed(arg->seq))
 		return;
 	real_t *a = MAT(buffers[0]), *r = MAT(buffers[1]), *g = MAT(buffers[2]);
 	real_t *scratch = (real_t *)STARPU_VECTOR_GET_PTR(buffers[3]);
@@ -179,7 +179,7 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 static void update_cuda(void *buffers[], void *cl_arg)
 {
 	const struct mgs_args *arg = cl_arg;
-	if (hyla__request_failed(arg->req))
+	if (hyla__sequence_failed(arg->seq))
 		return;
 	int ldq = (int)LD(buffers[0]), ldg = (int)LD(buffers[1]);
 	apply_cuda(starpu_cublas_get_local_handle(), (int)ROWS(buffers[2]), (int)(arg->c1 - arg->c0),
@@ -208,11 +208,13 @@ static size_t update_size(struct starpu_task *task, unsigned impl)
 }
 
 /* Tasks of equal cost share a footprint: the buffer sizes and the size base
- * (which accounts for the factored columns). */
+ * (which accounts for the factored columns); for the panel the range itself
+ * too (ranges of one span differ in their sub-panels). */
 static uint32_t panel_footprint(struct starpu_task *task)
 {
-	uint64_t size = panel_size(task, 0);
-	return starpu_hash_crc32c_be_n(&size, sizeof size, starpu_task_data_footprint(task));
+	const struct mgs_args *arg = task->cl_arg;
+	uint64_t key[3] = {panel_size(task, 0), (uint64_t)arg->c0, (uint64_t)arg->c1};
+	return starpu_hash_crc32c_be_n(key, sizeof key, starpu_task_data_footprint(task));
 }
 
 static uint32_t update_footprint(struct starpu_task *task)
@@ -289,21 +291,21 @@ starpu_data_handle_t WORKSPACE(mgs)(void)
 int TASK(mgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
                                   starpu_data_handle_t g, starpu_data_handle_t scratch,
                                   int64_t c0, int64_t c1, int64_t col, int priority,
-                                  hyla_request *req)
+                                  hyla_sequence *seq)
 {
 	double m = (double)starpu_matrix_get_nx(a);
 	double flops = 4 * m * panel_span(starpu_matrix_get_ny(a), c0, c1);
-	struct mgs_args arg = {.c0 = c0, .c1 = c1, .col = col, .req = req};
+	struct mgs_args arg = {.c0 = c0, .c1 = c1, .col = col, .seq = seq};
 	return insert(&panel_cl, (starpu_data_handle_t[4]){a, r, g, scratch}, arg, flops, priority);
 }
 
 int TASK(mgs_update)(starpu_data_handle_t q, starpu_data_handle_t g,
                                    starpu_data_handle_t a, starpu_data_handle_t r,
-                                   int64_t c0, int64_t c1, int priority, hyla_request *req)
+                                   int64_t c0, int64_t c1, int priority, hyla_sequence *seq)
 {
 	double b = (double)(c1 - c0), m = (double)starpu_matrix_get_nx(a);
 	double w = (double)starpu_matrix_get_ny(a);
 	double flops = 4 * m * b * w + (b > 1 ? b * b * w : 0);
-	struct mgs_args arg = {.c0 = c0, .c1 = c1, .req = req};
+	struct mgs_args arg = {.c0 = c0, .c1 = c1, .seq = seq};
 	return insert(&update_cl, (starpu_data_handle_t[4]){q, g, a, r}, arg, flops, priority);
 }

@@ -46,8 +46,6 @@ int main(int argc, char **argv)
 	                                      {"cusolver", no_argument, 0, OPT_CUSOLVER}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 2, extra, on_option, usage);
 	o.require_gpu |= cusolver;
-	if (o.nb)
-		die_usage(prog, "--nb is not taken here: the block size comes from %s", "hyla_gebrd_default_nb");
 	o.algorithms[0] = "gebrd";
 	static const char *const tags[] = {"d", "e", "tauq", "taup"}; /* what --output writes */
 	memcpy(o.output_tags, tags, sizeof tags);
@@ -66,6 +64,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	driver_matrix(prog, &o, a0);
+	hyla_options opts = {.nb = o.nb};
 	driver_start(prog, &o);
 
 	void *a = hyla_malloc(elsize * mn), *v = malloc(elsize * (size_t)(4 * k));
@@ -87,8 +86,9 @@ int main(int argc, char **argv)
 		driver_trace_begin(&o, k);
 		double t = now_seconds();
 		info = o.prec == 's'
-		           ? hyla_sgebrd(m, n, a, m, (float *)d, (float *)e, (float *)tq, (float *)tp)
-		           : hyla_dgebrd(m, n, a, m, (double *)d, (double *)e, (double *)tq, (double *)tp);
+		           ? hyla_sgebrd(m, n, a, m, (float *)d, (float *)e, (float *)tq, (float *)tp, &opts)
+		           : hyla_dgebrd(m, n, a, m, (double *)d, (double *)e, (double *)tq, (double *)tp,
+		                         &opts);
 		times[k] = now_seconds() - t;
 		driver_progress_end();
 		driver_trace_end(prog, &o, k);
@@ -113,7 +113,9 @@ int main(int argc, char **argv)
 	result_num("m", "%.0f", (double)m, NULL);
 	result_num("n", "%.0f", (double)n, NULL);
 	result_str("prec", prec);
-	result_num("nb", "%.0f", (double)hyla_gebrd_default_nb(m, n), NULL);
+	hyla_options used = opts;
+	hyla_options_defaults("gebrd", m, n, &used);
+	result_num("nb", "%.0f", (double)used.nb, NULL);
 	result_num("time", "%.4f", best, " s");
 	if (o.repeat > 1)
 		result_num("median", "%.4f", times[o.repeat / 2], " s");

@@ -127,15 +127,15 @@ int main(int argc, char **argv)
 	                            (uint32_t)n, sizeof *a);
 	int ret = starpu_task_insert(&fill_cl, STARPU_W, own, STARPU_VALUE, &col, sizeof col, 0);
 	hyla_matrix *A = hyla_matrix_wrap(own, nb);
-	hyla_request *req = hyla_request_create();
-	if (!A || !req)
+	hyla_sequence *seq = hyla_sequence_create();
+	if (!A || !seq)
 		return 1;
 	starpu_vector_data_register(&hwr, STARPU_MAIN_RAM, (uintptr_t)wr, (uint32_t)n, sizeof *wr);
 	starpu_vector_data_register(&hwi, STARPU_MAIN_RAM, (uintptr_t)wi, (uint32_t)n, sizeof *wi);
 
 	int64_t panels = hyla_matrix_panels(A);
 	if (ret == 0)
-		ret = hyla_dgehrd_async(A, tau, HYLA_PANEL_AUTO, req);
+		ret = hyla_dgehrd_async(A, tau, NULL, seq);
 	struct starpu_data_descr *d = malloc(sizeof *d * (size_t)(panels + 2));
 	d[0] = (struct starpu_data_descr){hwr, STARPU_W};
 	d[1] = (struct starpu_data_descr){hwi, STARPU_W};
@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 
 	starpu_data_unregister(hwr); /* waits for the eigenvalues' task */
 	starpu_data_unregister(hwi);
-	int info = hyla_request_wait(req);
+	int info = hyla_sequence_wait(seq);
 	hyla_matrix_destroy(A); /* the handle is the application's again */
 	starpu_data_unregister(own);
 
@@ -165,7 +165,7 @@ int main(int argc, char **argv)
 	       "dhseqr task, one wait; "
 	       "max |lambda - lambda_dgeev| = %.2e (tol %.1e) %s\n",
 	       (long long)n, (long long)nb, dist, tol, ok ? "pass" : "FAILED");
-	hyla_request_destroy(req);
+	hyla_sequence_destroy(seq);
 	free(a), free(tau), free(wr);
 #ifdef STARPU_USE_CUDA
 	starpu_cublas_shutdown();

@@ -35,11 +35,13 @@ static hyla_cgs_variant chosen(void)
 	return vector ? HYLA_CGS_VECTOR : reorth == 0 ? HYLA_CGS : HYLA_CGS2;
 }
 
-static int factor(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double phase[2])
+static int factor(char prec, int64_t m, int64_t n, void *a, void *r, const hyla_options *opts,
+                  double phase[2])
 {
 	(void)phase;
-	return prec == 's' ? hyla_scgs(m, n, a, m, r, n, nb, chosen())
-	                   : hyla_dcgs(m, n, a, m, r, n, nb, chosen());
+	hyla_options o = *opts;
+	o.cgs_variant = chosen();
+	return prec == 's' ? hyla_scgs(m, n, a, m, r, n, &o) : hyla_dcgs(m, n, a, m, r, n, &o);
 }
 
 static const char *variant(void)
@@ -80,7 +82,6 @@ int main(int argc, char **argv)
 		.extra = extra,
 		.on_extra = on_option,
 		.factor = factor,
-		.default_nb = hyla_cgs_default_nb,
 		.variant = variant,
 		.orth_growth = orth_growth,
 		.umu = &umu,

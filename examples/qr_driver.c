@@ -116,7 +116,8 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 	}
 	first = times + o.repeat;
 	driver_matrix(prog, &o, a0);
-	int64_t nb = o.nb ? o.nb : d->default_nb(m, n);
+	hyla_options opts = {.nb = o.nb}, used = opts;
+	hyla_options_defaults(d->models, m, n, &used);
 
 	int info = 0;
 	for (int64_t k = 0; k < o.repeat && info == 0; k++) {
@@ -129,7 +130,7 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 		driver_progress_begin(prog, &o);
 		driver_trace_begin(&o, k);
 		double t = now_seconds();
-		info = d->factor(o.prec, m, n, a, r, o.nb, phase);
+		info = d->factor(o.prec, m, n, a, r, &opts, phase);
 		times[k] = d->phases[0] ? phase[0] + phase[1] : now_seconds() - t;
 		first[k] = phase[0];
 		driver_progress_end();
@@ -155,10 +156,11 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 	result_num("n", "%.0f", (double)n, NULL);
 	result_str("prec", prec);
 	result_str("variant", d->variant());
-	result_num("nb", "%.0f", (double)(nb < n ? nb : n), NULL);
-	if (d->second_nb && !o.nb) {
-		int64_t nb2 = d->second_nb(m, n);
-		result_num(d->second_nb_key, "%.0f", (double)(nb2 < n ? nb2 : n), NULL);
+	result_num("nb", "%.0f", (double)(used.nb < n ? used.nb : n), NULL);
+	if (d->second_routine && !o.nb) {
+		hyla_options second = {0};
+		hyla_options_defaults(d->second_routine, m, n, &second);
+		result_num(d->second_nb_key, "%.0f", (double)(second.nb < n ? second.nb : n), NULL);
 	}
 	result_num("time", "%.4f", best, " s");
 	if (o.repeat > 1)

@@ -4,6 +4,7 @@
 #define HYLA_QR_DRIVER_H
 
 #include <stdint.h>
+#include "hyla.h"
 
 struct option;
 struct qr_driver {
@@ -12,17 +13,18 @@ struct qr_driver {
 	const char *options_help; /* the driver's own options */
 	const struct option *extra;
 	int (*on_extra)(int opt, const char *arg);
-	/* A = QR in place (Q over a, R in r) with the panel width nb (0: the
-	 * library's default), hyla's info; with phases, the
+	/* A = QR in place (Q over a, R in r) with opts (the panel width from
+	 * --nb, else 0: the library's default), hyla's info; with phases, the
 	 * seconds of each phase into phase[0] and phase[1] (the run's time is
 	 * their sum: what the driver does between them is not timed). */
-	int (*factor)(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double phase[2]);
+	int (*factor)(char prec, int64_t m, int64_t n, void *a, void *r, const hyla_options *opts,
+	              double phase[2]);
 	const char *phases[2]; /* result keys of the two phases' times, or NULL */
 	double (*flops)(int64_t m, int64_t n); /* NULL: 2 m n^2 */
-	int64_t (*default_nb)(int64_t m, int64_t n);
-	/* The second phase's own default block size, printed under that key
-	 * when --nb is not given (--nb sets both), or NULL. */
-	int64_t (*second_nb)(int64_t m, int64_t n);
+	/* The second phase's routine (hyla_options_defaults), whose default
+	 * block size is printed under second_nb_key when --nb is not given
+	 * (--nb sets both), or NULL. */
+	const char *second_routine;
 	const char *second_nb_key;
 	const char *(*variant)(void); /* for the result line, once options are parsed */
 	/* The orthogonality the algorithm keeps, in units of n eps, at cond. */

@@ -40,7 +40,8 @@ static void take_r(char prec, int64_t m, int64_t n, const void *a, void *r)
 /* Q of the n reflectors in a, its seconds into *secs: the thin m-by-n in
  * place, or (--full-q) the m-by-m (dorgqr with k = n < m) into full, its
  * first n columns back into a. */
-static int form_q(char prec, int64_t m, int64_t n, void *a, const void *tau, int64_t nb, double *secs)
+static int form_q(char prec, int64_t m, int64_t n, void *a, const void *tau,
+                  const hyla_options *opts, double *secs)
 {
 	size_t el = prec == 's' ? sizeof(float) : sizeof(double);
 	int64_t cols = full_q ? m : n;
@@ -52,8 +53,8 @@ static int form_q(char prec, int64_t m, int64_t n, void *a, const void *tau, int
 		q = full;
 	}
 	double t = now_seconds();
-	int info = prec == 's' ? hyla_sorgqr_ex(m, cols, n, q, m, tau, nb)
-	                       : hyla_dorgqr_ex(m, cols, n, q, m, tau, nb);
+	int info = prec == 's' ? hyla_sorgqr(m, cols, n, q, m, tau, opts)
+	                       : hyla_dorgqr(m, cols, n, q, m, tau, opts);
 	*secs = now_seconds() - t;
 	if (full_q)
 		memcpy(a, full, el * (size_t)(m * n));
@@ -61,18 +62,19 @@ static int form_q(char prec, int64_t m, int64_t n, void *a, const void *tau, int
 }
 
 /* geqrf, then Q; R is copied out between them, untimed. */
-static int factor(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double phase[2])
+static int factor(char prec, int64_t m, int64_t n, void *a, void *r, const hyla_options *opts,
+                  double phase[2])
 {
 	void *tau = malloc((prec == 's' ? sizeof(float) : sizeof(double)) * (size_t)n);
 	if (!tau)
 		return HYLA_ERR_NOMEM;
 	double t = now_seconds();
-	int info = prec == 's' ? hyla_sgeqrf_ex(m, n, a, m, tau, nb) : hyla_dgeqrf_ex(m, n, a, m, tau, nb);
+	int info = prec == 's' ? hyla_sgeqrf(m, n, a, m, tau, opts) : hyla_dgeqrf(m, n, a, m, tau, opts);
 	phase[0] = now_seconds() - t;
 	if (info == 0)
 		take_r(prec, m, n, a, r);
 	if (info == 0)
-		info = form_q(prec, m, n, a, tau, nb, &phase[1]);
+		info = form_q(prec, m, n, a, tau, opts, &phase[1]);
 	free(tau);
 	return info;
 }
@@ -165,8 +167,7 @@ int main(int argc, char **argv)
 		.factor = factor,
 		.phases = {"geqrf_time", "orgqr_time"},
 		.flops = flops,
-		.default_nb = hyla_geqrf_default_nb,
-		.second_nb = hyla_orgqr_default_nb,
+		.second_routine = "orgqr",
 		.second_nb_key = "orgqr_nb",
 		.variant = variant,
 		.orth_growth = orth_growth,

@@ -22,11 +22,13 @@ static int on_option(int opt, const char *arg)
 	return 1;
 }
 
-static int factor(char prec, int64_t m, int64_t n, void *a, void *r, int64_t nb, double phase[2])
+static int factor(char prec, int64_t m, int64_t n, void *a, void *r, const hyla_options *opts,
+                  double phase[2])
 {
 	(void)phase;
-	return prec == 's' ? hyla_smgs(m, n, a, m, r, n, nb, form)
-	                   : hyla_dmgs(m, n, a, m, r, n, nb, form);
+	hyla_options o = *opts;
+	o.mgs_form = form;
+	return prec == 's' ? hyla_smgs(m, n, a, m, r, n, &o) : hyla_dmgs(m, n, a, m, r, n, &o);
 }
 
 static const char *variant(void)
@@ -54,7 +56,6 @@ int main(int argc, char **argv)
 		.extra = extra,
 		.on_extra = on_option,
 		.factor = factor,
-		.default_nb = hyla_mgs_default_nb,
 		.variant = variant,
 		.orth_growth = orth_growth,
 	};

@@ -91,9 +91,9 @@ int main(int argc, char **argv)
 #endif
 	double *m = malloc(sizeof *m * (size_t)(n * n)), *v = malloc(sizeof *v * (size_t)(n * k));
 	double *r = malloc(sizeof *r * (size_t)(steps * k * k));
-	hyla_request **reqs = calloc((size_t)steps, sizeof *reqs);
+	hyla_sequence **seqs = calloc((size_t)steps, sizeof *seqs);
 	lapack_int seed[4] = {7, 11, 13, 17};
-	if (!m || !v || !r || !reqs || make_map(n, m) || LAPACKE_dlarnv(2, seed, (lapack_int)(n * k), v))
+	if (!m || !v || !r || !seqs || make_map(n, m) || LAPACKE_dlarnv(2, seed, (lapack_int)(n * k), v))
 		return 1;
 	/* Panels of half the block, so that hyla's graph has more than one. */
 	hyla_matrix *V = hyla_matrix_create(v, sizeof *v, n, k, n, k > 1 ? (k + 1) / 2 : 1);
@@ -111,15 +111,15 @@ int main(int argc, char **argv)
 	int ret = 0;
 	for (int64_t t = 0; t < steps && ret == 0; t++) {
 		ret = starpu_task_insert(&step_cl, STARPU_DATA_MODE_ARRAY, d, (int)(panels + 1), 0);
-		if (ret == 0 && !(reqs[t] = hyla_request_create()))
+		if (ret == 0 && !(seqs[t] = hyla_sequence_create()))
 			ret = 1;
 		if (ret == 0)
-			ret = hyla_dcgs_async(V, r + t * k * k, k, HYLA_CGS2, reqs[t]);
+			ret = hyla_dcgs_async(V, r + t * k * k, k, NULL, seqs[t]);
 	}
 	int failed = ret != 0;
-	for (int64_t t = 0; t < steps && reqs[t]; t++) {
-		failed |= hyla_request_wait(reqs[t]) != 0;
-		hyla_request_destroy(reqs[t]);
+	for (int64_t t = 0; t < steps && seqs[t]; t++) {
+		failed |= hyla_sequence_wait(seqs[t]) != 0;
+		hyla_sequence_destroy(seqs[t]);
 	}
 	starpu_task_wait_for_all();
 	starpu_data_unregister(hm);
@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 	double tol = fmax(1e-10, 10 * pow(0.7, (double)burn) / (0.3 * (double)(steps - burn)));
 	int ok = !failed && worst <= tol;
 	printf("reorth_loop: max error %.2e (tol %.1e) %s\n", worst, tol, ok ? "pass" : "FAILED");
-	free(m), free(v), free(r), free(reqs), free(d);
+	free(m), free(v), free(r), free(seqs), free(d);
 #ifdef STARPU_USE_CUDA
 	starpu_cublas_shutdown();
 #endif

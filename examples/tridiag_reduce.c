@@ -82,8 +82,6 @@ int main(int argc, char **argv)
 	                                      {"cusolver", no_argument, 0, OPT_CUSOLVER}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 1, extra, on_option, usage);
 	o.require_gpu |= cusolver;
-	if (o.nb)
-		die_usage(prog, "--nb is not taken here: the block size comes from %s", "hyla_sytrd_default_nb");
 	o.algorithms[0] = "sytrd";
 	static const char *const tags[] = {"d", "e", "tau"}; /* what --output writes */
 	memcpy(o.output_tags, tags, sizeof tags);
@@ -104,6 +102,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	driver_matrix(prog, &o, a0);
+	hyla_options opts = {.nb = o.nb};
 	make_symmetric(&o, n, a0);
 	driver_start(prog, &o);
 
@@ -125,8 +124,9 @@ int main(int argc, char **argv)
 		driver_progress_begin(prog, &o);
 		driver_trace_begin(&o, k);
 		double t = now_seconds();
-		info = o.prec == 's' ? hyla_ssytrd(uplo, n, a, n, (float *)d, (float *)e, (float *)tau)
-		                     : hyla_dsytrd(uplo, n, a, n, (double *)d, (double *)e, (double *)tau);
+		info = o.prec == 's'
+		           ? hyla_ssytrd(uplo, n, a, n, (float *)d, (float *)e, (float *)tau, &opts)
+		           : hyla_dsytrd(uplo, n, a, n, (double *)d, (double *)e, (double *)tau, &opts);
 		times[k] = now_seconds() - t;
 		driver_progress_end();
 		driver_trace_end(prog, &o, k);
@@ -150,7 +150,9 @@ int main(int argc, char **argv)
 	result_num("n", "%.0f", (double)n, NULL);
 	result_str("prec", prec);
 	result_str("uplo", up);
-	result_num("nb", "%.0f", (double)hyla_sytrd_default_nb(n), NULL);
+	hyla_options used = opts;
+	hyla_options_defaults("sytrd", n, n, &used);
+	result_num("nb", "%.0f", (double)used.nb, NULL);
 	result_num("time", "%.4f", best, " s");
 	if (o.repeat > 1)
 		result_num("median", "%.4f", times[o.repeat / 2], " s");

@@ -10,7 +10,10 @@
 extern "C" {
 #endif
 
-#define HYLA_VERSION "0.1.0"
+#define HYLA_VERSION_MAJOR 0
+#define HYLA_VERSION_MINOR 2
+#define HYLA_VERSION_PATCH 0
+#define HYLA_VERSION "0.2.0"
 
 /* What libhyla exports: the declarations marked so (everything else is
  * built hidden). */
@@ -31,9 +34,13 @@ extern "C" {
 #define HYLA_ERR_SUBMIT (-104)   /* StarPU refused a task */
 #define HYLA_ERR_NOINIT (-105)   /* hyla is not running (a matrix used after hyla_finalize) */
 #define HYLA_ERR_ENV (-106)      /* a StarPU setting in the environment is invalid */
+#define HYLA_ERR_SEQUENCE (-107) /* the sequence had failed before the call: nothing submitted */
 
 /* A one-line description of a return code. */
 HYLA_API const char *hyla_strerror(int info);
+/* The library's version ("0.2.0"), which may differ from the HYLA_VERSION
+ * a program was compiled with. */
+HYLA_API const char *hyla_version(void);
 
 /* Start StarPU (unless the caller already did) and the per-worker cuBLAS
  * handles, and hyla's second stream per CUDA worker. Reference counted and
@@ -86,39 +93,74 @@ HYLA_API size_t hyla_trace_stop(hyla_trace_event **events);
  * calls hyla_init. */
 HYLA_API int hyla_models_ready(const char *algorithm, char prec, FILE *report);
 
-/* Number of StarPU workers of each kind (after hyla_init). */
+/* Number of StarPU workers of each kind (after hyla_init) in the calling
+ * thread's scheduling context (all of them in StarPU's initial one). */
 HYLA_API int hyla_ncpus(void);
 HYLA_API int hyla_ncuda(void);
 
-/* ---- Modified Gram-Schmidt QR -------------------------------------------
- * A = QR for an m-by-n matrix, m >= n >= 1. Q overwrites A (lda >= m); R is
- * written to the upper triangle of the n-by-n r (ldr >= n), its strictly
- * lower triangle is set to zero.
- *   nb    panel width (block size b of the blocked form); 0 picks a default.
- *   form  HYLA_MGS_BLOCKED: factor nb columns, then update the trailing
- *         columns with Level-3 operations (the product of the nb projections
- *         as I - Q1 T Q1^T, T = (I + L)^{-1} with L = strict_lower(Q1^T Q1),
- *         which keeps MGS's rounding behaviour);
- *         HYLA_MGS_VECTOR: per column, dot products (GEMV^T) and a rank-1
- *         update (GER) of every remaining column, as in the seed's vector form.
- * Returns 0; -i for a bad argument i; j > 0 if column j (1-based) became
- * numerically zero (A is rank deficient: Q and R are then not meaningful);
- * HYLA_ERR_* for a failure of the runtime.
- * Pass memory from hyla_malloc for A and R so transfers are asynchronous. */
+/* ---- Options -------------------------------------------------------------
+ * Every routine takes a const hyla_options * as its last argument before
+ * the sequence (hyla_async.h); NULL, or a structure set to zero, means the
+ * defaults. A field a routine does not use is ignored. */
 typedef enum { HYLA_MGS_BLOCKED = 0, HYLA_MGS_VECTOR = 1 } hyla_mgs_form;
+typedef enum { HYLA_CGS2 = 0, HYLA_CGS = 1, HYLA_CGS_VECTOR = 2 } hyla_cgs_variant;
+typedef enum {
+	HYLA_PANEL_AUTO = 0, /* GPU: fused, where the models say; CPUs alone: split, or fused
+	                        as a parallel task under pheft and peager */
+	HYLA_PANEL_GPU = 1,  /* fused: one task whose column loop stays on the GPU's stream
+	                        (HYLA_ERR_NODEV without a GPU) */
+	HYLA_PANEL_CPU = 2   /* split (Tomov, Nath and Dongarra's): the column loop on a core,
+	                        each column's GEMV as tasks where the matrix lives */
+} hyla_gehrd_panel;
 
+typedef struct hyla_options {
+	/* Panel width (block size); 0: the routine's default for the workers
+	 * present (hyla_options_defaults tells it). The asynchronous calls take
+	 * the matrix's panel width instead. */
+	int64_t nb;
+	/* Columns per trailing-update task (the reductions and the Householder
+	 * QR); 0: $HYLA_UPDATE_WIDTH if set, else the default here. */
+	int64_t update_width;
+	/* The StarPU scheduling context (starpu_sched_ctx_create) that hyla's
+	 * tasks go to, and whose workers the routine plans for (it needs a CPU
+	 * worker); 0: the calling thread's (StarPU's initial context unless
+	 * starpu_sched_ctx_set_context said otherwise). */
+	unsigned sched_ctx;
+	hyla_mgs_form mgs_form;       /* hyla_dmgs's (below) */
+	hyla_cgs_variant cgs_variant; /* hyla_dcgs's (below) */
+	hyla_gehrd_panel gehrd_panel; /* hyla_dgehrd's: where the panel runs */
+} hyla_options;
+
+/* The options routine ("mgs", "cgs", "geqrf", "orgqr", "sytrd", "gebrd",
+ * "gehrd", "orghr") uses for an m-by-n matrix (n-by-n: m = n) on the
+ * workers of opts->sched_ctx: opts's zero nb and update_width are filled in.
+ * Returns 0, -1 for an unknown routine, -4 for a NULL opts. Calls hyla_init. */
+HYLA_API int hyla_options_defaults(const char *routine, int64_t m, int64_t n, hyla_options *opts);
+
+/* ---- Modified Gram-Schmidt QR -------------------------------------------
+ * A = QR for an m-by-n matrix, m >= n >= 0. Q overwrites A (lda >= m); R is
+ * written to the upper triangle of the n-by-n r (ldr >= n), its strictly
+ * lower triangle is set to zero. opts->mgs_form:
+ *   HYLA_MGS_BLOCKED: factor nb columns, then update the trailing columns
+ *         with Level-3 operations (the product of the nb projections as
+ *         I - Q1 T Q1^T, T = (I + L)^{-1} with L = strict_lower(Q1^T Q1),
+ *         which keeps MGS's rounding behaviour);
+ *   HYLA_MGS_VECTOR: per column, dot products (GEMV^T) and a rank-1 update
+ *         (GER) of every remaining column (the BLAS-2 form).
+ * Returns 0; -i for a bad argument i (7: opts); j > 0 if column j (1-based)
+ * depends on the earlier ones (its remainder at most 10 sqrt(m) eps of its
+ * norm: Q and R are then not meaningful); HYLA_ERR_* for a failure of the
+ * runtime. Pass memory from hyla_malloc for A and R so transfers are
+ * asynchronous. */
 HYLA_API int hyla_dmgs(int64_t m, int64_t n, double *a, int64_t lda, double *r, int64_t ldr,
-                       int64_t nb, hyla_mgs_form form);
+                       const hyla_options *opts);
 HYLA_API int hyla_smgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr,
-                       int64_t nb, hyla_mgs_form form);
-
-/* The default panel width for an m-by-n MGS on the workers present. */
-HYLA_API int64_t hyla_mgs_default_nb(int64_t m, int64_t n);
+                       const hyla_options *opts);
 
 /* ---- Classical Gram-Schmidt QR ------------------------------------------
  * A = QR as hyla_dmgs (same arguments, output and return values), by
  * classical Gram-Schmidt: each column's projections are computed from its
- * original values, all at once (seeds 001 and 003).
+ * original values, all at once. opts->cgs_variant:
  *   HYLA_CGS2        blocked, reorthogonalised: every projection done twice
  *                    (block CGS2 of Barlow and Smoktunowicz across panels and
  *                    across 32-column sub-panels, CGS2 column by column inside
@@ -126,19 +168,15 @@ HYLA_API int64_t hyla_mgs_default_nb(int64_t m, int64_t n);
  *                    block by Cholesky QR, CGS's equal in exact arithmetic):
  *                    ||I - Q^T Q|| = O(eps) while cond(A) eps < 1;
  *   HYLA_CGS         blocked, one pass: ||I - Q^T Q|| grows like cond(A)^2 eps;
- *   HYLA_CGS_VECTOR  one pass in seed 001's parallel order: per column a
- *                    dot product with every later original column, then a
- *                    rank-1 update of them all (Level 2; keeps a copy of A).
- * nb: the panel width (0: hyla_cgs_default_nb); at most 256 for HYLA_CGS_VECTOR. */
-typedef enum { HYLA_CGS2 = 0, HYLA_CGS = 1, HYLA_CGS_VECTOR = 2 } hyla_cgs_variant;
-
+ *   HYLA_CGS_VECTOR  one pass, per column a dot product with every later
+ *                    original column, then a rank-1 update of them all
+ *                    (Level 2; keeps a copy of A; nb at most 256). */
 HYLA_API int hyla_dcgs(int64_t m, int64_t n, double *a, int64_t lda, double *r, int64_t ldr,
-                       int64_t nb, hyla_cgs_variant variant);
+                       const hyla_options *opts);
 HYLA_API int hyla_scgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr,
-                       int64_t nb, hyla_cgs_variant variant);
-HYLA_API int64_t hyla_cgs_default_nb(int64_t m, int64_t n);
+                       const hyla_options *opts);
 
-/* Seed 001's form of a Gram-Schmidt QR, in place: U = Q diag(R) (orthogonal,
+/* A Gram-Schmidt QR's other form, in place: U = Q diag(R) (orthogonal,
  * unnormalised columns) over Q, mu = diag(R)^{-1} R (unit upper triangular)
  * over R, so that A = U mu. Returns 0 or -i for a bad argument i. */
 HYLA_API int hyla_dqr_to_umu(int64_t m, int64_t n, double *q, int64_t ldq, double *r, int64_t ldr);
@@ -147,105 +185,80 @@ HYLA_API int hyla_sqr_to_umu(int64_t m, int64_t n, float *q, int64_t ldq, float 
 /* ---- Householder QR ------------------------------------------------------
  * LAPACK dgeqrf's contract for an m-by-n A (any m, n >= 0): R on and above
  * the diagonal of a, the reflectors below it, tau of min(m, n) scalars;
- * LAPACK's dorgqr and dormqr take the result unchanged. A task graph (seed
- * 004): LAPACK's dgeqrf on each panel on a core, the block reflector (compact
- * WY, I - V T V^T) applied to the later panels as Level-3 tasks where the
- * models say, the next panel's update first. min(m, n) at most the block
- * size goes to LAPACK on the host. Returns 0, -i for a bad argument i, or
- * HYLA_ERR_*. */
-HYLA_API int hyla_dgeqrf(int64_t m, int64_t n, double *a, int64_t lda, double *tau);
-HYLA_API int hyla_sgeqrf(int64_t m, int64_t n, float *a, int64_t lda, float *tau);
+ * LAPACK's dorgqr and dormqr take the result unchanged. A task graph: each
+ * panel factored (on a core, or on the GPU's stream), the block reflector
+ * (compact WY, I - V T V^T) applied to the later panels as Level-3 tasks
+ * where the models say, the next panel's update first. min(m, n) at most
+ * the block size goes to LAPACK on the host. Returns 0, -i for a bad
+ * argument i (6: opts), or HYLA_ERR_*. */
+HYLA_API int hyla_dgeqrf(int64_t m, int64_t n, double *a, int64_t lda, double *tau,
+                         const hyla_options *opts);
+HYLA_API int hyla_sgeqrf(int64_t m, int64_t n, float *a, int64_t lda, float *tau,
+                         const hyla_options *opts);
 /* LAPACK dorgqr's contract: the m-by-n Q (m >= n >= k) of the first k
  * reflectors in a (as dgeqrf leaves them) with tau, e.g. the full m-by-m Q
  * of a tall A with n = m: a task graph (T on the CPU, the block reflectors'
  * applications as Level-3 tasks); k at most the block size: LAPACK on the
- * host. */
+ * host. Returns 0, -i for a bad argument i (7: opts), or HYLA_ERR_*. */
 HYLA_API int hyla_dorgqr(int64_t m, int64_t n, int64_t k, double *a, int64_t lda,
-                         const double *tau);
-HYLA_API int hyla_sorgqr(int64_t m, int64_t n, int64_t k, float *a, int64_t lda, const float *tau);
-/* The same with the panel width nb (0: hyla_geqrf_default_nb,
- * hyla_orgqr_default_nb; the last argument's index if < 0). */
-HYLA_API int hyla_dgeqrf_ex(int64_t m, int64_t n, double *a, int64_t lda, double *tau, int64_t nb);
-HYLA_API int hyla_sgeqrf_ex(int64_t m, int64_t n, float *a, int64_t lda, float *tau, int64_t nb);
-HYLA_API int hyla_dorgqr_ex(int64_t m, int64_t n, int64_t k, double *a, int64_t lda,
-                            const double *tau, int64_t nb);
-HYLA_API int hyla_sorgqr_ex(int64_t m, int64_t n, int64_t k, float *a, int64_t lda,
-                            const float *tau, int64_t nb);
-HYLA_API int64_t hyla_geqrf_default_nb(int64_t m, int64_t n);
-HYLA_API int64_t hyla_orgqr_default_nb(int64_t m, int64_t n);
+                         const double *tau, const hyla_options *opts);
+HYLA_API int hyla_sorgqr(int64_t m, int64_t n, int64_t k, float *a, int64_t lda, const float *tau,
+                         const hyla_options *opts);
 
 /* ---- Symmetric tridiagonal reduction --------------------------------------
  * Q^T A Q = T for a symmetric n-by-n A, LAPACK dsytrd's contract: uplo 'L'
  * or 'U' says which triangle of a holds A; on return d (n) and e (n-1) are
  * T's diagonal and off-diagonal, the reflectors and tau (n-1) are where
  * dsytrd leaves them, so LAPACK's dorgtr, dsteqr and dstedc take them.
- * A task graph (LAPACK's DLATRD on each panel on a core, its trailing SYR2K
- * update as Level-3 tasks where the models say); upper reverses a in place
- * before and after (dsytrd's upper reduction is the lower one of J A J
- * mirrored, J the reversal); n at most the block size: LAPACK on the host.
- * Returns 0, -i for a bad argument i, or HYLA_ERR_*. */
+ * A task graph (each panel as LAPACK's DLATRD, on a core or on the GPU's
+ * stream, its trailing SYR2K update as Level-3 tasks where the models say);
+ * upper reverses a in place before and after (dsytrd's upper reduction is
+ * the lower one of J A J mirrored, J the reversal); n at most the block
+ * size: LAPACK on the host. Returns 0, -i for a bad argument i (8: opts),
+ * or HYLA_ERR_*. */
 HYLA_API int hyla_dsytrd(char uplo, int64_t n, double *a, int64_t lda, double *d, double *e,
-                         double *tau);
+                         double *tau, const hyla_options *opts);
 HYLA_API int hyla_ssytrd(char uplo, int64_t n, float *a, int64_t lda, float *d, float *e,
-                         float *tau);
-HYLA_API int64_t hyla_sytrd_default_nb(int64_t n);
+                         float *tau, const hyla_options *opts);
 
 /* ---- Bidiagonal reduction -----------------------------------------------
  * Q^T A P = B for an m-by-n A, LAPACK dgebrd's contract: d (min(m,n)), e
  * (min(m,n)-1), the reflectors and tauq, taup (min(m,n)) where dgebrd
  * leaves them (upper bidiagonal for m >= n), so LAPACK's dorgbr and dbdsqr
- * take them (lower bidiagonal for m < n). A task graph (LAPACK's DLABRD on
- * each panel on a core, its two GEMM updates as Level-3 tasks where the
- * models say); m < n runs it on a transposed copy (m n more elements);
- * min(m, n) at most the block size: LAPACK on the host. Returns 0, -i for a
- * bad argument i, or HYLA_ERR_*. */
+ * take them (lower bidiagonal for m < n). A task graph (each panel as
+ * LAPACK's DLABRD, on a core or on the GPU's stream, its two GEMM updates
+ * as Level-3 tasks where the models say); m < n runs it on a transposed
+ * copy (m n more elements); min(m, n) at most the block size: LAPACK on the
+ * host. Returns 0, -i for a bad argument i (9: opts), or HYLA_ERR_*. */
 HYLA_API int hyla_dgebrd(int64_t m, int64_t n, double *a, int64_t lda, double *d, double *e,
-                         double *tauq, double *taup);
+                         double *tauq, double *taup, const hyla_options *opts);
 HYLA_API int hyla_sgebrd(int64_t m, int64_t n, float *a, int64_t lda, float *d, float *e,
-                         float *tauq, float *taup);
-HYLA_API int64_t hyla_gebrd_default_nb(int64_t m, int64_t n);
+                         float *tauq, float *taup, const hyla_options *opts);
 
 /* ---- Hessenberg reduction ----------------------------------------------
  * Q^T A Q = H for an n-by-n A, LAPACK dgehrd's contract: on return H is on
  * and above the first subdiagonal of a, the reflectors below it, tau holds
  * n-1 scalars (Q = H(ilo) ... H(ihi-1)); LAPACK's dorghr and dhseqr take the
- * result unchanged. The block ilo..ihi goes through hyla's task graph, then
- * its Q to the rows above it and the columns after it (LAPACK dormhr on the
- * host); blocks of at most the block size call LAPACK dgehrd on the host.
- * Returns 0, or -i for a bad argument i, or HYLA_ERR_*. */
-HYLA_API int hyla_dgehrd(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, double *tau);
-HYLA_API int hyla_sgehrd(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau);
-/* Where the panel (DLAHR2 on nb columns) runs. */
-typedef enum {
-	HYLA_PANEL_AUTO = 0, /* GPU: fused, where the models say; CPUs alone: split, or fused
-	                        as a parallel task under pheft and peager */
-	HYLA_PANEL_GPU = 1,  /* fused: one task whose column loop stays on the GPU's stream */
-	HYLA_PANEL_CPU = 2   /* split (the seed's): the column loop on the CPU, one task per
-	                        column, each column's GEMV as tasks where the matrix lives */
-} hyla_gehrd_panel;
-/* The same with the panel width nb (0: hyla_gehrd_default_nb; -7 if < 0)
- * and the panel variant (-8 if unknown; HYLA_ERR_NODEV for GPU without one). */
-HYLA_API int hyla_dgehrd_ex(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda,
-                            double *tau, int64_t nb, hyla_gehrd_panel panel);
-HYLA_API int hyla_sgehrd_ex(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau,
-                            int64_t nb, hyla_gehrd_panel panel);
+ * result unchanged. The block ilo..ihi goes through hyla's task graph (the
+ * panel where opts->gehrd_panel says), then its Q to the rows above it and
+ * the columns after it (LAPACK dormhr on the host); blocks of at most the
+ * block size call LAPACK dgehrd on the host. Returns 0, -i for a bad
+ * argument i (7: opts), or HYLA_ERR_*. */
+HYLA_API int hyla_dgehrd(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, double *tau,
+                         const hyla_options *opts);
+HYLA_API int hyla_sgehrd(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau,
+                         const hyla_options *opts);
 
 /* Q of the reduction, explicitly, LAPACK dorghr's contract: a and tau as
  * hyla_dgehrd leaves them (same ilo, ihi); on return a holds the n-by-n
  * orthogonal Q. A task graph (the reflectors' T on the CPU, their
  * application on the GPU where the models say so); blocks of at most the
- * block size go to LAPACK dorgqr on the host.
- * Returns 0, or -i for a bad argument i, or HYLA_ERR_*. */
+ * block size go to LAPACK dorgqr on the host. Returns 0, -i for a bad
+ * argument i (7: opts), or HYLA_ERR_*. */
 HYLA_API int hyla_dorghr(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda,
-                         const double *tau);
+                         const double *tau, const hyla_options *opts);
 HYLA_API int hyla_sorghr(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda,
-                         const float *tau);
-
-/* Block size (panel width) of the Hessenberg reduction, and the width of
- * the trailing-update tasks (every reduction's and the Householder QR's),
- * for the workers present; the environment's HYLA_UPDATE_WIDTH overrides it. */
-HYLA_API int64_t hyla_gehrd_default_nb(int64_t n);
-HYLA_API int64_t hyla_gehrd_update_width(int64_t n);
+                         const float *tau, const hyla_options *opts);
 
 #ifdef __cplusplus
 }

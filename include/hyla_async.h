@@ -42,128 +42,103 @@ HYLA_API hyla_matrix *hyla_matrix_wrap(starpu_data_handle_t handle, int64_t nb);
  * there (nothing crosses the bus), else in main memory, and stays
  * registered. */
 HYLA_API void hyla_matrix_destroy(hyla_matrix *a);
+/* hyla_finalize (the last one) does the same for the matrices not yet
+ * destroyed, before StarPU stops; the calls then refuse them
+ * (HYLA_ERR_NOINIT), and hyla_matrix_destroy only frees them. */
 HYLA_API int64_t hyla_matrix_panels(const hyla_matrix *a);
 /* Panel k: columns k*nb .. min((k+1)*nb, n)-1, a StarPU matrix handle. */
 HYLA_API starpu_data_handle_t hyla_matrix_panel(const hyla_matrix *a, int64_t k);
 
-/* The outcome of one asynchronous call. info: LAPACK's convention, set by
- * the tasks themselves (a numerical failure: later tasks of the call skip
- * their work) or at the end (hyla_request_wait). */
-typedef struct hyla_request hyla_request;
-HYLA_API hyla_request *hyla_request_create(void);
-/* Waits for the call's tasks (only those), then for the data hyla
- * registered for it (R, tau, d, e: in your memory on return), and returns
- * info. That data is in your memory already for tasks that write the
- * matrix after the call (a CPU task of the call brings it home first). */
-HYLA_API int hyla_request_wait(hyla_request *req);
-/* Frees a request that was waited for (or never used). */
-HYLA_API void hyla_request_destroy(hyla_request *req);
+/* A sequence: the asynchronous calls that share one outcome (Chameleon's
+ * sequence and request in one object). info follows LAPACK's convention;
+ * the first error of a call in the sequence is recorded there, and the
+ * tasks of the sequence that have not started yet skip their work (so
+ * later calls of a failed sequence do nothing). Calls of one sequence may
+ * follow each other at once: their tasks are ordered by the data they
+ * share (StarPU's implicit dependencies), not by waits. */
+typedef struct hyla_sequence hyla_sequence;
+HYLA_API hyla_sequence *hyla_sequence_create(void);
+/* Waits for the sequence's tasks (only those: no global wait), then for the
+ * data hyla registered for its calls (R, tau, d, e: in your memory on
+ * return), and returns the sequence's info. That data is in your memory
+ * already for tasks that write the matrix after a call (a CPU task of the
+ * call brings it home first). The sequence can take more calls after. */
+HYLA_API int hyla_sequence_wait(hyla_sequence *seq);
+/* Frees a sequence that was waited for (or never used). */
+HYLA_API void hyla_sequence_destroy(hyla_sequence *seq);
 
-/* Modified Gram-Schmidt QR of the matrix a (m >= n; Q over it), R into the
- * n-by-n r (ldr >= n, in your memory on hyla_request_wait): as hyla_dmgs
- * with the matrix's panel width as nb. A column that vanishes sets info to
- * its 1-based index; the call's later tasks then do nothing. Returns 0 once
- * the tasks are submitted, or -i for a bad argument i, or HYLA_ERR_*. */
-HYLA_API int hyla_dmgs_async(hyla_matrix *a, double *r, int64_t ldr, hyla_mgs_form form,
-                             hyla_request *req);
-HYLA_API int hyla_smgs_async(hyla_matrix *a, float *r, int64_t ldr, hyla_mgs_form form,
-                             hyla_request *req);
+/* The asynchronous calls submit a routine's tasks on the matrix a and
+ * return: 0 once they are submitted, -i for a bad argument i, or
+ * HYLA_ERR_*. The outputs outside the matrix (R, tau, d, e) are the
+ * caller's memory, theirs once the sequence is waited for. opts as in
+ * hyla.h (NULL: defaults), less nb: the matrix's panel width is the block
+ * size. If a call returns an error, some of its tasks may have been
+ * submitted: wait for the sequence all the same. */
 
-/* Classical Gram-Schmidt QR of the matrix a (m >= n; Q over it), R into
- * the n-by-n r (ldr >= n, in your memory on hyla_request_wait): as
- * hyla_dcgs with the matrix's panel width as nb (at most 256 for
- * HYLA_CGS_VECTOR). A column that vanishes sets info to its 1-based index;
- * the call's later tasks then do nothing. Returns 0 once the tasks are
- * submitted, or -i for a bad argument i, or HYLA_ERR_*. */
-HYLA_API int hyla_dcgs_async(hyla_matrix *a, double *r, int64_t ldr, hyla_cgs_variant variant,
-                             hyla_request *req);
-HYLA_API int hyla_scgs_async(hyla_matrix *a, float *r, int64_t ldr, hyla_cgs_variant variant,
-                             hyla_request *req);
+/* Modified Gram-Schmidt QR of a (m >= n; Q over it), R into the n-by-n r
+ * (ldr >= n), as hyla_dmgs. A column that depends on the earlier ones
+ * sets info to its 1-based index (at the wait, for one found on a GPU). */
+HYLA_API int hyla_dmgs_async(hyla_matrix *a, double *r, int64_t ldr, const hyla_options *opts,
+                             hyla_sequence *seq);
+HYLA_API int hyla_smgs_async(hyla_matrix *a, float *r, int64_t ldr, const hyla_options *opts,
+                             hyla_sequence *seq);
+
+/* Classical Gram-Schmidt QR of a, as hyla_dcgs (at most 256 columns a
+ * panel for HYLA_CGS_VECTOR) and hyla_dmgs_async. */
+HYLA_API int hyla_dcgs_async(hyla_matrix *a, double *r, int64_t ldr, const hyla_options *opts,
+                             hyla_sequence *seq);
+HYLA_API int hyla_scgs_async(hyla_matrix *a, float *r, int64_t ldr, const hyla_options *opts,
+                             hyla_sequence *seq);
 
 /* Householder QR of the m-by-n matrix a, any shape (LAPACK dgeqrf's output
- * over it), tau (min(m, n) scalars) in your memory on hyla_request_wait;
- * then, for m >= n, on the same matrix and tau, its Q (m-by-n, dorgqr with
- * k = n) over it: the second may follow the first at once (its tasks wait
- * for the factorisation through the matrix; the panels write tau on the
- * host). As hyla_dgeqrf_ex / hyla_dorgqr_ex with the matrix's panel width
- * as nb; for m < n the graph factors the panels wholly left of column m
- * and updates the others, and when nb does not divide m a CPU task ends
- * it with LAPACK's dgeqrf on the others' last m mod nb rows. */
-HYLA_API int hyla_dgeqrf_async(hyla_matrix *a, double *tau, hyla_request *req);
-HYLA_API int hyla_sgeqrf_async(hyla_matrix *a, float *tau, hyla_request *req);
-HYLA_API int hyla_dorgqr_async(hyla_matrix *a, const double *tau, hyla_request *req);
-HYLA_API int hyla_sorgqr_async(hyla_matrix *a, const float *tau, hyla_request *req);
-
-/* If an asynchronous call returns an error, some of its tasks may have been
- * submitted: wait for its request all the same. */
+ * over it), tau min(m, n) scalars; then, for m >= n, on the same matrix
+ * and tau, its Q (m-by-n, dorgqr with k = n) over it: the second may
+ * follow the first at once (the panels write tau on the host). For m < n
+ * the graph factors the panels wholly left of column m and updates the
+ * others, and when nb does not divide m a CPU task ends it with LAPACK's
+ * dgeqrf on the others' last m mod nb rows. */
+HYLA_API int hyla_dgeqrf_async(hyla_matrix *a, double *tau, const hyla_options *opts,
+                               hyla_sequence *seq);
+HYLA_API int hyla_sgeqrf_async(hyla_matrix *a, float *tau, const hyla_options *opts,
+                               hyla_sequence *seq);
+HYLA_API int hyla_dorgqr_async(hyla_matrix *a, const double *tau, const hyla_options *opts,
+                               hyla_sequence *seq);
+HYLA_API int hyla_sorgqr_async(hyla_matrix *a, const float *tau, const hyla_options *opts,
+                               hyla_sequence *seq);
 
 /* Hessenberg reduction of the n-by-n matrix a (ilo = 1, ihi = n; for other
- * ranges use hyla_dgehrd), tau (n-1 scalars) in your memory on
- * hyla_request_wait: as hyla_dgehrd_ex with the matrix's panel width as nb.
- * Returns 0 once the tasks are submitted, or -i for a bad argument i, or
- * HYLA_ERR_*. */
-HYLA_API int hyla_dgehrd_async(hyla_matrix *a, double *tau, hyla_gehrd_panel panel,
-                               hyla_request *req);
-HYLA_API int hyla_sgehrd_async(hyla_matrix *a, float *tau, hyla_gehrd_panel panel,
-                               hyla_request *req);
-
-/* Q of that reduction, explicitly, over a (LAPACK dorghr's contract with
- * ilo = 1, ihi = n), from tau (n-1 scalars, read until hyla_request_wait):
- * as hyla_dorghr with the matrix's panel width as nb. May follow
- * hyla_dgehrd_async on the same matrix and tau at once (its first task, on
- * the CPU, moves the reflectors one column right and waits for the
- * reduction's tau to be in your memory). Returns 0 once the tasks are
- * submitted, or -i for a bad argument i, or HYLA_ERR_*. */
-HYLA_API int hyla_dorghr_async(hyla_matrix *a, const double *tau, hyla_request *req);
-HYLA_API int hyla_sorghr_async(hyla_matrix *a, const float *tau, hyla_request *req);
+ * ranges use hyla_dgehrd), tau n-1 scalars; then its Q explicitly over a
+ * (dorghr with ilo = 1, ihi = n), from tau: the second may follow the
+ * first at once (its first task, on the CPU, moves the reflectors one
+ * column right and waits for the reduction's tau to be in your memory). */
+HYLA_API int hyla_dgehrd_async(hyla_matrix *a, double *tau, const hyla_options *opts,
+                               hyla_sequence *seq);
+HYLA_API int hyla_sgehrd_async(hyla_matrix *a, float *tau, const hyla_options *opts,
+                               hyla_sequence *seq);
+HYLA_API int hyla_dorghr_async(hyla_matrix *a, const double *tau, const hyla_options *opts,
+                               hyla_sequence *seq);
+HYLA_API int hyla_sorghr_async(hyla_matrix *a, const float *tau, const hyla_options *opts,
+                               hyla_sequence *seq);
 
 /* Symmetric tridiagonal reduction of the n-by-n matrix a, the triangle
- * uplo ('L' or 'U'), d (n), e (n-1) and tau (n-1) in your memory on
- * hyla_request_wait: as hyla_dsytrd with the matrix's panel width as nb.
- * 'U' reduces J A J's lower triangle (J the reversal): a first CPU task
- * reverses the matrix in place, a last one reverses it back with d, e and
- * tau (the matrix comes home from a GPU for each). Returns 0 once the
- * tasks are submitted, or -i for a bad argument i, or HYLA_ERR_*. */
+ * uplo ('L' or 'U'), d (n), e (n-1) and tau (n-1). 'U' reduces J A J's
+ * lower triangle (J the reversal): a first CPU task reverses the matrix in
+ * place, a last one reverses it back with d, e and tau (the matrix comes
+ * home from a GPU for each). */
 HYLA_API int hyla_dsytrd_async(char uplo, hyla_matrix *a, double *d, double *e, double *tau,
-                               hyla_request *req);
+                               const hyla_options *opts, hyla_sequence *seq);
 HYLA_API int hyla_ssytrd_async(char uplo, hyla_matrix *a, float *d, float *e, float *tau,
-                               hyla_request *req);
+                               const hyla_options *opts, hyla_sequence *seq);
 
 /* Bidiagonal reduction of the m-by-n matrix a (upper bidiagonal for
- * m >= n, lower for m < n); d (k = min(m, n)), e (k-1), tauq and taup (k)
- * in your memory on hyla_request_wait: as hyla_dgebrd with the matrix's
- * panel width as nb. m < n reduces A^T in an n-by-m copy that the request
- * owns (hyla_malloc'ed and registered here, so with a GPU sent there here,
- * as hyla_matrix_create does; freed by the wait): CPU tasks transpose a
- * into it and back. Returns 0 once the tasks are submitted, or -i for a
- * bad argument i, or HYLA_ERR_*. */
+ * m >= n, lower for m < n); d (k = min(m, n)), e (k-1), tauq and taup (k).
+ * m < n reduces A^T in an n-by-m copy that the sequence owns (hyla_malloc'ed
+ * and registered here, so with a GPU sent there here, as hyla_matrix_create
+ * does; freed by the wait): CPU tasks transpose a into it and back. */
 HYLA_API int hyla_dgebrd_async(hyla_matrix *a, double *d, double *e, double *tauq, double *taup,
-                               hyla_request *req);
+                               const hyla_options *opts, hyla_sequence *seq);
 HYLA_API int hyla_sgebrd_async(hyla_matrix *a, float *d, float *e, float *tauq, float *taup,
-                               hyla_request *req);
-
-/* The descriptor level: each call above, synchronous, on the matrix a (its
- * arguments less req): the asynchronous call and its request's wait (only
- * that call's tasks). Returns what the call returned if it failed, else the
- * wait's info; HYLA_ERR_NOMEM if no request could be made. The outputs
- * outside the matrix (R, tau, d, e) are in your memory on return; the matrix
- * stays in its handle until you acquire it or hyla_matrix_destroy. */
-HYLA_API int hyla_dmgs_matrix(hyla_matrix *a, double *r, int64_t ldr, hyla_mgs_form form);
-HYLA_API int hyla_smgs_matrix(hyla_matrix *a, float *r, int64_t ldr, hyla_mgs_form form);
-HYLA_API int hyla_dcgs_matrix(hyla_matrix *a, double *r, int64_t ldr, hyla_cgs_variant variant);
-HYLA_API int hyla_scgs_matrix(hyla_matrix *a, float *r, int64_t ldr, hyla_cgs_variant variant);
-HYLA_API int hyla_dgeqrf_matrix(hyla_matrix *a, double *tau);
-HYLA_API int hyla_sgeqrf_matrix(hyla_matrix *a, float *tau);
-HYLA_API int hyla_dorgqr_matrix(hyla_matrix *a, const double *tau);
-HYLA_API int hyla_sorgqr_matrix(hyla_matrix *a, const float *tau);
-HYLA_API int hyla_dgehrd_matrix(hyla_matrix *a, double *tau, hyla_gehrd_panel panel);
-HYLA_API int hyla_sgehrd_matrix(hyla_matrix *a, float *tau, hyla_gehrd_panel panel);
-HYLA_API int hyla_dorghr_matrix(hyla_matrix *a, const double *tau);
-HYLA_API int hyla_sorghr_matrix(hyla_matrix *a, const float *tau);
-HYLA_API int hyla_dsytrd_matrix(char uplo, hyla_matrix *a, double *d, double *e, double *tau);
-HYLA_API int hyla_ssytrd_matrix(char uplo, hyla_matrix *a, float *d, float *e, float *tau);
-HYLA_API int hyla_dgebrd_matrix(hyla_matrix *a, double *d, double *e, double *tauq, double *taup);
-HYLA_API int hyla_sgebrd_matrix(hyla_matrix *a, float *d, float *e, float *tauq, float *taup);
+                               const hyla_options *opts, hyla_sequence *seq);
 
 #ifdef __cplusplus
 }

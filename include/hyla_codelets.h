@@ -8,9 +8,9 @@
  * calibration: perfmodels/README.md). Workspaces (hyla_workspace_*) are
  * StarPU scratch handles: StarPU allocates them where a task runs; give one
  * to many tasks, unregister it (starpu_data_unregister_submit) after the
- * last. req: an hyla_request (or NULL): once a task of the request failed,
+ * last. seq: an hyla_sequence (or NULL): once a task of the sequence failed,
  * the others skip their work; CPU tasks that find a column vanished set
- * its 1-based index as the request's info. The d and s versions take
+ * its 1-based index as the sequence's info. The d and s versions take
  * double and float matrices. An application that starts StarPU itself
  * calls hyla_init after starpu_init and hyla_finalize before
  * starpu_shutdown: with CUDA workers hyla keeps a second stream and cuBLAS
@@ -113,10 +113,10 @@ HYLA_API starpu_data_handle_t hyla_workspace_dcgs(int64_t n, int64_t nb, int pro
 HYLA_API starpu_data_handle_t hyla_workspace_scgs(int64_t n, int64_t nb, int project);
 HYLA_API int hyla_task_dcgs_project(starpu_data_handle_t a, starpu_data_handle_t r,
                                     starpu_data_handle_t w, const starpu_data_handle_t *q, int nq,
-                                    int pass, hyla_request *req);
+                                    int pass, hyla_sequence *seq);
 HYLA_API int hyla_task_scgs_project(starpu_data_handle_t a, starpu_data_handle_t r,
                                     starpu_data_handle_t w, const starpu_data_handle_t *q, int nq,
-                                    int pass, hyla_request *req);
+                                    int pass, hyla_sequence *seq);
 /* cgs_panel: the panel a's columns (RW) one after the other, each against
  * the earlier ones by `passes` classical passes (1 or 2), T into R's
  * diagonal block (rows c..c+w of r, RW); combine = 1 (BCGS2's second pass,
@@ -124,10 +124,10 @@ HYLA_API int hyla_task_scgs_project(starpu_data_handle_t a, starpu_data_handle_t
  * times it. w: hyla_workspace_dcgs(n, nb, 0). */
 HYLA_API int hyla_task_dcgs_panel(starpu_data_handle_t a, starpu_data_handle_t r,
                                   starpu_data_handle_t w, int64_t c, int passes, int combine,
-                                  hyla_request *req);
+                                  hyla_sequence *seq);
 HYLA_API int hyla_task_scgs_panel(starpu_data_handle_t a, starpu_data_handle_t r,
                                   starpu_data_handle_t w, int64_t c, int passes, int combine,
-                                  hyla_request *req);
+                                  hyla_sequence *seq);
 
 /* ---- Modified Gram-Schmidt (the graph of hyla_dmgs) ---------------------
  * mgs_panel: MGS on columns [c0, c1) of the m-by-w panel a (RW; col: its
@@ -142,16 +142,16 @@ HYLA_API starpu_data_handle_t hyla_workspace_dmgs(void);
 HYLA_API starpu_data_handle_t hyla_workspace_smgs(void);
 HYLA_API int hyla_task_dmgs_panel(starpu_data_handle_t a, starpu_data_handle_t r,
                                   starpu_data_handle_t g, starpu_data_handle_t scratch, int64_t c0,
-                                  int64_t c1, int64_t col, int priority, hyla_request *req);
+                                  int64_t c1, int64_t col, int priority, hyla_sequence *seq);
 HYLA_API int hyla_task_smgs_panel(starpu_data_handle_t a, starpu_data_handle_t r,
                                   starpu_data_handle_t g, starpu_data_handle_t scratch, int64_t c0,
-                                  int64_t c1, int64_t col, int priority, hyla_request *req);
+                                  int64_t c1, int64_t col, int priority, hyla_sequence *seq);
 HYLA_API int hyla_task_dmgs_update(starpu_data_handle_t q, starpu_data_handle_t g,
                                    starpu_data_handle_t a, starpu_data_handle_t r, int64_t c0,
-                                   int64_t c1, int priority, hyla_request *req);
+                                   int64_t c1, int priority, hyla_sequence *seq);
 HYLA_API int hyla_task_smgs_update(starpu_data_handle_t q, starpu_data_handle_t g,
                                    starpu_data_handle_t a, starpu_data_handle_t r, int64_t c0,
-                                   int64_t c1, int priority, hyla_request *req);
+                                   int64_t c1, int priority, hyla_sequence *seq);
 
 /* ---- The two-sided reductions (the graphs of hyla_dgehrd, _dsytrd, _dgebrd)
  * On the n-by-n (gehrd, sytrd) or m-by-n, m >= n (gebrd) matrix of an

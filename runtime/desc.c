@@ -171,31 +171,37 @@ int hyla__desc_wrap(hyla_desc *d, starpu_data_handle_t handle, int64_t nb)
 	if (!(d->tiles = malloc(sizeof *d->tiles * (size_t)d->nt)))
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)d->nt);
 	/* On the GPU whole (a no-op where it is valid there already), so that
-	 * panels next to each other are one matrix there too. */
+	 * panels next to each other are one matrix there too: acquired there,
+	 * after the application's tasks on it (a prefetch would not wait). */
 	int node = hyla__views_node();
-	if (node != STARPU_MAIN_RAM && starpu_data_fetch_on_node(handle, (unsigned)node, 0)) {
-		free(d->tiles);
-		*d = (hyla_desc){0};
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
-		                  (long long)m, (long long)n);
+	if (node != STARPU_MAIN_RAM) {
+		if (starpu_data_acquire_on_node(handle, node, STARPU_R)) {
+			free(d->tiles);
+			*d = (hyla_desc){0};
+			return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU "
+			                  "memory", (long long)m, (long long)n);
+		}
+		starpu_data_release_on_node(handle, node);
 	}
 	partition_views(d);
 	return HYLA_SUCCESS;
 }
 
-/* Where a borrowed handle gathers its panels: the GPU when all of them are
- * valid there once their tasks are done (so nothing crosses the bus), else
- * the host. */
+/* Where a borrowed handle gathers its panels once their tasks are done: the
+ * GPU or the host, whichever has the more of them valid (the fewer bytes
+ * cross the bus). */
 static unsigned gathering_node(const hyla_desc *d)
 {
-	unsigned node = (unsigned)hyla__views_node();
+	unsigned gpu = (unsigned)hyla__views_node();
+	int64_t missing_gpu = 0, missing_host = 0;
 	for (int64_t j = 0; j < d->nt; j++) {
 		starpu_data_acquire_on_node(d->tiles[j], STARPU_ACQUIRE_NO_NODE, STARPU_R);
 		starpu_data_release_on_node(d->tiles[j], STARPU_ACQUIRE_NO_NODE);
-		if (!starpu_data_is_on_node(d->tiles[j], node))
-			node = STARPU_MAIN_RAM;
+		int64_t cols = hyla__tile_cols(d, j);
+		missing_gpu += starpu_data_is_on_node(d->tiles[j], gpu) ? 0 : cols;
+		missing_host += starpu_data_is_on_node(d->tiles[j], STARPU_MAIN_RAM) ? 0 : cols;
 	}
-	return node;
+	return missing_gpu < missing_host ? gpu : STARPU_MAIN_RAM;
 }
 
 static void desc_release(hyla_desc *d, void (*unregister)(starpu_data_handle_t))
@@ -240,8 +246,11 @@ static void release_handle(void *handle)
 	starpu_data_release(handle);
 }
 
-void hyla__write_back(starpu_data_handle_t handle)
+void hyla__write_back(const hyla_desc *d, int64_t i, int64_t j)
 {
+	if (d->borrowed)
+		return;
+	starpu_data_handle_t handle = hyla__tile(d, i, j);
 	starpu_data_acquire_cb(handle, STARPU_R, release_handle, handle);
 }
 

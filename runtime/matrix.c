@@ -1,10 +1,40 @@
 /* Matrices an application shares with hyla (hyla_async.h). */
+#include <pthread.h>
 #include <stdlib.h>
 #include "runtime.h"
 
+/* The matrices not yet destroyed, so that hyla_finalize can give their
+ * handles back to StarPU before it shuts down (a matrix destroyed later is
+ * then only freed). */
 struct hyla_matrix {
 	hyla_desc desc;
+	struct hyla_matrix *prev, *next;
+	int released;
 };
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static hyla_matrix *live;
+
+static hyla_matrix *keep(hyla_matrix *a)
+{
+	pthread_mutex_lock(&live_lock);
+	*a = (hyla_matrix){.desc = a->desc, .next = live};
+	if (live)
+		live->prev = a;
+	live = a;
+	pthread_mutex_unlock(&live_lock);
+	return a;
+}
+
+void hyla__matrices_release(void)
+{
+	pthread_mutex_lock(&live_lock);
+	for (hyla_matrix *a = live; a; a = a->next)
+		if (!a->released) {
+			hyla__desc_unregister(&a->desc);
+			a->released = 1;
+		}
+	pthread_mutex_unlock(&live_lock);
+}
 
 hyla_matrix *hyla_matrix_create(void *ptr, size_t elsize, int64_t m, int64_t n, int64_t ld,
                                 int64_t nb)
@@ -26,7 +56,7 @@ hyla_matrix *hyla_matrix_create(void *ptr, size_t elsize, int64_t m, int64_t n, 
 		free(a);
 		return NULL;
 	}
-	return a;
+	return keep(a);
 }
 
 hyla_matrix *hyla_matrix_wrap(starpu_data_handle_t handle, int64_t nb)
@@ -51,17 +81,26 @@ hyla_matrix *hyla_matrix_wrap(starpu_data_handle_t handle, int64_t nb)
 		free(a);
 		return NULL;
 	}
-	return a;
+	return keep(a);
 }
 
 void hyla_matrix_destroy(hyla_matrix *a)
 {
 	if (!a)
 		return;
-	if (hyla__running() == HYLA_SUCCESS)
-		hyla__desc_unregister(&a->desc);
+	pthread_mutex_lock(&live_lock);
+	if (a->prev)
+		a->prev->next = a->next;
 	else
-		free(a->desc.tiles); /* StarPU's handles went with hyla_finalize */
+		live = a->next;
+	if (a->next)
+		a->next->prev = a->prev;
+	int released = a->released;
+	pthread_mutex_unlock(&live_lock);
+	if (released)
+		free(a->desc.tiles);
+	else
+		hyla__desc_unregister(&a->desc);
 	free(a);
 }
 
@@ -81,6 +120,8 @@ int hyla__matrix_desc(const hyla_matrix *a, size_t elsize, int arg, const hyla_d
 	if (!a || a->desc.elsize != elsize)
 		return HYLA_ERROR(-arg, "the matrix is NULL or not of %zu-byte elements", elsize);
 	int ret = hyla__running();
+	if (ret == HYLA_SUCCESS && a->released)
+		ret = HYLA_ERROR(HYLA_ERR_NOINIT, "the matrix was released by hyla_finalize");
 	if (ret == HYLA_SUCCESS)
 		*desc = &a->desc;
 	return ret;

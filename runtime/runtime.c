@@ -80,6 +80,8 @@ void hyla_finalize(void)
 		pthread_mutex_unlock(&init_lock);
 		return;
 	}
+	if (starpu_is_initialized())
+		hyla__matrices_release();
 #ifdef HYLA_WITH_CUDA
 	if (starpu_is_initialized())
 		hyla__side_streams_destroy();
@@ -137,14 +139,65 @@ void hyla_free(void *ptr, size_t bytes)
 		starpu_free_flags(ptr, bytes, STARPU_MALLOC_PINNED);
 }
 
+/* Workers of a type in the calling thread's scheduling context. */
+static int count_workers(enum starpu_worker_archtype type)
+{
+	if (!starpu_is_initialized())
+		return 0;
+	unsigned ctx = starpu_sched_ctx_get_context();
+	if (ctx == STARPU_NMAX_SCHED_CTXS || ctx == 0)
+		return starpu_worker_get_count_by_type(type);
+	int count = 0;
+	for (unsigned w = 0; w < starpu_worker_get_count(); w++)
+		count += starpu_worker_get_type((int)w) == type &&
+		         starpu_sched_ctx_contains_worker((int)w, ctx);
+	return count;
+}
+
 int hyla_ncpus(void)
 {
-	return starpu_is_initialized() ? (int)starpu_cpu_worker_get_count() : 0;
+	return count_workers(STARPU_CPU_WORKER);
 }
 
 int hyla_ncuda(void)
 {
-	return starpu_is_initialized() ? (int)starpu_cuda_worker_get_count() : 0;
+	return count_workers(STARPU_CUDA_WORKER);
+}
+
+int hyla__context_valid(unsigned ctx)
+{
+	if (ctx == 0)
+		return 1;
+	if (ctx >= STARPU_NMAX_SCHED_CTXS || !starpu_is_initialized() ||
+	    !starpu_sched_ctx_get_sched_policy(ctx))
+		return 0;
+	/* Some of hyla's tasks (LAPACK on the host's data) need a core. */
+	for (unsigned w = 0; w < starpu_worker_get_count(); w++)
+		if (starpu_worker_get_type((int)w) == STARPU_CPU_WORKER &&
+		    starpu_sched_ctx_contains_worker((int)w, ctx))
+			return 1;
+	return 0;
+}
+
+/* starpu_sched_ctx_set_context keeps a pointer: one per thread. */
+static _Thread_local unsigned entered_ctx, outer_ctx;
+
+unsigned hyla__context_enter(const hyla_options *o)
+{
+	unsigned outer = starpu_sched_ctx_get_context();
+	if (o->sched_ctx != 0) {
+		entered_ctx = o->sched_ctx;
+		starpu_sched_ctx_set_context(&entered_ctx);
+	}
+	return outer;
+}
+
+void hyla__context_leave(const hyla_options *o, unsigned outer)
+{
+	if (o->sched_ctx == 0)
+		return;
+	outer_ctx = outer;
+	starpu_sched_ctx_set_context(outer == STARPU_NMAX_SCHED_CTXS ? NULL : &outer_ctx);
 }
 
 void hyla_machine_summary(char *buf, size_t len)
@@ -163,6 +216,11 @@ void hyla_machine_summary(char *buf, size_t len)
 	         openblas_get_corename(), gpu);
 }
 
+const char *hyla_version(void)
+{
+	return HYLA_VERSION;
+}
+
 const char *hyla_strerror(int info)
 {
 	switch (info) {
@@ -173,6 +231,7 @@ const char *hyla_strerror(int info)
 	case HYLA_ERR_SUBMIT: return "StarPU refused a task";
 	case HYLA_ERR_NOINIT: return "hyla is not running (used after hyla_finalize)";
 	case HYLA_ERR_ENV: return "a StarPU setting in the environment is invalid";
+	case HYLA_ERR_SEQUENCE: return "the sequence had failed before the call: nothing submitted";
 	}
 	if (info < 0 && info > HYLA_ERR_BASE)
 		return "invalid argument";

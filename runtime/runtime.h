@@ -18,6 +18,15 @@ int hyla__running(void);
  * in the environment would make starpu_init abort or mislead. */
 int hyla__check_environment(void);
 
+/* Whether ctx is a scheduling context hyla's tasks can go to: 0 (the
+ * calling thread's), or one the application made, with workers. */
+int hyla__context_valid(unsigned ctx);
+/* A call's tasks go to o->sched_ctx (unless 0) from the calling thread,
+ * and hyla_ncuda/hyla_ncpus count its workers, until hyla__context_leave
+ * with enter's result puts back the thread's outer context. */
+unsigned hyla__context_enter(const hyla_options *o);
+void hyla__context_leave(const hyla_options *o, unsigned outer);
+
 /* Print "hyla: <func>: <message>" on stderr and return code. */
 int hyla__error(const char *func, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -181,9 +190,11 @@ static inline int64_t hyla__tile_cols(const hyla_desc *d, int64_t j)
 	return j < d->nt - 1 ? d->nb : d->n - j * d->nb;
 }
 
-/* Copies a tile home once the tasks submitted on it so far are done, so that
- * results go back while later tasks still run (asynchronous). */
-void hyla__write_back(starpu_data_handle_t handle);
+/* Copies tile (i, j) of d home once the tasks submitted on it so far are
+ * done, so that results go back while later tasks still run (asynchronous);
+ * not for an application's own handle (d->borrowed), which stays where
+ * hyla's tasks leave it. */
+void hyla__write_back(const hyla_desc *d, int64_t i, int64_t j);
 
 /* Reports progress (done of total, see hyla_set_progress) once the tasks
  * submitted so far on handle are done; nothing when no one listens. */
@@ -192,51 +203,69 @@ void hyla__progress_mark(starpu_data_handle_t handle, int64_t done, int64_t tota
 /* Every hyla task's callback: records it while a trace is on (trace.c). */
 void hyla__task_done(void *arg);
 
+/* Unregisters the matrices not yet destroyed (hyla_finalize, before StarPU
+ * stops): their data comes home, a wrapped handle is given back. */
+void hyla__matrices_release(void);
+
 /* The descriptor behind an application's matrix (hyla_async.h): a's into *desc: -arg if a is NULL or not of elsize-byte
  * elements, HYLA_ERR_NOINIT after hyla_finalize. */
 int hyla__matrix_desc(const hyla_matrix *a, size_t elsize, int arg, const hyla_desc **desc);
 
-/* An asynchronous call's outcome (hyla_async.h). */
-struct hyla_request {
-	int info;                    /* LAPACK's convention; tasks set it (hyla__request_fail) */
-	struct starpu_task *fence;   /* after the call's last accesses */
-	starpu_data_handle_t *owned; /* registered for the call, unregistered by the wait */
-	int nowned, capacity;
-	int (*finish)(void *arg);    /* run by the wait once the data is home: info > 0 or 0 */
-	void *finish_arg;            /* malloc'ed: finish or hyla_request_destroy frees it */
-	hyla_desc copy;              /* the call's temporary matrix (tiles NULL if none) */
+/* A sequence of asynchronous calls (hyla_async.h). */
+struct hyla_sequence {
+	int info;                    /* LAPACK's convention; tasks set it (hyla__sequence_fail) */
+	struct starpu_task **fences; /* each after its call's last accesses */
+	int nfences, fences_room;
+	starpu_data_handle_t *owned; /* registered for the calls, unregistered by the wait */
+	int nowned, owned_room;
+	struct hyla_finish *finishes; /* run by the wait once the data is home */
+	int nfinishes, finishes_room;
+	hyla_desc **copies;          /* the calls' temporary matrices */
+	int ncopies, copies_room;
 };
-/* The request unregisters handle when waited for (on failure: at once). */
-int hyla__request_own(hyla_request *req, starpu_data_handle_t handle);
+/* The sequence unregisters handle when waited for (on failure: at once). */
+int hyla__sequence_own(hyla_sequence *seq, starpu_data_handle_t handle);
 /* Registers the vector x (len elements of elsize bytes) as d, tiles of nb
- * that the request owns (none for len = 0); the caller frees d->tiles. */
-int hyla__request_vector(hyla_request *req, hyla_desc *d, void *x, int64_t len, int64_t nb,
-                         size_t elsize);
+ * that the sequence owns (none for len = 0); the caller frees d->tiles. */
+int hyla__sequence_vector(hyla_sequence *seq, hyla_desc *d, void *x, int64_t len, int64_t nb,
+                          size_t elsize);
 /* Allocates an m-by-n matrix (leading dimension m) in hyla_malloc's memory
- * and registers it as panel views of width nb (hyla__desc_register_views):
- * the request's copy, which the wait unregisters and frees (one per request). */
-int hyla__request_matrix(hyla_request *req, int64_t m, int64_t n, int64_t nb, size_t elsize);
-/* Submits the task the wait waits for, after every access to the tiles of
- * a and b (NULL: none) and after a CPU task that brings the request's own
+ * and registers it as panel views of width nb (hyla__desc_register_views)
+ * into *copy: the sequence's, which the wait unregisters and frees. */
+int hyla__sequence_matrix(hyla_sequence *seq, int64_t m, int64_t n, int64_t nb, size_t elsize,
+                          const hyla_desc **copy);
+/* Submits a task the wait waits for, after every access to the tiles of a
+ * and b (NULL: none) and after a CPU task that brings the sequence's own
  * handles home (so a task that writes the matrix after the fence finds them
  * in the caller's memory). */
-int hyla__request_fence(hyla_request *req, const hyla_desc *a, const hyla_desc *b);
+int hyla__sequence_fence(hyla_sequence *seq, const hyla_desc *a, const hyla_desc *b);
 /* A task that runs nowhere and writes a's tiles: what follows waits for
  * every earlier access to a, an earlier call's fence included (so the
  * outputs of that call, its tau, are home by then). */
 int hyla__gate(const hyla_desc *a);
-/* The end of a synchronous call on the stack request req: waits for it,
- * then unregisters a; submitted (the submission's code) if it failed, else
- * the request's info. */
-int hyla__finish_sync(struct hyla_request *req, hyla_desc *a, int submitted);
+/* The end of a synchronous call on the stack sequence seq: waits for it,
+ * then unregisters a, frees seq's lists; submitted (the submission's code)
+ * if it failed, else the sequence's info. */
+int hyla__finish_sync(hyla_sequence *seq, hyla_desc *a, int submitted);
 /* From a task: the call failed at index info (> 0); the smallest one stays
- * (nothing without a request). */
-void hyla__request_fail(hyla_request *req, int info);
-/* Whether a task of the call should skip its work (req may be NULL). */
-int hyla__request_failed(const hyla_request *req);
-/* The wait runs fn(arg) once the call's data is home (see struct
- * hyla_request). */
-void hyla__request_finish(hyla_request *req, int (*fn)(void *arg), void *arg);
+ * (nothing without a sequence). */
+void hyla__sequence_fail(hyla_sequence *seq, int info);
+/* An asynchronous call's check of its sequence (argument arg): -arg if
+ * NULL, HYLA_ERR_SEQUENCE if it failed before (the call submits nothing). */
+int hyla__sequence_check(const hyla_sequence *seq, int arg);
+/* The end of an asynchronous call's submission: a failure (ret) becomes
+ * the sequence's info unless one is there already; returns ret. */
+int hyla__sequence_submitted(hyla_sequence *seq, int ret);
+/* Whether a task of the call should skip its work (seq may be NULL). */
+int hyla__sequence_failed(const hyla_sequence *seq);
+/* The wait runs fn(arg) once the call's data is home and frees arg (malloc'ed;
+ * hyla_sequence_destroy frees it too if it never ran): fn returns the
+ * call's info > 0 or 0. On failure (no memory) arg is freed. */
+struct hyla_finish {
+	int (*fn)(void *arg);
+	void *arg;
+};
+int hyla__sequence_finish(hyla_sequence *seq, int (*fn)(void *arg), void *arg);
 
 /* Checks that an insert function's starpu_task_insert succeeded. */
 int hyla__submitted(int ret, const char *codelet);

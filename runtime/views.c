@@ -139,10 +139,19 @@ size_t hyla__cols_from(struct starpu_task *task, unsigned first)
 	return cols;
 }
 
+/* The size base alone does not tell tasks apart whose costs differ: one
+ * product of several dimensions (the Hessenberg panel's n (n - col) leaves
+ * out its width nb; a GEMV's rows times columns with or without the
+ * panel's own part), or runs at other n and nb under one STARPU_HOME. So
+ * the footprint is the size seeded with the buffers' sizes (StarPU's data
+ * footprint); codelets with hidden arguments that change the cost (a
+ * column offset, a pass) hash those into it too. StarPU keeps one history
+ * entry per footprint and warns ("Too big deviation", "Incoherent flops")
+ * when tasks of one footprint differ in time or in STARPU_FLOPS. */
 uint32_t hyla__size_footprint(struct starpu_task *task)
 {
 	uint64_t size = task->cl->model->size_base(task, 0);
-	return starpu_hash_crc32c_be_n(&size, sizeof size, 0);
+	return starpu_hash_crc32c_be_n(&size, sizeof size, starpu_task_data_footprint(task));
 }
 
 int hyla__insert_on_panels(struct starpu_codelet *cl, const struct starpu_data_descr *fixed,

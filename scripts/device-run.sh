@@ -24,7 +24,10 @@
 # compare: the commands of HYLA_COMPARE (';' between them; default qr_mgs and
 # qr_cgs at 8000) with this build and an older one in .device/build-old (a
 # CUDA build of the older tree, as device-prepare.sh makes), alternately,
-# each with its own copy of the reference models, after a warm-up run.
+# each with its own copy of the reference models, after a warm-up run; with
+# HYLA_COMPARE_MODELS=empty each starts from empty models that
+# HYLA_COMPARE_WARMUP (default 8; 1 with the reference models) runs of each
+# command calibrate first.
 # profile: GPU time of each kernel in a window of hr_reduce 8000's column
 # loop (Nsight Compute), the per-column timeline of the panel.
 set -u
@@ -93,6 +96,7 @@ if [ "$what" = reliability ]; then
 	for sched in dmda eager ws; do
 		STARPU_SCHED=$sched $bin/tests/test_wrap 4000 128 || echo "FAILED: test_wrap under $sched"
 		STARPU_SCHED=$sched $bin/eigen_pipeline 2000 128 || echo "FAILED: eigen_pipeline under $sched"
+		STARPU_SCHED=$sched $bin/sched_contexts 2000 128 || echo "FAILED: sched_contexts under $sched"
 	done
 	STARPU_SCHED=dmda sh tests/driver_checks.sh $bin || echo "FAILED: driver_checks.sh"
 fi 2>&1 | tee "$out/reliability.txt"
@@ -100,9 +104,15 @@ fi 2>&1 | tee "$out/reliability.txt"
 
 if [ "$what" = compare ]; then
 	old=.device/build-old
+	warmup=${HYLA_COMPARE_WARMUP:-1}
+	[ "${HYLA_COMPARE_MODELS:-reference}" = empty ] && warmup=${HYLA_COMPARE_WARMUP:-8}
 	for build in new old; do
 		rm -rf /tmp/hyla-models-$build
-		cp -r perfmodels/reference/h100-vm /tmp/hyla-models-$build
+		if [ "${HYLA_COMPARE_MODELS:-reference}" = empty ]; then
+			mkdir -p /tmp/hyla-models-$build
+		else
+			cp -r perfmodels/reference/h100-vm /tmp/hyla-models-$build
+		fi
 	done
 	run() { # run BUILD ARGS...
 		b=$1
@@ -119,7 +129,9 @@ if [ "$what" = compare ]; then
 	for cmd in ${HYLA_COMPARE:-qr_mgs 8000;qr_cgs 8000}; do
 		IFS=$ifs
 		for build in new old; do
-			run $build $cmd --no-check --repeat 2 >/dev/null 2>&1
+			for i in $(seq "$warmup"); do
+				run $build $cmd --no-check --repeat 2 >/dev/null 2>&1
+			done
 		done
 		for round in 1 2; do
 			for build in new old; do

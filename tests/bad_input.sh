@@ -104,7 +104,6 @@ expect_naming "--trace $dir" 100 --trace "$dir"
 case $(basename "$drv") in
 bidiag_reduce)
 	expect_usage_error 2000000000 2000000000
-	expect_usage_error 100 --nb 64
 	run_env=STARPU_NCUDA=0
 	expect_usage_error 100 --require-gpu
 	run_env=
@@ -126,7 +125,6 @@ tridiag_reduce)
 	expect_usage_error --input "$dir/unsym.mtx" --triangle X
 	expect_usage_error 100 --triangle L
 	expect_usage_error 100 --uplo Q
-	expect_usage_error 100 --nb 64
 	expect_naming "'50'" 100 50
 	run_env=STARPU_NCUDA=0
 	expect_usage_error 100 --require-gpu

@@ -30,20 +30,21 @@ static void expect(const char *what, int got, int want)
 static void argument_order(void)
 {
 	double a[16], tau[4], d[4], e[4], r[16];
-	expect("dgeqrf(1, INT64_MAX, a, 1, tau)", hyla_dgeqrf(1, INT64_MAX, a, 1, tau), -2);
-	expect("dgeqrf(INT64_MAX, 1, a, 1, tau)", hyla_dgeqrf(INT64_MAX, 1, a, 1, tau), -1);
-	expect("dgeqrf(4, 4, a, INT64_MAX, NULL)", hyla_dgeqrf(4, 4, a, INT64_MAX, NULL), -4);
-	expect("dgehrd(INT64_MAX, 1, 0, a, 1, tau)", hyla_dgehrd(INT64_MAX, 1, 0, a, 1, tau), -1);
-	expect("dgehrd(4, 1, 4, a, INT64_MAX, NULL)", hyla_dgehrd(4, 1, 4, a, INT64_MAX, NULL), -5);
+	expect("dgeqrf(1, INT64_MAX, a, 1, tau)", hyla_dgeqrf(1, INT64_MAX, a, 1, tau, NULL), -2);
+	expect("dgeqrf(INT64_MAX, 1, a, 1, tau)", hyla_dgeqrf(INT64_MAX, 1, a, 1, tau, NULL), -1);
+	expect("dgeqrf(4, 4, a, INT64_MAX, NULL)", hyla_dgeqrf(4, 4, a, INT64_MAX, NULL, NULL), -4);
+	expect("dgehrd(INT64_MAX, 1, 0, a, 1, tau)", hyla_dgehrd(INT64_MAX, 1, 0, a, 1, tau, NULL), -1);
+	expect("dgehrd(4, 1, 4, a, INT64_MAX, NULL)", hyla_dgehrd(4, 1, 4, a, INT64_MAX, NULL, NULL), -5);
 	expect("dsytrd('L', 4, a, INT64_MAX, NULL, ...)",
-	       hyla_dsytrd('L', 4, a, INT64_MAX, NULL, e, tau), -4);
-	expect("dgebrd(4, 4, a, 4, d, NULL, NULL, tau)", hyla_dgebrd(4, 4, a, 4, d, NULL, NULL, tau),
-	       -6);
-	expect("dgebrd(4, 4, a, 4, d, e, NULL, NULL)", hyla_dgebrd(4, 4, a, 4, d, e, NULL, NULL), -7);
+	       hyla_dsytrd('L', 4, a, INT64_MAX, NULL, e, tau, NULL), -4);
+	expect("dgebrd(4, 4, a, 4, d, NULL, NULL, tau)",
+	       hyla_dgebrd(4, 4, a, 4, d, NULL, NULL, tau, NULL), -6);
+	expect("dgebrd(4, 4, a, 4, d, e, NULL, NULL)",
+	       hyla_dgebrd(4, 4, a, 4, d, e, NULL, NULL, NULL), -7);
 	expect("dmgs(4, 4, a, INT64_MAX, NULL, ...)",
-	       hyla_dmgs(4, 4, a, INT64_MAX, NULL, 4, 0, HYLA_MGS_BLOCKED), -4);
+	       hyla_dmgs(4, 4, a, INT64_MAX, NULL, 4, NULL), -4);
 	expect("dcgs(4, 4, a, 4, r, INT64_MAX, ...)",
-	       hyla_dcgs(4, 4, a, 4, r, INT64_MAX, 0, HYLA_CGS2), -6);
+	       hyla_dcgs(4, 4, a, 4, r, INT64_MAX, NULL), -6);
 }
 
 static void after_finalize(void)
@@ -53,11 +54,12 @@ static void after_finalize(void)
 		a[i] = (double)((i * 7919) % 101) / 101 - 0.5;
 	expect("hyla_init", hyla_init(), HYLA_SUCCESS);
 	hyla_matrix *m = hyla_matrix_create(a, sizeof(double), 64, 64, 64, 16);
-	hyla_request *req = hyla_request_create();
+	hyla_sequence *seq = hyla_sequence_create();
 	hyla_finalize();
-	expect("dgeqrf_async after hyla_finalize", hyla_dgeqrf_async(m, tau, req), HYLA_ERR_NOINIT);
+	expect("dgeqrf_async after hyla_finalize", hyla_dgeqrf_async(m, tau, NULL, seq),
+	       HYLA_ERR_NOINIT);
 	hyla_matrix_destroy(m);
-	hyla_request_destroy(req);
+	hyla_sequence_destroy(seq);
 }
 
 static void blas_threads(void)

@@ -1,6 +1,6 @@
 /* The asynchronous calls return before their tasks run, the caller's tasks
  * before and after them are ordered by StarPU's dependencies, and errors
- * come back through the request. The application starts StarPU itself.
+ * come back through the sequence. The application starts StarPU itself.
  *
  * A "gate" task of the caller's, submitted first on the matrix, blocks until
  * the main thread opens it after the hyla call returned: a call that waited
@@ -105,26 +105,27 @@ struct gs_call {
 	int64_t n;
 	int mgs;
 	hyla_cgs_variant variant;
-	hyla_request *req;
+	hyla_sequence *seq;
 };
 
 static int gs_call(void *ctx)
 {
 	struct gs_call *c = ctx;
-	return c->mgs ? hyla_dmgs_async(c->a, c->r, c->n, HYLA_MGS_BLOCKED, c->req)
-	              : hyla_dcgs_async(c->a, c->r, c->n, c->variant, c->req);
+	hyla_options o = {.cgs_variant = c->variant};
+	return c->mgs ? hyla_dmgs_async(c->a, c->r, c->n, NULL, c->seq)
+	              : hyla_dcgs_async(c->a, c->r, c->n, &o, c->seq);
 }
 
 struct gehrd_call {
 	hyla_matrix *a;
 	double *tau;
-	hyla_request *req;
+	hyla_sequence *seq;
 };
 
 static int gehrd_call(void *ctx)
 {
 	struct gehrd_call *c = ctx;
-	return hyla_dgehrd_async(c->a, c->tau, HYLA_PANEL_AUTO, c->req);
+	return hyla_dgehrd_async(c->a, c->tau, NULL, c->seq);
 }
 
 static int report(const char *what, int ok, const char *fmt, double v1, double v2)
@@ -146,13 +147,13 @@ static int test_gs(const char *name, int mgs, hyla_cgs_variant variant, int zero
 		memset(a0 + 100 * m, 0, sizeof *a0 * m); /* column 101 (1-based) */
 	memcpy(a, a0, sizeof *a * m * n);
 	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), m, n, m, nb);
-	hyla_request *req = hyla_request_create();
-	struct gs_call call = {A, r, n, mgs, variant, req};
+	hyla_sequence *seq = hyla_sequence_create();
+	struct gs_call call = {A, r, n, mgs, variant, seq};
 	struct reader orth = {.m = m, .n = n, .orth = 1};
 	int ret = behind_gate(gs_call, &call, A);
 	if (ret == 0 && !zero_column)
 		ret = insert_on_all(&reader_cl, A, STARPU_R, &orth);
-	int info = hyla_request_wait(req);
+	int info = hyla_sequence_wait(seq);
 	starpu_task_wait_for_all(); /* the caller's own tasks */
 	hyla_matrix_destroy(A);
 	int ok;
@@ -163,7 +164,7 @@ static int test_gs(const char *name, int mgs, hyla_cgs_variant variant, int zero
 		ok = ret == 0 && info == 0 && orth.value < 1e-12 && resid < 1e-14;
 		ok = report(name, ok, "orth=%.2e resid=%.2e", orth.value, resid);
 	}
-	hyla_request_destroy(req);
+	hyla_sequence_destroy(seq);
 	free(a0), free(a), free(r);
 	return ok;
 }
@@ -176,13 +177,13 @@ static int test_gehrd(void)
 	random_matrix(n, n, a0, n, 12);
 	memcpy(a, a0, sizeof *a * n * n);
 	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), n, n, n, nb);
-	hyla_request *req = hyla_request_create();
-	struct gehrd_call call = {A, tau, req};
+	hyla_sequence *seq = hyla_sequence_create();
+	struct gehrd_call call = {A, tau, seq};
 	struct reader sum = {.m = n, .n = n};
 	int ret = behind_gate(gehrd_call, &call, A);
 	if (ret == 0)
 		ret = insert_on_all(&reader_cl, A, STARPU_R, &sum);
-	int info = hyla_request_wait(req);
+	int info = hyla_sequence_wait(seq);
 	starpu_task_wait_for_all();
 	hyla_matrix_destroy(A);
 	int checked = hessenberg_residuals(n, a0, n, a, n, tau, NULL, &resid, &orth);
@@ -192,7 +193,7 @@ static int test_gehrd(void)
 	int ok = ret == 0 && info == 0 && checked == 0 && resid < 30 * eps && orth < 30 * eps && after;
 	ok = report(after ? "gehrd async, caller's reader after" : "gehrd async, reader saw the input",
 	            ok, "resid=%.1f eps orth=%.1f eps", resid / eps, orth / eps);
-	hyla_request_destroy(req);
+	hyla_sequence_destroy(seq);
 	free(a0), free(a), free(tau);
 	return ok;
 }
@@ -202,14 +203,14 @@ static int test_gehrd(void)
 struct qr_call {
 	hyla_matrix *a;
 	double *tau;
-	hyla_request *factor, *form;
+	hyla_sequence *factor, *form;
 };
 
 static int qr_call(void *ctx)
 {
 	struct qr_call *c = ctx;
-	int ret = hyla_dgeqrf_async(c->a, c->tau, c->factor);
-	return ret ? ret : hyla_dorgqr_async(c->a, c->tau, c->form);
+	int ret = hyla_dgeqrf_async(c->a, c->tau, NULL, c->factor);
+	return ret ? ret : hyla_dorgqr_async(c->a, c->tau, NULL, c->form);
 }
 
 static int test_householder(void)
@@ -220,10 +221,10 @@ static int test_householder(void)
 	random_matrix(m, n, a0, m, 13);
 	memcpy(a, a0, sizeof *a * m * n);
 	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), m, n, m, nb);
-	struct qr_call call = {A, tau, hyla_request_create(), hyla_request_create()};
+	struct qr_call call = {A, tau, hyla_sequence_create(), hyla_sequence_create()};
 	int ret = behind_gate(qr_call, &call, A);
-	int info = hyla_request_wait(call.factor);
-	info |= hyla_request_wait(call.form);
+	int info = hyla_sequence_wait(call.factor);
+	info |= hyla_sequence_wait(call.form);
 	hyla_matrix_destroy(A);
 	double *ref = malloc(sizeof *ref * m * n), *tref = malloc(sizeof *tref * n);
 	memcpy(ref, a0, sizeof *ref * m * n);
@@ -236,8 +237,8 @@ static int test_householder(void)
 	double resid = qr_residual(m, n, a0, m, a, m, r, n), orth = orthogonality(m, n, a, m);
 	int ok = report("geqrf + orgqr async, back to back", ret == 0 && info == 0 && resid < 1e-13 &&
 	                orth < 1e-13, "resid=%.2e orth=%.2e", resid, orth);
-	hyla_request_destroy(call.factor);
-	hyla_request_destroy(call.form);
+	hyla_sequence_destroy(call.factor);
+	hyla_sequence_destroy(call.form);
 	free(a0), free(a), free(r), free(tau), free(ref), free(tref);
 	return ok;
 }
@@ -249,7 +250,7 @@ struct reduction {
 	char uplo;
 	double *d, *e, *tau, *taup;
 	struct reader *h;
-	hyla_request *req, *orghr;
+	hyla_sequence *seq, *orghr;
 };
 
 /* hyla_dgehrd_async, the caller's copy of H, hyla_dorghr_async: back to
@@ -259,10 +260,10 @@ static int orghr_call(void *ctx)
 {
 	struct reduction *c = ctx;
 	hyla_gehrd_panel panel = hyla_ncuda() > 0 ? HYLA_PANEL_GPU : HYLA_PANEL_AUTO;
-	int ret = hyla_dgehrd_async(c->a, c->tau, panel, c->req);
+	int ret = hyla_dgehrd_async(c->a, c->tau, &(hyla_options){.gehrd_panel = panel}, c->seq);
 	if (ret == 0)
 		ret = insert_on_all(&reader_cl, c->a, STARPU_R, c->h);
-	return ret ? ret : hyla_dorghr_async(c->a, c->tau, c->orghr);
+	return ret ? ret : hyla_dorghr_async(c->a, c->tau, NULL, c->orghr);
 }
 
 static int test_orghr(void)
@@ -274,11 +275,11 @@ static int test_orghr(void)
 	memcpy(a, a0, sizeof *a * n * n);
 	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), n, n, n, nb);
 	struct reader copy = {.m = n, .n = n, .copy = h};
-	struct reduction call = {.a = A, .tau = tau, .h = &copy, .req = hyla_request_create(),
-	                         .orghr = hyla_request_create()};
+	struct reduction call = {.a = A, .tau = tau, .h = &copy, .seq = hyla_sequence_create(),
+	                         .orghr = hyla_sequence_create()};
 	int ret = behind_gate(orghr_call, &call, A);
-	int info = hyla_request_wait(call.orghr); /* the later call first: either order works */
-	info |= hyla_request_wait(call.req);
+	int info = hyla_sequence_wait(call.orghr); /* the later call first: either order works */
+	info |= hyla_sequence_wait(call.seq);
 	starpu_task_wait_for_all();
 	hyla_matrix_destroy(A);
 	/* Q (a) from hyla's dorghr with H as the caller's task saw it. */
@@ -287,8 +288,8 @@ static int test_orghr(void)
 	int ok = ret == 0 && info == 0 && checked == 0 && resid < 30 * eps && orth < 30 * eps;
 	ok = report("gehrd + orghr async, back to back", ok, "resid=%.1f eps orth=%.1f eps",
 	            resid / eps, orth / eps);
-	hyla_request_destroy(call.req);
-	hyla_request_destroy(call.orghr);
+	hyla_sequence_destroy(call.seq);
+	hyla_sequence_destroy(call.orghr);
 	free(a0), free(a), free(h), free(tau);
 	return ok;
 }
@@ -296,7 +297,7 @@ static int test_orghr(void)
 static int sytrd_call(void *ctx)
 {
 	struct reduction *c = ctx;
-	return hyla_dsytrd_async(c->uplo, c->a, c->d, c->e, c->tau, c->req);
+	return hyla_dsytrd_async(c->uplo, c->a, c->d, c->e, c->tau, NULL, c->seq);
 }
 
 /* Whether the strict triangle that uplo leaves out is as in a0 (n-by-n). */
@@ -323,9 +324,9 @@ static int test_sytrd(char uplo)
 	memcpy(a, a0, sizeof *a * n * n);
 	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), n, n, n, nb);
 	struct reduction call = {.a = A, .uplo = uplo, .d = d, .e = d + n, .tau = d + 2 * n,
-	                         .req = hyla_request_create()};
+	                         .seq = hyla_sequence_create()};
 	int ret = behind_gate(sytrd_call, &call, A);
-	int info = hyla_request_wait(call.req);
+	int info = hyla_sequence_wait(call.seq);
 	hyla_matrix_destroy(A);
 	int checked = tridiagonal_residuals(n, uplo, a0, n, a, d, d + n, d + 2 * n, &resid, &orth);
 	double eps = 0x1p-53;
@@ -334,7 +335,7 @@ static int test_sytrd(char uplo)
 	char name[40];
 	snprintf(name, sizeof name, "sytrd async %c%s", uplo, kept ? "" : ", other triangle changed");
 	ok = report(name, ok, "resid=%.1f eps orth=%.1f eps", resid / eps, orth / eps);
-	hyla_request_destroy(call.req);
+	hyla_sequence_destroy(call.seq);
 	free(a0), free(a), free(d);
 	return ok;
 }
@@ -342,10 +343,10 @@ static int test_sytrd(char uplo)
 static int gebrd_call(void *ctx)
 {
 	struct reduction *c = ctx;
-	return hyla_dgebrd_async(c->a, c->d, c->e, c->tau, c->taup, c->req);
+	return hyla_dgebrd_async(c->a, c->d, c->e, c->tau, c->taup, NULL, c->seq);
 }
 
-/* Tall, or wide (m < n: reduced as A^T, a copy the request owns). */
+/* Tall, or wide (m < n: reduced as A^T, a copy the sequence owns). */
 static int test_gebrd(int64_t m, int64_t n)
 {
 	const int64_t nb = 40, k = m < n ? m : n;
@@ -355,9 +356,9 @@ static int test_gebrd(int64_t m, int64_t n)
 	memcpy(a, a0, sizeof *a * m * n);
 	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), m, n, m, nb);
 	struct reduction call = {.a = A, .d = d, .e = d + k, .tau = d + 2 * k, .taup = d + 3 * k,
-	                         .req = hyla_request_create()};
+	                         .seq = hyla_sequence_create()};
 	int ret = behind_gate(gebrd_call, &call, A);
-	int info = hyla_request_wait(call.req);
+	int info = hyla_sequence_wait(call.seq);
 	hyla_matrix_destroy(A);
 	int checked = bidiagonal_residuals(m, n, a0, m, a, d, d + k, d + 2 * k, d + 3 * k, &resid,
 	                                   &orth);
@@ -366,7 +367,7 @@ static int test_gebrd(int64_t m, int64_t n)
 	char name[40];
 	snprintf(name, sizeof name, "gebrd async %lldx%lld", (long long)m, (long long)n);
 	ok = report(name, ok, "resid=%.1f eps orth=%.1f eps", resid / eps, orth / eps);
-	hyla_request_destroy(call.req);
+	hyla_sequence_destroy(call.seq);
 	free(a0), free(a), free(d);
 	return ok;
 }
@@ -374,7 +375,7 @@ static int test_gebrd(int64_t m, int64_t n)
 static int geqrf_call(void *ctx)
 {
 	struct qr_call *c = ctx;
-	return hyla_dgeqrf_async(c->a, c->tau, c->factor);
+	return hyla_dgeqrf_async(c->a, c->tau, NULL, c->factor);
 }
 
 /* A wide QR on the caller's panels: those left of column m, then the
@@ -388,9 +389,9 @@ static int test_geqrf_wide(int64_t m, int64_t n, int64_t nb)
 	random_matrix(m, n, a0, m, 17);
 	memcpy(a, a0, sizeof *a * m * n);
 	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), m, n, m, nb);
-	struct qr_call call = {.a = A, .tau = tau, .factor = hyla_request_create()};
+	struct qr_call call = {.a = A, .tau = tau, .factor = hyla_sequence_create()};
 	int ret = behind_gate(geqrf_call, &call, A);
-	int info = hyla_request_wait(call.factor);
+	int info = hyla_sequence_wait(call.factor);
 	hyla_matrix_destroy(A);
 	memcpy(q, a, sizeof *q * m * m);
 	int formed = LAPACKE_dorgqr(LAPACK_COL_MAJOR, (int)m, (int)m, (int)m, q, (int)m, tau);
@@ -408,47 +409,56 @@ static int test_geqrf_wide(int64_t m, int64_t n, int64_t nb)
 	         (long long)nb);
 	int ok = report(name, ret == 0 && info == 0 && formed == 0 && resid < 1e-14 && orth < 1e-13,
 	                "resid=%.2e orth=%.2e", resid, orth);
-	hyla_request_destroy(call.factor);
+	hyla_sequence_destroy(call.factor);
 	free(a0), free(a), free(q), free(r), free(tau);
 	return ok;
 }
 
-/* The descriptor level: hyla_dgeqrf_matrix then hyla_dorgqr_matrix, each
- * complete on return (tau home; the matrix in its handle until destroyed),
- * and hyla_dmgs_matrix's R. */
-static int test_matrix_level(void)
+/* One sequence across calls on two matrices: geqrf and orgqr on A, MGS on
+ * B, one wait; then a sequence that fails (MGS on a matrix whose column
+ * 31 is zero) refuses the calls after it, which leave their matrix as it
+ * was. */
+static int test_sequence(void)
 {
 	const int64_t m = 300, n = 180, nb = 40;
 	double *a0 = malloc(sizeof *a0 * m * n), *a = malloc(sizeof *a * m * n);
-	double *r = calloc((size_t)(n * n), sizeof *r), *tau = malloc(sizeof *tau * n);
+	double *b = malloc(sizeof *b * m * n), *r = calloc((size_t)(n * n), sizeof *r);
+	double *rb = calloc((size_t)(n * n), sizeof *rb), *tau = malloc(sizeof *tau * n);
 	random_matrix(m, n, a0, m, 17);
 	memcpy(a, a0, sizeof *a * m * n);
+	memcpy(b, a0, sizeof *b * m * n);
 	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), m, n, m, nb);
-	int info = hyla_dgeqrf_matrix(A, tau);
-	for (int64_t p = 0; p < hyla_matrix_panels(A); p++) /* R from the matrix, in place */
-		starpu_data_acquire(hyla_matrix_panel(A, p), STARPU_R);
-	for (int64_t j = 0; j < n; j++)
-		for (int64_t i = 0; i <= j; i++)
-			r[i + j * n] = a[i + j * m];
-	for (int64_t p = 0; p < hyla_matrix_panels(A); p++)
-		starpu_data_release(hyla_matrix_panel(A, p));
-	info |= hyla_dorgqr_matrix(A, tau);
+	hyla_matrix *B = hyla_matrix_create(b, sizeof(double), m, n, m, nb);
+	hyla_sequence *seq = hyla_sequence_create();
+	int info = hyla_dgeqrf_async(A, tau, NULL, seq);
+	info |= hyla_dmgs_async(B, rb, n, NULL, seq);
+	info |= hyla_dorgqr_async(A, tau, NULL, seq);
+	info |= hyla_sequence_wait(seq);
 	hyla_matrix_destroy(A);
-	double resid = qr_residual(m, n, a0, m, a, m, r, n), orth = orthogonality(m, n, a, m);
-	int ok = info == 0 && resid < 1e-14 && orth < 1e-13;
-	printf("%-34s resid=%.2e orth=%.2e %s\n", "geqrf, orgqr on the matrix (sync)", resid, orth,
+	hyla_matrix_destroy(B);
+	double resid = qr_residual(m, n, a0, m, b, m, rb, n), orth = orthogonality(m, n, a, m);
+	int ok = info == 0 && resid < 1e-14 && orth < 1e-13 && orthogonality(m, n, b, m) < 1e-13;
+	printf("%-34s resid=%.2e orth=%.2e %s\n", "geqrf, mgs, orgqr in one sequence", resid, orth,
 	       ok ? "pass" : "FAILED");
 
+	for (int64_t i = 0; i < m; i++)
+		b[i + 30 * m] = 0;
 	memcpy(a, a0, sizeof *a * m * n);
 	A = hyla_matrix_create(a, sizeof(double), m, n, m, nb);
-	int mgs_info = hyla_dmgs_matrix(A, r, n, HYLA_MGS_BLOCKED);
+	B = hyla_matrix_create(b, sizeof(double), m, n, m, nb);
+	int first = hyla_dmgs_async(B, rb, n, NULL, seq);
+	int found = hyla_sequence_wait(seq);
+	int later = hyla_dgeqrf_async(A, tau, NULL, seq);
+	int kept = hyla_sequence_wait(seq);
 	hyla_matrix_destroy(A);
-	resid = qr_residual(m, n, a0, m, a, m, r, n), orth = orthogonality(m, n, a, m);
-	int mgs_ok = mgs_info == 0 && resid < 1e-14 && orth < 1e-13;
-	printf("%-34s resid=%.2e orth=%.2e %s\n", "mgs on the matrix (sync)", resid, orth,
-	       mgs_ok ? "pass" : "FAILED");
-	free(a0), free(a), free(r), free(tau);
-	return ok && mgs_ok;
+	hyla_matrix_destroy(B);
+	hyla_sequence_destroy(seq);
+	int untouched = memcmp(a, a0, sizeof *a * m * n) == 0;
+	int ok2 = first == 0 && found == 31 && later == HYLA_ERR_SEQUENCE && kept == 31 && untouched;
+	printf("%-34s info=%d later=%d (%s) %s\n", "a failed sequence refuses more", found, later,
+	       untouched ? "matrix untouched" : "matrix changed", ok2 ? "pass" : "FAILED");
+	free(a0), free(a), free(b), free(r), free(rb), free(tau);
+	return ok && ok2;
 }
 
 int main(void)
@@ -469,7 +479,7 @@ int main(void)
 	         test_gs("mgs async, zero column 101", 1, HYLA_CGS2, 1) & test_gehrd() &
 	         test_householder() & test_orghr() & test_sytrd('L') & test_sytrd('U') &
 	         test_gebrd(300, 170) & test_gebrd(170, 300) & test_geqrf_wide(150, 400, 48) &
-	         test_geqrf_wide(160, 400, 40) & test_geqrf_wide(30, 100, 40) & test_matrix_level();
+	         test_geqrf_wide(160, 400, 40) & test_geqrf_wide(30, 100, 40) & test_sequence();
 	hyla_finalize();
 #ifdef STARPU_USE_CUDA
 	starpu_cublas_shutdown();

@@ -26,7 +26,8 @@ static pthread_barrier_t start;
 
 static int reduce(struct job *j)
 {
-	return j->id % 2 ? hyla_dgehrd(N, 1, N, j->a, N, j->tau) : hyla_dgeqrf(N, N, j->a, N, j->tau);
+	return j->id % 2 ? hyla_dgehrd(N, 1, N, j->a, N, j->tau, NULL)
+	                 : hyla_dgeqrf(N, N, j->a, N, j->tau, NULL);
 }
 
 static void *thread_main(void *arg)

@@ -28,7 +28,7 @@ int main(void)
 
 	int failures = 0;
 	for (int round = 0; round < 2; round++) {
-		int info = hyla_dmgs(m, n, a, m, r, n, 32, HYLA_MGS_BLOCKED);
+		int info = hyla_dmgs(m, n, a, m, r, n, &(hyla_options){.nb = 32});
 		double resid = qr_residual(m, n, a0, m, a, m, r, n);
 		double orth = orthogonality(m, n, a, m);
 		int ok = info == 0 && resid < 1e-13 && orth < 1e-12 && starpu_is_initialized();

@@ -46,10 +46,10 @@ static int hyla_gebrd(char prec, int64_t m, int64_t n, double *a, double *v)
 {
 	int64_t k = m < n ? m : n;
 	if (prec == 'd')
-		return hyla_dgebrd(m, n, a, m, v, v + k, v + 2 * k, v + 3 * k);
+		return hyla_dgebrd(m, n, a, m, v, v + k, v + 2 * k, v + 3 * k, NULL);
 	float *f = malloc(sizeof *f * (size_t)(m * n)), *fv = malloc(sizeof *fv * (size_t)(4 * k));
 	to_float(m, n, a, m, f);
-	int info = hyla_sgebrd(m, n, f, m, fv, fv + k, fv + 2 * k, fv + 3 * k);
+	int info = hyla_sgebrd(m, n, f, m, fv, fv + k, fv + 2 * k, fv + 3 * k, NULL);
 	to_double(m, n, f, a, m);
 	to_double(4 * k, 1, fv, v, 4 * k);
 	free(f), free(fv);

@@ -49,11 +49,11 @@ static int hyla_q(char prec, int64_t n, const double *h, const double *tau, doub
 {
 	if (prec == 'd') {
 		memcpy(q, h, sizeof *q * (size_t)(n * n));
-		return hyla_dorghr(n, 1, n, q, n, tau);
+		return hyla_dorghr(n, 1, n, q, n, tau, NULL);
 	}
 	to_float(n, n, h, n, qf);
 	to_float(n, 1, tau, n, tauf);
-	int info = hyla_sorghr(n, 1, n, qf, n, tauf);
+	int info = hyla_sorghr(n, 1, n, qf, n, tauf, NULL);
 	to_double(n, n, qf, q, n);
 	return info;
 }
@@ -63,8 +63,9 @@ static int hyla_q(char prec, int64_t n, const double *h, const double *tau, doub
 static int gehrd_in(char prec, int hyla, int n, int ilo, int ihi, double *a, int ld, double *tau,
                     int64_t nb, hyla_gehrd_panel panel)
 {
+	hyla_options o = {.nb = nb, .gehrd_panel = panel};
 	if (prec == 'd')
-		return hyla ? hyla_dgehrd_ex(n, ilo, ihi, a, ld, tau, nb, panel)
+		return hyla ? hyla_dgehrd(n, ilo, ihi, a, ld, tau, &o)
 		            : LAPACKE_dgehrd(LAPACK_COL_MAJOR, n, ilo, ihi, a, ld, tau);
 	size_t size = (size_t)ld * (size_t)n;
 	float *af = malloc(sizeof *af * size), *tf = calloc((size_t)n, sizeof *tf);
@@ -72,7 +73,7 @@ static int gehrd_in(char prec, int hyla, int n, int ilo, int ihi, double *a, int
 	if (af && tf) {
 		for (size_t i = 0; i < size; i++)
 			af[i] = (float)a[i];
-		info = hyla ? hyla_sgehrd_ex(n, ilo, ihi, af, ld, tf, nb, panel)
+		info = hyla ? hyla_sgehrd(n, ilo, ihi, af, ld, tf, &o)
 		            : LAPACKE_sgehrd(LAPACK_COL_MAJOR, n, ilo, ihi, af, ld, tf);
 		for (size_t i = 0; i < size; i++)
 			a[i] = af[i];
@@ -88,7 +89,7 @@ static int orghr_in(char prec, int hyla, int n, int ilo, int ihi, double *a, int
                     const double *tau)
 {
 	if (prec == 'd')
-		return hyla ? hyla_dorghr(n, ilo, ihi, a, ld, tau)
+		return hyla ? hyla_dorghr(n, ilo, ihi, a, ld, tau, NULL)
 		            : LAPACKE_dorghr(LAPACK_COL_MAJOR, n, ilo, ihi, a, ld, tau);
 	size_t size = (size_t)ld * (size_t)n;
 	float *af = malloc(sizeof *af * size), *tf = calloc((size_t)n, sizeof *tf);
@@ -98,7 +99,7 @@ static int orghr_in(char prec, int hyla, int n, int ilo, int ihi, double *a, int
 			af[i] = (float)a[i];
 		for (int i = 0; i < n; i++)
 			tf[i] = (float)tau[i];
-		info = hyla ? hyla_sorghr(n, ilo, ihi, af, ld, tf)
+		info = hyla ? hyla_sorghr(n, ilo, ihi, af, ld, tf, NULL)
 		            : LAPACKE_sorghr(LAPACK_COL_MAJOR, n, ilo, ihi, af, ld, tf);
 		for (size_t i = 0; i < size; i++)
 			a[i] = af[i];
@@ -220,7 +221,7 @@ int main(int argc, char **argv)
 	int info;
 	if (prec == 's') {
 		to_float(n, n, a0, n, af);
-		info = hyla_sgehrd_ex(n, 1, n, af, n, tauf, nb, panel);
+		info = hyla_sgehrd(n, 1, n, af, n, tauf, &(hyla_options){.nb = nb, .gehrd_panel = panel});
 		to_double(n, n, af, h, n);
 		to_double(n, 1, tauf, tau, n);
 		to_float(n, n, a0, n, af);
@@ -229,7 +230,7 @@ int main(int argc, char **argv)
 		to_double(n, 1, tauf, tau_ref, n);
 	} else {
 		memcpy(h, a0, sizeof *h * nn);
-		info = hyla_dgehrd_ex(n, 1, n, h, n, tau, nb, panel);
+		info = hyla_dgehrd(n, 1, n, h, n, tau, &(hyla_options){.nb = nb, .gehrd_panel = panel});
 		memcpy(ref, a0, sizeof *ref * nn);
 		LAPACKE_dgehrd(LAPACK_COL_MAJOR, (lapack_int)n, 1, (lapack_int)n, ref, (lapack_int)n, tau_ref);
 	}

@@ -30,18 +30,18 @@ static int hyla_qr(char prec, int64_t m, int64_t n, int64_t nb, double *a, doubl
 	if (prec == 's') {
 		float *f = malloc(sizeof *f * (size_t)(m * n)), *ft = malloc(sizeof *ft * (size_t)k);
 		to_float(m, n, a, m, f);
-		info = hyla_sgeqrf_ex(m, n, f, m, ft, nb);
+		info = hyla_sgeqrf(m, n, f, m, ft, &(hyla_options){.nb = nb});
 		to_double(m, n, f, a, m);
 		for (int64_t i = 0; i < k; i++)
 			tau[i] = ft[i];
-		info = info ? info : hyla_sorgqr_ex(m, k, k, f, m, ft, nb);
+		info = info ? info : hyla_sorgqr(m, k, k, f, m, ft, &(hyla_options){.nb = nb});
 		to_double(m, k, f, q, m);
 		free(f), free(ft);
 		return info;
 	}
-	info = hyla_dgeqrf_ex(m, n, a, m, tau, nb);
+	info = hyla_dgeqrf(m, n, a, m, tau, &(hyla_options){.nb = nb});
 	memcpy(q, a, sizeof *q * (size_t)(m * k));
-	return info ? info : hyla_dorgqr_ex(m, k, k, q, m, tau, nb);
+	return info ? info : hyla_dorgqr(m, k, k, q, m, tau, &(hyla_options){.nb = nb});
 }
 
 int main(int argc, char **argv)
@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 	double full_orth = 0, full_first = 0;
 	if (m > n && prec == 'd') {
 		memcpy(full, a, sizeof *full * (size_t)(m * n));
-		info = info ? info : hyla_dorgqr_ex(m, m, n, full, m, tau, nb);
+		info = info ? info : hyla_dorgqr(m, m, n, full, m, tau, &(hyla_options){.nb = nb});
 		full_orth = orthogonality(m, m, full, m);
 		full_first = relative_difference(m, n, full, q, m);
 	}

@@ -27,11 +27,12 @@ static int factor(int alg, char prec, int64_t m, int64_t n, void *a, void *r, in
 {
 	if (alg < 2) {
 		hyla_mgs_form form = alg ? HYLA_MGS_VECTOR : HYLA_MGS_BLOCKED;
-		return prec == 's' ? hyla_smgs(m, n, a, m, r, n, nb, form)
-		                   : hyla_dmgs(m, n, a, m, r, n, nb, form);
+		hyla_options o = {.nb = nb, .mgs_form = form};
+		return prec == 's' ? hyla_smgs(m, n, a, m, r, n, &o) : hyla_dmgs(m, n, a, m, r, n, &o);
 	}
 	hyla_cgs_variant v = alg == 2 ? HYLA_CGS2 : alg == 3 ? HYLA_CGS : HYLA_CGS_VECTOR;
-	return prec == 's' ? hyla_scgs(m, n, a, m, r, n, nb, v) : hyla_dcgs(m, n, a, m, r, n, nb, v);
+	hyla_options o = {.nb = nb, .cgs_variant = v};
+	return prec == 's' ? hyla_scgs(m, n, a, m, r, n, &o) : hyla_dcgs(m, n, a, m, r, n, &o);
 }
 
 /* The orthogonality each algorithm keeps, in units of eps sqrt(n). */

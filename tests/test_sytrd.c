@@ -48,14 +48,14 @@ int main(int argc, char **argv)
 	if (prec == 's') {
 		float *f = malloc(sizeof *f * (size_t)nn), *fd = malloc(sizeof *fd * (size_t)(3 * n));
 		to_float(n, n, a0, n, f);
-		info = hyla_ssytrd(uplo, n, f, n, fd, fd + n, fd + 2 * n);
+		info = hyla_ssytrd(uplo, n, f, n, fd, fd + n, fd + 2 * n, NULL);
 		to_double(n, n, f, a, n);
 		for (int64_t i = 0; i < n; i++)
 			d[i] = fd[i], e[i] = fd[n + i], tau[i] = fd[2 * n + i];
 		free(f), free(fd);
 	} else {
 		memcpy(a, a0, sizeof *a * (size_t)nn);
-		info = hyla_dsytrd(uplo, n, a, n, d, e, tau);
+		info = hyla_dsytrd(uplo, n, a, n, d, e, tau, NULL);
 	}
 	if (prec == 's') {
 		float *f = malloc(sizeof *f * (size_t)nn), *fd = malloc(sizeof *fd * (size_t)(3 * n));

@@ -1,0 +1,165 @@
+/* The options of a call (hyla.h): their checks, and the defaults tuned per
+ * machine (GPU or not; the worker counts are the calling thread's
+ * scheduling context's). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "algorithms.h"
+#include "runtime.h"
+
+static int64_t mgs_nb(int64_t m, int64_t n)
+{
+	(void)m;
+	/* Measured on an H100 + 16 cores at n = 8000: nb = 512 0.19 s, 384 0.20 s,
+	 * 256 0.23 s; 16 cores alone: 128. */
+	int64_t nb = hyla_ncuda() == 0 ? 128 : n >= 6144 ? 512 : 256;
+	return n < nb ? (n > 0 ? n : 1) : nb;
+}
+
+static int64_t cgs_nb(int64_t m, int64_t n)
+{
+	(void)m;
+	/* The panel's Level-2 work grows with nb, the projections' Level-3
+	 * efficiency too. */
+	int64_t nb = hyla_ncuda() == 0 ? 64 : 256;
+	return n < nb ? (n > 0 ? n : 1) : nb;
+}
+
+static int64_t geqrf_nb(int64_t m, int64_t n)
+{
+	(void)m, (void)n;
+	/* The panel is the critical path; on the GPU its column loop costs about
+	 * the same per column at any width. H100, qr_householder 8000: geqrf
+	 * 0.138 s at nb 128, 0.153 s at 192, 0.177 s at 256. */
+	return hyla_ncuda() > 0 ? 128 : 64;
+}
+
+static int64_t orgqr_nb(int64_t m, int64_t n)
+{
+	(void)m, (void)n;
+	/* Level 3 alone, step after step: wider blocks, fewer steps. H100,
+	 * qr_householder 8000: orgqr 0.084 s at nb 128, 0.076 s at 192, 0.071 s
+	 * at 256. */
+	return hyla_ncuda() > 0 ? 256 : 64;
+}
+
+static int64_t sytrd_nb(int64_t m, int64_t n)
+{
+	(void)m, (void)n;
+	/* With a GPU its step tasks (panel and update; nb 64: H100, session 9);
+	 * DLATRD's panel on a core: its SYMVs grow with nb; to be tuned. */
+	return hyla_ncuda() > 0 ? 64 : 32;
+}
+
+static int64_t gebrd_nb(int64_t m, int64_t n)
+{
+	/* DLABRD's panel on a core, two GEMVs per column: as the tridiagonal's. */
+	return sytrd_nb(m, m < n ? m : n);
+}
+
+static int64_t gehrd_nb(int64_t m, int64_t n)
+{
+	(void)m, (void)n;
+	/* DLAHR2's panel: its non-GEMV work grows with nb, the task count (each
+	 * about 0.3 ms of the runtime's with a GPU) falls with it. H100, n =
+	 * 8000: nb 64 0.773 s, 96 0.764 s, 128 0.777 s. */
+	return hyla_ncuda() > 0 ? 96 : 32;
+}
+
+static int64_t update_width(int64_t n)
+{
+	/* H100, n = 8000, against 512: hr_reduce 0.90 s (0.96), tridiag 1.00 s (1.05),
+	 * bidiag 2.46 s (2.53), qr_householder 0.44 s (0.47; 16384: 1.42 s, 1.77):
+	 * fewer, larger GEMMs; 4096 and 8192 no better. HYLA_UPDATE_WIDTH
+	 * overrides it (ignored unless a positive number); never beyond n. */
+	const char *env = getenv("HYLA_UPDATE_WIDTH");
+	char *end;
+	errno = 0;
+	long long width = env ? strtoll(env, &end, 10) : 0;
+	if (!env || *end != '\0' || errno == ERANGE || width <= 0)
+		width = hyla_ncuda() > 0 ? 2048 : 128;
+	return width < n ? width : n > 0 ? n : 1;
+}
+
+int64_t hyla__update_group(int64_t panels, int64_t width, int64_t nb, int *lookahead)
+{
+	/* H100, n = 8000, one update a step against the next panel's alone and
+	 * groups of 2048 columns: qr_householder 0.193 s (0.222 s). */
+	*lookahead = hyla_ncuda() == 0;
+	int64_t group = width / nb > 1 ? width / nb : 1;
+	return *lookahead ? group : panels > 0 ? panels : 1;
+}
+
+
+static const struct {
+	const char *name;
+	int64_t (*nb)(int64_t m, int64_t n);
+} routines[] = {
+	{"mgs", mgs_nb},     {"cgs", cgs_nb},     {"geqrf", geqrf_nb}, {"orgqr", orgqr_nb},
+	{"sytrd", sytrd_nb}, {"gebrd", gebrd_nb}, {"gehrd", gehrd_nb}, {"orghr", gehrd_nb},
+};
+
+int64_t hyla__default_nb(const char *routine, int64_t m, int64_t n)
+{
+	for (size_t i = 0; i < sizeof routines / sizeof *routines; i++)
+		if (!strcmp(routine, routines[i].name))
+			return routines[i].nb(m, n);
+	return 0;
+}
+
+int64_t hyla__update_width(const hyla_options *o, int64_t n)
+{
+	if (o->update_width == 0)
+		return update_width(n);
+	return o->update_width < n ? o->update_width : n > 0 ? n : 1;
+}
+
+int hyla__options_check(const hyla_options *opts, int arg, hyla_options *o)
+{
+	*o = opts ? *opts : (hyla_options){0};
+	if (o->nb < 0 || o->nb > INT32_MAX)
+		return HYLA_ERROR(-arg, "opts->nb = %lld must be in [0, 2^31) (0: default)",
+		                  (long long)o->nb);
+	if (o->update_width < 0 || o->update_width > INT32_MAX)
+		return HYLA_ERROR(-arg, "opts->update_width = %lld must be in [0, 2^31) (0: default)",
+		                  (long long)o->update_width);
+	if (o->mgs_form != HYLA_MGS_BLOCKED && o->mgs_form != HYLA_MGS_VECTOR)
+		return HYLA_ERROR(-arg, "opts->mgs_form = %d is not an hyla_mgs_form", (int)o->mgs_form);
+	if (o->cgs_variant != HYLA_CGS2 && o->cgs_variant != HYLA_CGS &&
+	    o->cgs_variant != HYLA_CGS_VECTOR)
+		return HYLA_ERROR(-arg, "opts->cgs_variant = %d is not an hyla_cgs_variant",
+		                  (int)o->cgs_variant);
+	if (o->gehrd_panel != HYLA_PANEL_AUTO && o->gehrd_panel != HYLA_PANEL_GPU &&
+	    o->gehrd_panel != HYLA_PANEL_CPU)
+		return HYLA_ERROR(-arg, "opts->gehrd_panel = %d is not an hyla_gehrd_panel",
+		                  (int)o->gehrd_panel);
+	if (!hyla__context_valid(o->sched_ctx))
+		return HYLA_ERROR(-arg, "opts->sched_ctx = %u is not a scheduling context with a CPU worker",
+		                  o->sched_ctx);
+	return HYLA_SUCCESS;
+}
+
+int hyla_options_defaults(const char *routine, int64_t m, int64_t n, hyla_options *opts)
+{
+	if (!routine || !hyla__default_nb(routine, 1, 1))
+		return HYLA_ERROR(-1, "routine '%s' is not one of hyla's", routine ? routine : "(null)");
+	if (m < 0)
+		return HYLA_ERROR(-2, "m = %lld must be >= 0", (long long)m);
+	if (n < 0)
+		return HYLA_ERROR(-3, "n = %lld must be >= 0", (long long)n);
+	hyla_options o;
+	int ret = hyla__options_check(opts, 4, &o);
+	if (ret == HYLA_SUCCESS && !opts)
+		ret = HYLA_ERROR(-4, "opts is NULL");
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__ensure_init();
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	unsigned outer = hyla__context_enter(&o);
+	if (opts->nb == 0)
+		opts->nb = hyla__default_nb(routine, m, n);
+	if (opts->update_width == 0)
+		opts->update_width = update_width(n);
+	hyla__context_leave(&o, outer);
+	return HYLA_SUCCESS;
+}
