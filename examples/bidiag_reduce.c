@@ -99,9 +99,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int64_t k1 = k > 1 ? k - 1 : 1;
-	driver_write(prog, &o, NULL, m, n, a, m);
-	driver_write(prog, &o, "d", k, 1, d, k);
-	driver_write(prog, &o, "e", k1, 1, e, k1);
+	/* B's two diagonals scale with A. */
+	driver_write_scaled(prog, &o, NULL, m, n, a, m, m >= n ? 0 : -1, m >= n ? 1 : 0);
+	driver_write_scaled(prog, &o, "d", k, 1, d, k, ALL_DIAGONALS);
+	driver_write_scaled(prog, &o, "e", k1, 1, e, k1, ALL_DIAGONALS);
 	driver_write(prog, &o, "tauq", k, 1, tq, k);
 	driver_write(prog, &o, "taup", k, 1, tp, k);
 	if (o.stats)
@@ -113,6 +114,8 @@ int main(int argc, char **argv)
 	result_num("m", "%.0f", (double)m, NULL);
 	result_num("n", "%.0f", (double)n, NULL);
 	result_str("prec", prec);
+	if (o.input_scale)
+		result_num("input_scale", "%.0f", (double)o.input_scale, NULL);
 	hyla_options used = opts;
 	hyla_options_defaults("gebrd", m, n, &used);
 	result_num("nb", "%.0f", (double)used.nb, NULL);

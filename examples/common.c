@@ -634,8 +634,21 @@ static void check_outputs(const char *prog, const struct driver_options *o)
 		check_writable(prog, output_name(o, &out[i], a, sizeof a), out[i].path);
 }
 
-void driver_matrix(const char *prog, const struct driver_options *o, double *a)
+/* The power of two that brings the m-by-n a's largest finite entry into
+ * [1, 2) when it lies beyond 2^+-limit (0: leave it). */
+static int range_scale(int64_t m, int64_t n, const double *a, int limit)
 {
+	double big = 0;
+	for (int64_t i = 0; i < m * n; i++)
+		if (isfinite(a[i]))
+			big = fmax(big, fabs(a[i]));
+	int e = big > 0 ? ilogb(big) : 0;
+	return e > limit || e < -limit ? -e : 0;
+}
+
+void driver_matrix(const char *prog, struct driver_options *o, double *a)
+{
+	o->input_scale = 0;
 	if (!o->input) {
 		random_matrix(o->m, o->n, a, o->m, o->seed);
 		if (o->prec == 's')
@@ -645,6 +658,9 @@ void driver_matrix(const char *prog, const struct driver_options *o, double *a)
 	char err[256];
 	if (matrix_file_read(o->input, o->m, o->n, a, err, sizeof err))
 		die_usage(prog, "--input %s: %s", o->input, err);
+	o->input_scale = range_scale(o->m, o->n, a, o->prec == 's' ? 60 : 500);
+	for (int64_t i = 0; o->input_scale && i < o->m * o->n; i++)
+		a[i] = ldexp(a[i], o->input_scale);
 	if (o->prec == 's')
 		round_to_float(o->m, o->n, a, o->m); /* what single precision reduces */
 	for (int64_t j = 0; j < o->n && !o->allow_nonfinite; j++)
@@ -657,6 +673,12 @@ void driver_matrix(const char *prog, const struct driver_options *o, double *a)
 
 void driver_write(const char *prog, const struct driver_options *o, const char *tag, int64_t m,
                   int64_t n, const void *a, int64_t lda)
+{
+	driver_write_scaled(prog, o, tag, m, n, a, lda, 1, 0);
+}
+
+void driver_write_scaled(const char *prog, const struct driver_options *o, const char *tag,
+                         int64_t m, int64_t n, const void *a, int64_t lda, int64_t lo, int64_t hi)
 {
 	if (!o->output)
 		return;
@@ -672,14 +694,18 @@ void driver_write(const char *prog, const struct driver_options *o, const char *
 		matrix_file_sibling(o->output, tag, path, sizeof path);
 	else
 		snprintf(path, sizeof path, "%s", o->output);
-	double *d = o->prec == 's' ? malloc(sizeof *d * (size_t)(m * n)) : NULL;
-	if (o->prec == 's' && !d) {
+	int copy = o->prec == 's' || (o->input_scale && lo <= hi);
+	double *d = copy ? malloc(sizeof *d * (size_t)(m * n)) : NULL;
+	if (copy && !d) {
 		fprintf(stderr, "%s: error: no memory to write %s\n", prog, path);
 		exit(1);
 	}
 	for (int64_t j = 0; d && j < n; j++)
-		for (int64_t i = 0; i < m; i++)
-			d[i + j * m] = ((const float *)a)[i + j * lda];
+		for (int64_t i = 0; i < m; i++) {
+			double x = o->prec == 's' ? ((const float *)a)[i + j * lda]
+			                          : ((const double *)a)[i + j * lda];
+			d[i + j * m] = j - i >= lo && j - i <= hi ? ldexp(x, -o->input_scale) : x;
+		}
 	int ret = matrix_file_write(path, m, n, d ? d : a, d ? m : lda, err, sizeof err);
 	free(d);
 	if (ret) {

@@ -21,6 +21,9 @@ struct driver_options {
 	/* The siblings of --output the driver writes ("r": out.r.npy), up to 4,
 	 * the rest NULL: set by it before driver_start, which checks them. */
 	const char *output_tags[4];
+	/* Set by driver_matrix: the input was multiplied by 2^input_scale (0:
+	 * not scaled) to bring its largest entry near 1. */
+	int input_scale;
 };
 
 /* Help lines of the common options. */
@@ -62,13 +65,24 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 
 /* The input matrix (m-by-n, leading dimension m, double): from --input, or
  * random from --seed. Dies with a one-line error on a bad file, or on NaN/Inf
- * without --allow-nonfinite. */
-void driver_matrix(const char *prog, const struct driver_options *o, double *a);
+ * without --allow-nonfinite. An input whose largest entry is far from 1
+ * (beyond 2^+-500 in double, 2^+-60 in single, where the algorithms'
+ * squares and products over- or underflow, and a matrix of subnormal
+ * numbers loses its bits) is scaled by a power of two, exactly, as
+ * LAPACK's driver routines do: the run and its checks are on 2^s A, s in o->input_scale,
+ * and driver_write_scaled writes the results for A. */
+void driver_matrix(const char *prog, struct driver_options *o, double *a);
 /* Writes the m-by-n a (leading dimension lda; float when prec is 's') to
  * --output, or to its sibling with tag (out.npy -> out.TAG.npy; the tag
- * must be in o->output_tags), whole or not at all; dies on failure. */
+ * must be in o->output_tags), whole or not at all; dies on failure.
+ * driver_write_scaled undoes the input's scaling first on the entries
+ * (i, j) with lo <= j - i <= hi (the part of the result that scales with
+ * the matrix: R, H, T, B, d, e); driver_write writes as it is. */
 void driver_write(const char *prog, const struct driver_options *o, const char *tag, int64_t m,
                   int64_t n, const void *a, int64_t lda);
+void driver_write_scaled(const char *prog, const struct driver_options *o, const char *tag,
+                         int64_t m, int64_t n, const void *a, int64_t lda, int64_t lo, int64_t hi);
+#define ALL_DIAGONALS INT64_MIN, INT64_MAX
 
 /* Around a run: a progress line on stderr (panels done, elapsed, an estimate
  * of the rest) when stderr is a terminal, the run has lasted 2 s and

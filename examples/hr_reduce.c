@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 		        want_q ? "gehrd/orghr" : "gehrd", info, hyla_strerror(info));
 		return 1;
 	}
-	driver_write(prog, &o, NULL, n, n, a, n);
+	driver_write_scaled(prog, &o, NULL, n, n, a, n, -1, INT64_MAX); /* H scales with A */
 	driver_write(prog, &o, "tau", n > 1 ? n - 1 : 1, 1, tau, n > 1 ? n - 1 : 1);
 	if (want_q)
 		driver_write(prog, &o, "q", n, n, q, n);
@@ -134,6 +134,8 @@ int main(int argc, char **argv)
 	char prec[2] = {o.prec, 0};
 	result_begin(prog);
 	result_num("n", "%.0f", (double)n, NULL);
+	if (o.input_scale)
+		result_num("input_scale", "%.0f", (double)o.input_scale, NULL);
 	result_str("prec", prec);
 	result_num("nb", "%.0f", (double)used.nb, NULL);
 	result_str("panel", panel_names[panel]);

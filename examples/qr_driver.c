@@ -154,6 +154,8 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 	result_begin(prog);
 	result_num("m", "%.0f", (double)m, NULL);
 	result_num("n", "%.0f", (double)n, NULL);
+	if (o.input_scale)
+		result_num("input_scale", "%.0f", (double)o.input_scale, NULL);
 	result_str("prec", prec);
 	result_str("variant", d->variant());
 	result_num("nb", "%.0f", (double)(used.nb < n ? used.nb : n), NULL);
@@ -181,8 +183,14 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 		                        : hyla_dqr_to_umu(m, n, a, m, r, n);
 		failed |= ret != 0;
 	}
-	driver_write(prog, &o, NULL, m, n, a, m);
-	driver_write(prog, &o, umu ? "mu" : "r", n, n, r, n);
+	/* R scales with A (U = Q diag(R) too, mu does not). */
+	if (umu) {
+		driver_write_scaled(prog, &o, NULL, m, n, a, m, ALL_DIAGONALS);
+		driver_write(prog, &o, "mu", n, n, r, n);
+	} else {
+		driver_write(prog, &o, NULL, m, n, a, m);
+		driver_write_scaled(prog, &o, "r", n, n, r, n, ALL_DIAGONALS);
+	}
 	if (o.lapack) {
 		double t = lapack_qr_seconds(m, n, a0, m, o.prec);
 		result_num("lapack_geqrf_orgqr", "%.4f", t, " s");

@@ -50,7 +50,9 @@ static void usage(void)
 }
 
 /* The input symmetric: mirrored from one triangle, or checked (dies with
- * the worst pair when |a(i,j) - a(j,i)| > 100 n eps max|a|). */
+ * the worst pair when |a(i,j) - a(j,i)| > 100 n eps max|a|), then mirrored
+ * from uplo's triangle: the one the reduction reads, as dsytrd, so the
+ * checks judge the matrix that was reduced. */
 static void make_symmetric(const struct driver_options *o, int64_t n, double *a)
 {
 	char from = triangle ? triangle : o->input ? 0 : 'L';
@@ -72,6 +74,13 @@ static void make_symmetric(const struct driver_options *o, int64_t n, double *a)
 		die_usage(prog, "--input %s is not symmetric: |a(%lld,%lld) - a(%lld,%lld)| = %.3g "
 		          "(use --triangle L or U to take one triangle)", o->input, (long long)wi + 1,
 		          (long long)wj + 1, (long long)wj + 1, (long long)wi + 1, worst);
+	for (int64_t j = 0; !from && worst > 0 && j < n; j++)
+		for (int64_t i = j + 1; i < n; i++) {
+			if (uplo == 'L')
+				a[j + i * n] = a[i + j * n];
+			else
+				a[i + j * n] = a[j + i * n];
+		}
 }
 
 int main(int argc, char **argv)
@@ -137,9 +146,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int64_t n1 = n > 1 ? n - 1 : 1;
-	driver_write(prog, &o, NULL, n, n, a, n);
-	driver_write(prog, &o, "d", n, 1, d, n);
-	driver_write(prog, &o, "e", n1, 1, e, n1);
+	/* T's diagonals and the triangle not referenced scale with A. */
+	if (uplo == 'U')
+		driver_write_scaled(prog, &o, NULL, n, n, a, n, INT64_MIN, 1);
+	else
+		driver_write_scaled(prog, &o, NULL, n, n, a, n, -1, INT64_MAX);
+	driver_write_scaled(prog, &o, "d", n, 1, d, n, ALL_DIAGONALS);
+	driver_write_scaled(prog, &o, "e", n1, 1, e, n1, ALL_DIAGONALS);
 	driver_write(prog, &o, "tau", n1, 1, tau, n1);
 	if (o.stats)
 		worker_stats_print();
@@ -150,6 +163,8 @@ int main(int argc, char **argv)
 	result_num("n", "%.0f", (double)n, NULL);
 	result_str("prec", prec);
 	result_str("uplo", up);
+	if (o.input_scale)
+		result_num("input_scale", "%.0f", (double)o.input_scale, NULL);
 	hyla_options used = opts;
 	hyla_options_defaults("sytrd", n, n, &used);
 	result_num("nb", "%.0f", (double)used.nb, NULL);

@@ -21,25 +21,6 @@
 set -u
 drivers="qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce"
 
-# Known misbehaviour, counted apart from the failures (remove once fixed):
-# - *-edge-*: matrices at the edges of double's range. Subnormal entries
-#   keep a few significant bits, so no algorithm (LAPACK's neither) meets
-#   the checks' n eps bounds; an entry near overflow overflows in the
-#   reductions' products (LAPACK's dgeqrf, dgehrd, dsytrd too, on some);
-#   a Frobenius norm that overflows makes the relative checks 0 or NaN.
-#   The drivers exit 1 with check=FAILED (or NaN) where they should scale
-#   the matrix by a power of two, as LAPACK's driver routines do, or refuse.
-# - tridiag_reduce *-nearsym-*: accepted as symmetric (within 100 n eps)
-#   but checked against the unsymmetrized input at 30 eps.
-known() {
-	[ "$rc" -eq 1 ] && grep -q 'check=FAILED' "$tmp/out" || return 1
-	case $drv:$name in
-	*:*-edge-*) true ;;
-	tridiag_reduce:*-nearsym-*) true ;;
-	*) false ;;
-	esac
-}
-
 # Whether the driver takes a matrix of that shape (an ok-MxN[-sym]-* name).
 fits() {
 	dims=${name#ok-}
@@ -53,14 +34,10 @@ fits() {
 	esac
 }
 
-# One run's verdict, one line: "= pass" (or refused, numerical, known) or
+# One run's verdict, one line: "= pass" (or refused, numerical) or
 # "FAILED: ...", then the first lines of its stderr.
 verdict() {
 	lines=$(grep -c '' "$tmp/err")
-	if known; then
-		echo "= known: $drv --input $name: $(tail -n 1 "$tmp/out")"
-		return
-	fi
 	case $rc in
 	0)
 		if ! grep -q 'check=pass' "$tmp/out" || grep -q 'FAILED' "$tmp/out"; then
@@ -142,13 +119,12 @@ trap 'rm -f "$log"' EXIT
 { ls -d "$corpus"/*; echo /dev/zero; } |
 	xargs -n 16 -P "${HYLA_FUZZ_JOBS:-$(nproc)}" sh "$0" --run "$bin" > "$log"
 grep -v '^= ' "$log"
-grep '^= known' "$log" | sort | cut -c3-
 count() { grep -c "^= $1\(\$\|:\)" "$log"; }
 fails=$(grep -c ': FAILED: ' "$log")
 runs=$(grep -c '^= \|: FAILED: ' "$log")
 expected=$(( ($(ls "$corpus" | wc -l) + 1) * $(echo $drivers | wc -w) ))
 echo "fuzz_drivers: $runs runs: $(count pass) correct results, $(count refused) refusals," \
-	"$(count numerical) dependent-column errors, $(count known) known issues, $fails failures"
+	"$(count numerical) dependent-column errors, $fails failures"
 if [ "$runs" -ne "$expected" ]; then
 	echo "FAILED: $runs runs, not $expected (a worker died)"
 	exit 1

@@ -24,6 +24,8 @@ np.save(d + '/af.npy', np.asfortranarray(a.astype(np.float32)))
 np.save(d + '/t.npy', rng.uniform(-1, 1, (200, 120)))
 s = rng.uniform(-1, 1, (160, 160))
 np.save(d + '/sym.npy', s + s.T)
+np.save(d + '/huge.npy', 1e300 * rng.uniform(-1, 1, (60, 60)))  # scaled by 2^-997 for the run
+np.save(d + '/hugesym.npy', 1e300 * (s[:60, :60] + s[:60, :60].T))
 with open(d + '/a.mtx', 'w') as f:
     f.write('%%MatrixMarket matrix array real general\n% written by io_roundtrip.sh\n150 150\n')
     f.write('\n'.join('%.17g' % x for x in a.flatten(order='F')) + '\n')
@@ -36,6 +38,10 @@ PY
 "$bin/qr_cgs" --input "$dir/t.npy" --output "$dir/c.npy" --nb 32
 "$bin/qr_cgs" --input "$dir/t.npy" --output "$dir/u.npy" --variant vector --umu --nb 32
 "$bin/tridiag_reduce" --input "$dir/sym.npy" --output "$dir/tri.npy"
+"$bin/hr_reduce" --input "$dir/huge.npy" --output "$dir/hh.npy" --want-q --nb 16
+"$bin/qr_householder" --input "$dir/huge.npy" --output "$dir/hq.npy" --nb 16
+"$bin/tridiag_reduce" --input "$dir/hugesym.npy" --output "$dir/htri.npy" --nb 16
+"$bin/bidiag_reduce" --input "$dir/huge.npy" --output "$dir/hbi.npy" --nb 16
 "$bin/hr_reduce" 200 --json --stats --trace "$dir/hr.svg" > "$dir/hr.json"
 "$bin/qr_mgs" 300 100 --json --lapack > "$dir/qr.json"
 
@@ -77,6 +83,23 @@ sym, dd, ee = np.load(d + '/sym.npy'), np.load(d + '/tri.d.npy'), np.load(d + '/
 tri = np.diag(dd.ravel()) + np.diag(ee.ravel(), 1) + np.diag(ee.ravel(), -1)
 check('eig(T from d, e) = eig(A) (tridiag_reduce)',
       np.abs(np.linalg.eigvalsh(tri) - np.linalg.eigvalsh(sym)).max() / np.abs(np.linalg.eigvalsh(sym)).max(), 1e-13)
+# Inputs scaled for the run: the outputs are A's (compared at 1e-300 scale,
+# where NumPy's norms do not overflow).
+big = np.load(d + '/huge.npy') * 1e-300
+hessenberg(big, np.load(d + '/hh.npy') * 1e-300, np.load(d + '/hh.q.npy'), 2.0 ** -53)
+qh, rh = np.load(d + '/hq.npy'), np.load(d + '/hq.r.npy') * 1e-300
+check('||A - Q R|| / ||A|| (qr_householder, scaled input)', np.linalg.norm(big - qh @ rh) / np.linalg.norm(big), 1e-13)
+hs, td, te = (np.load(d + '/hugesym.npy') * 1e-300, np.load(d + '/htri.d.npy') * 1e-300,
+              np.load(d + '/htri.e.npy') * 1e-300)
+tri = np.diag(td.ravel()) + np.diag(te.ravel(), 1) + np.diag(te.ravel(), -1)
+check('eig(T) = eig(A) (tridiag_reduce, scaled input)',
+      np.abs(np.linalg.eigvalsh(tri) - np.linalg.eigvalsh(hs)).max() / np.abs(np.linalg.eigvalsh(hs)).max(), 1e-13)
+bd, be = np.load(d + '/hbi.d.npy').ravel() * 1e-300, np.load(d + '/hbi.e.npy').ravel() * 1e-300
+bb = np.diag(bd) + np.diag(be, 1)
+check('sv(B) = sv(A) (bidiag_reduce, scaled input)',
+      np.abs(np.linalg.svd(bb, compute_uv=False) - np.linalg.svd(big, compute_uv=False)).max()
+      / np.linalg.svd(big, compute_uv=False).max(), 1e-13)
+check('B on the diagonals of a (bidiag_reduce)', np.abs(np.diag(np.load(d + '/hbi.npy')) * 1e-300 - bd).max(), 0)
 import json
 for name, keys in (('hr', ('driver', 'machine', 'n', 'time', 'gflops', 'resid', 'orth', 'check')),
                    ('qr', ('driver', 'machine', 'm', 'n', 'time', 'orth', 'check', 'speedup'))):
