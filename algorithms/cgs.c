@@ -62,8 +62,8 @@ static int submit_blocked(const hyla_desc *A, const hyla_desc *info, starpu_data
 		hyla__write_back(A, 0, k);
 		hyla__progress_mark(ak, k + 1, A->nt);
 	}
-	starpu_data_unregister_submit(wproj);
-	starpu_data_unregister_submit(wpanel);
+	hyla__workspace_release(wproj);
+	hyla__workspace_release(wpanel);
 	return ret;
 }
 
@@ -92,7 +92,7 @@ static int submit_vector(const hyla_desc *A, const hyla_desc *info, starpu_data_
 			hyla__progress_mark(A->tiles[k], k + 1, A->nt);
 		}
 	}
-	starpu_data_unregister_submit(w);
+	hyla__workspace_release(w);
 	hyla__desc_unregister_submit(&V);
 	return ret;
 }

@@ -18,11 +18,11 @@
  * one of A^T, mirrored: Q and P, tauq and taup trade places), through a
  * transposed copy that the sequence owns (a task copies it in, another
  * back). */
-#include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
+#include "typed.h"
 
 /* d, e, tauq, taup as descriptors of nb-row tiles. */
 struct gebrd_out {
@@ -35,11 +35,9 @@ static int submit_panel(const hyla_desc *A, const starpu_data_handle_t out[4], i
                         int64_t group)
 {
 	int64_t c = k * A->nb;
-	starpu_data_handle_t x, y; /* the panel's, read by its updates */
-	starpu_matrix_data_register(&x, -1, 0, (uint32_t)A->m, (uint32_t)A->m, (uint32_t)A->nb,
-	                            sizeof(real_t));
-	starpu_matrix_data_register(&y, -1, 0, (uint32_t)A->n, (uint32_t)A->n, (uint32_t)A->nb,
-	                            sizeof(real_t));
+	/* The panel's X and Y, read by its updates. */
+	starpu_data_handle_t x = hyla__workspace(A->m, A->nb, sizeof(real_t));
+	starpu_data_handle_t y = hyla__workspace(A->n, A->nb, sizeof(real_t));
 	int ret = TASK(gebrd_panel)(out, x, y, &A->tiles[k], (int)(A->nt - k), c);
 	for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
 		int64_t count = p == k + 1 ? 1 : (A->nt - p < group ? A->nt - p : group);
@@ -47,8 +45,8 @@ static int submit_panel(const hyla_desc *A, const starpu_data_handle_t out[4], i
 		                         p == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
 		p += count;
 	}
-	starpu_data_unregister_submit(x);
-	starpu_data_unregister_submit(y);
+	hyla__workspace_release(x);
+	hyla__workspace_release(y);
 	return ret;
 }
 
@@ -62,10 +60,8 @@ static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o, int64_t w
 	int64_t group = hyla__update_group(A->nt, width, nb, &lookahead);
 	starpu_data_handle_t x = NULL, y = NULL; /* the steps' X and Y */
 	if (!lookahead && nb <= HYLA_REDUCTION_GPU_MAX_NB) {
-		starpu_matrix_data_register(&x, -1, 0, (uint32_t)m, (uint32_t)m, (uint32_t)nb,
-		                            sizeof(real_t));
-		starpu_matrix_data_register(&y, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb,
-		                            sizeof(real_t));
+		x = hyla__workspace(m, nb, sizeof(real_t));
+		y = hyla__workspace(n, nb, sizeof(real_t));
 	}
 	int ret = HYLA_SUCCESS;
 	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
@@ -78,36 +74,17 @@ static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o, int64_t w
 			hyla__progress_mark(A->tiles[k], k + 1, A->nt);
 		}
 	}
-	if (x) {
-		starpu_data_unregister_submit(x);
-		starpu_data_unregister_submit(y);
-	}
+	hyla__workspace_release(x);
+	hyla__workspace_release(y);
 	int64_t last = (A->nt - 1) * nb, t = n - last;
 	if (ret == HYLA_SUCCESS) {
-		starpu_data_handle_t scratch;
-		starpu_vector_data_register(&scratch, -1, 0, (uint32_t)(2 * t + 64 * (m - last + t)),
-		                            sizeof(real_t));
+		starpu_data_handle_t scratch = hyla__workspace_vector(2 * t + 64 * (m - last + t),
+		                                                      sizeof(real_t));
 		ret = TYPED(hyla__insert_gebrd_tail)(A->tiles[A->nt - 1], hyla__tile(&o->tauq, A->nt - 1, 0),
 		                                     hyla__tile(&o->taup, A->nt - 1, 0), scratch, last);
-		starpu_data_unregister_submit(scratch);
+		hyla__workspace_release(scratch);
 	}
 	return ret;
-}
-
-/* LAPACK's dgebrd on the host (_work: no NaN scan, as LAPACK itself). */
-static int gebrd_host(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
-                      real_t *tauq, real_t *taup)
-{
-	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, ld = (lapack_int)lda;
-	real_t size;
-	LAPACKE(gebrd_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, d, e, tauq, taup, &size, -1);
-	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
-	if (!work)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgebrd's workspace");
-	int info = (int)LAPACKE(gebrd_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, d, e, tauq, taup, work,
-	                                    (lapack_int)size + 1);
-	free(work);
-	return info;
 }
 
 /* Submits the reduction of A (column-panel views, m >= n) into d, e, tauq
@@ -179,7 +156,7 @@ int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
 	int64_t nb = o.nb ? o.nb : hyla__default_nb("gebrd", m, n);
-	ret = (m < n ? m : n) <= nb ? gebrd_host(m, n, a, lda, d, e, tauq, taup)
+	ret = (m < n ? m : n) <= nb ? TYPED(hyla__host_gebrd)(m, n, a, lda, d, e, tauq, taup)
 	                            : gebrd_graph(m, n, a, lda, d, e, tauq, taup, &o, nb);
 	hyla__context_leave(&o, outer);
 	return ret;

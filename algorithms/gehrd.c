@@ -15,11 +15,11 @@
  * The last panel goes to LAPACK's DGEHD2 on the CPU. The output is LAPACK
  * dgehrd's: H on and above the first subdiagonal, the reflectors below it,
  * tau(0:n-1). */
-#include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
+#include "typed.h"
 
 /* What the panels of one reduction share: the fused panel's scratch (where
  * it may run) and its Y and V of even and odd steps (adjacent views of one
@@ -47,8 +47,7 @@ static int submit_split_panel(const struct gehrd_run *r, int64_t k, starpu_data_
 	int nparts = ntrail < r->nparts ? (int)ntrail : r->nparts;
 	struct hyla_split_panel p = {.panel = A->tiles[k], .y = y, .t = t, .tau = hyla__tile(r->tau, k, 0),
 	                             .vj = r->vj, .ei = r->ei, .v = v, .col = k * nb};
-	starpu_matrix_data_register(&p.snapshot, -1, 0, (uint32_t)A->n, (uint32_t)A->n, (uint32_t)nb,
-	                            sizeof(real_t));
+	p.snapshot = hyla__workspace(A->n, nb, sizeof(real_t));
 	int ret = TYPED(hyla__insert_gehrd_snapshot)(p.panel, p.snapshot);
 	for (int j = 0; j <= nb && ret == HYLA_SUCCESS; j++) {
 		ret = TYPED(hyla__insert_gehrd_column)(&p, j, r->parts, j > 0 ? nparts : 0);
@@ -61,7 +60,7 @@ static int submit_split_panel(const struct gehrd_run *r, int64_t k, starpu_data_
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__insert_gehrd_ytop)(y, v, t, &A->tiles[k], (int)(A->nt - k), k * nb,
 		                                     r->where);
-	starpu_data_unregister_submit(p.snapshot);
+	hyla__workspace_release(p.snapshot);
 	return ret;
 }
 
@@ -72,13 +71,12 @@ static int submit_gehrd(const struct gehrd_run *r)
 	const hyla_desc *A = r->A;
 	int64_t n = A->n, nb = A->nb;
 	for (int64_t k = 0; k + 1 < A->nt; k++) {
-		starpu_data_handle_t t, y, v;
-		starpu_matrix_data_register(&t, -1, 0, (uint32_t)nb, (uint32_t)nb, (uint32_t)nb, sizeof(real_t));
+		starpu_data_handle_t y, v, t = hyla__workspace(nb, nb, sizeof(real_t));
 		/* The split panel's own Y and V: shared ones would make step k + 2's
 		 * first column wait for every update group of step k. */
 		if (r->split) {
-			starpu_matrix_data_register(&y, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
-			starpu_matrix_data_register(&v, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb, sizeof(real_t));
+			y = hyla__workspace(n, nb, sizeof(real_t));
+			v = hyla__workspace(n, nb, sizeof(real_t));
 		} else {
 			y = r->yv[2 * (k % 2)], v = r->yv[2 * (k % 2) + 1];
 		}
@@ -96,10 +94,10 @@ static int submit_gehrd(const struct gehrd_run *r)
 			                         prio);
 			c += count;
 		}
-		starpu_data_unregister_submit(t);
+		hyla__workspace_release(t);
 		if (r->split) {
-			starpu_data_unregister_submit(y);
-			starpu_data_unregister_submit(v);
+			hyla__workspace_release(y);
+			hyla__workspace_release(v);
 		}
 		if (ret != HYLA_SUCCESS)
 			return ret;
@@ -123,8 +121,7 @@ static void run_register(struct gehrd_run *r, int64_t n, int64_t nb, hyla_gehrd_
 	           (panel == HYLA_PANEL_AUTO && hyla_ncuda() == 0 && !hyla__parallel_tasks());
 	r->group = !r->split ? r->A->nt : width / nb > 1 ? width / nb : 1;
 	/* 2nb by nb + the group's columns: see the update codelet. */
-	starpu_matrix_data_register(&r->w, -1, 0, (uint32_t)(2 * nb), (uint32_t)(2 * nb),
-	                            (uint32_t)((r->group + 1) * nb), sizeof(real_t));
+	r->w = hyla__workspace(2 * nb, (r->group + 1) * nb, sizeof(real_t));
 	/* The fused panel where asked (the models choose under auto); the split
 	 * panel's GEMVs and Y top where the trailing matrix lives. */
 	r->where = panel == HYLA_PANEL_GPU || (r->split && hyla_ncuda() > 0) ? STARPU_CUDA
@@ -137,58 +134,22 @@ static void run_register(struct gehrd_run *r, int64_t n, int64_t nb, hyla_gehrd_
 	 * one per CPU worker. */
 	int ncpus = hyla_ncpus() > 0 ? hyla_ncpus() : 1;
 	r->nparts = hyla_ncuda() > 0 ? 1 : ncpus < HYLA_SPLIT_MAX_PARTS ? ncpus : HYLA_SPLIT_MAX_PARTS;
-	starpu_vector_data_register(&r->vj, -1, 0, (uint32_t)n, sizeof(real_t));
-	starpu_vector_data_register(&r->ei, -1, 0, 1, sizeof(real_t));
+	r->vj = hyla__workspace_vector(n, sizeof(real_t));
+	r->ei = hyla__workspace_vector(1, sizeof(real_t));
 	for (int g = 0; g < r->nparts; g++)
-		starpu_vector_data_register(&r->parts[g], -1, 0, (uint32_t)n, sizeof(real_t));
+		r->parts[g] = hyla__workspace_vector(n, sizeof(real_t));
 }
 
 static void run_unregister(struct gehrd_run *r)
 {
-	starpu_data_unregister_submit(r->w);
-	if (!r->split) {
-		starpu_data_unregister_submit(r->scratch);
+	hyla__workspace_release(r->w);
+	hyla__workspace_release(r->scratch);
+	if (!r->split)
 		return;
-	}
-	starpu_data_unregister_submit(r->vj);
-	starpu_data_unregister_submit(r->ei);
+	hyla__workspace_release(r->vj);
+	hyla__workspace_release(r->ei);
 	for (int g = 0; g < r->nparts; g++)
-		starpu_data_unregister_submit(r->parts[g]);
-}
-
-/* LAPACK's dgehrd on the host (the _work interface: no NaN scan, which
- * would turn NaN input into an argument error; LAPACK passes NaN through). */
-static int host_gehrd(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau)
-{
-	lapack_int ln = (lapack_int)n, ld = (lapack_int)lda, lo = (lapack_int)ilo, hi = (lapack_int)ihi;
-	real_t size;
-	LAPACKE(gehrd_work)(LAPACK_COL_MAJOR, ln, lo, hi, a, ld, tau, &size, -1);
-	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
-	if (!work)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgehrd's workspace");
-	int info = (int)LAPACKE(gehrd_work)(LAPACK_COL_MAJOR, ln, lo, hi, a, ld, tau, work,
-	                                    (lapack_int)size + 1);
-	free(work);
-	return info;
-}
-
-/* C = op(Q) C (side 'L') or C op(Q) (side 'R'), op by trans, with Q of the
- * reduced block b; C is rows-by-cols at c, leading dimension ld as b's.
- * LAPACK's dormhr on the host (_work: no NaN scan, as for dgehrd). */
-static int host_ormhr(char side, char trans, int64_t rows, int64_t cols, const real_t *b,
-                      int64_t ld, const real_t *tau, real_t *c)
-{
-	lapack_int r = (lapack_int)rows, k = (lapack_int)cols, l = (lapack_int)ld;
-	lapack_int m = side == 'L' ? r : k;
-	real_t size;
-	LAPACKE(ormhr_work)(LAPACK_COL_MAJOR, side, trans, r, k, 1, m, b, l, tau, c, l, &size, -1);
-	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
-	if (!work)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dormhr's workspace");
-	int info = (int)LAPACKE(ormhr_work)(LAPACK_COL_MAJOR, side, trans, r, k, 1, m, b, l, tau, c, l,
-	                                    work, (lapack_int)size + 1);
-	free(work);
-	return info;
+		hyla__workspace_release(r->parts[g]);
 }
 
 /* Submits the reduction of A (column-panel views, ilo = 1, ihi = n) with
@@ -256,7 +217,7 @@ static int reduce_block(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t 
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	if (m <= nb)
-		return host_gehrd(n, ilo, ihi, a, lda, tau);
+		return TYPED(hyla__host_gehrd)(n, ilo, ihi, a, lda, tau);
 	for (int64_t i = 0; i < n - 1; i++)
 		if (i < lo || i >= ihi - 1)
 			tau[i] = 0;
@@ -264,9 +225,9 @@ static int reduce_block(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t 
 	if ((ret = reduce_graph(m, b, lda, tau + lo, o, nb)) != HYLA_SUCCESS)
 		return ret;
 	if (lo > 0)
-		ret = host_ormhr('R', 'N', lo, m, b, lda, tau + lo, a + lo * lda);
+		ret = TYPED(hyla__host_ormhr)('R', 'N', lo, m, b, lda, tau + lo, a + lo * lda);
 	if (ret == HYLA_SUCCESS && ihi < n)
-		ret = host_ormhr('L', 'T', m, n - ihi, b, lda, tau + lo, b + m * lda);
+		ret = TYPED(hyla__host_ormhr)('L', 'T', m, n - ihi, b, lda, tau + lo, b + m * lda);
 	return ret;
 }
 

@@ -19,11 +19,11 @@
  * by each panel in one task. The LAPACK-style call streams the matrix to
  * the GPU (panel by panel, in order) and starts with the first head panels
  * alone (see struct geqrf_run). */
-#include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
+#include "typed.h"
 
 struct geqrf_run {
 	const hyla_desc *A, *B, *tau; /* B: the columns after min(m, n), or NULL */
@@ -62,21 +62,20 @@ static int submit_head(const struct geqrf_run *r)
 {
 	const hyla_desc *A = r->A;
 	int count = (int)r->head - 1;
-	uint32_t width = (uint32_t)(count * A->nb); /* the block reflector's */
-	starpu_data_handle_t t, *tau = malloc(sizeof *tau * (size_t)count);
+	int64_t width = count * A->nb; /* the block reflector's */
+	starpu_data_handle_t *tau = malloc(sizeof *tau * (size_t)count);
 	if (!tau)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %d handles", count);
 	for (int j = 0; j < count; j++)
 		tau[j] = hyla__tile(r->tau, j, 0);
-	starpu_data_handle_t work;
-	starpu_matrix_data_register(&t, -1, 0, width, width, width, sizeof(real_t));
-	starpu_vector_data_register(&work, -1, 0, width * (uint32_t)(r->head * A->nb), sizeof(real_t));
+	starpu_data_handle_t t = hyla__workspace(width, width, sizeof(real_t));
+	starpu_data_handle_t work = hyla__workspace_vector(width * r->head * A->nb, sizeof(real_t));
 	int ret = TYPED(hyla__insert_geqrf_head_t)(A->tiles, tau, count, t);
 	for (int64_t g = r->head; g < A->nt && ret == HYLA_SUCCESS; g += r->head)
 		ret = TYPED(hyla__insert_geqrf_head)(A->tiles, count, t, work, &A->tiles[g],
 		                                     (int)(A->nt - g < r->head ? A->nt - g : r->head));
-	starpu_data_unregister_submit(t);
-	starpu_data_unregister_submit(work);
+	hyla__workspace_release(t);
+	hyla__workspace_release(work);
 	free(tau);
 	return ret;
 }
@@ -88,8 +87,8 @@ static int submit_geqrf(const struct geqrf_run *r)
 	starpu_data_handle_t t_prev = NULL;
 	for (int64_t k = 0; k < A->nt && ret == HYLA_SUCCESS; k++) {
 		int64_t c0 = k * A->nb, w = hyla__tile_cols(A, k), end = k < r->head ? r->head : A->nt;
-		starpu_data_handle_t panel = A->tiles[k], tau = hyla__tile(r->tau, k, 0), t;
-		starpu_matrix_data_register(&t, -1, 0, (uint32_t)w, (uint32_t)w, (uint32_t)w, sizeof(real_t));
+		starpu_data_handle_t panel = A->tiles[k], tau = hyla__tile(r->tau, k, 0);
+		starpu_data_handle_t t = hyla__workspace(w, w, sizeof(real_t));
 		if (r->work && k > 0)
 			ret = TASK(geqrf_step)(A->tiles[k - 1], t_prev, r->work, &A->tiles[k], (int)(end - k),
 			                       tau, t, r->scratch, c0);
@@ -99,32 +98,15 @@ static int submit_geqrf(const struct geqrf_run *r)
 			ret = submit_updates(r, panel, t, c0, A, k + 1, r->lookahead);
 		if (ret == HYLA_SUCCESS && r->B)
 			ret = submit_updates(r, panel, t, c0, r->B, 0, 0);
-		if (t_prev)
-			starpu_data_unregister_submit(t_prev);
+		hyla__workspace_release(t_prev);
 		t_prev = t;
 		hyla__write_back(A, 0, k);
 		hyla__progress_mark(panel, k + 1, A->nt);
 		if (ret == HYLA_SUCCESS && k + 1 == r->head)
 			ret = submit_head(r);
 	}
-	if (t_prev)
-		starpu_data_unregister_submit(t_prev);
+	hyla__workspace_release(t_prev);
 	return ret;
-}
-
-/* LAPACK's dgeqrf on the host (_work: no NaN scan, as LAPACK itself). */
-static int geqrf_host(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau)
-{
-	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, ld = (lapack_int)lda;
-	real_t size;
-	LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, tau, &size, -1);
-	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
-	if (!work)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgeqrf's workspace");
-	int info = (int)LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, tau, work,
-	                                    (lapack_int)size + 1);
-	free(work);
-	return info;
 }
 
 /* Submits the factorisation of A (the first min(m, n) columns, or for
@@ -149,20 +131,19 @@ static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau,
 	                                               hyla__update_width(o, n), nb, &run.lookahead);
 	if (ret == HYLA_SUCCESS) {
 		run.scratch = WORKSPACE(geqrf)(nb);
-		starpu_vector_data_register(&run.w, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
+		run.w = hyla__workspace_vector(nb * group * nb, sizeof(real_t));
 		if (hyla_ncuda() > 0)
-			starpu_vector_data_register(&run.work, -1, 0, (uint32_t)(nb * A->n), sizeof(real_t));
+			run.work = hyla__workspace_vector(nb * A->n, sizeof(real_t));
 		ret = submit_geqrf(&run);
-		starpu_data_unregister_submit(run.w);
-		starpu_data_unregister_submit(run.scratch);
-		if (run.work)
-			starpu_data_unregister_submit(run.work);
+		hyla__workspace_release(run.w);
+		hyla__workspace_release(run.scratch);
+		hyla__workspace_release(run.work);
 	}
 	if (ret == HYLA_SUCCESS && A->n < k) {
 		starpu_data_handle_t scratch = WORKSPACE(geqrf)(B->n);
 		ret = TYPED(hyla__insert_geqrf_tail)(hyla__tile(&T, A->nt, 0), scratch, B->tiles,
 		                                     (int)B->nt, A->n);
-		starpu_data_unregister_submit(scratch);
+		hyla__workspace_release(scratch);
 	}
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__sequence_fence(seq, A, B);
@@ -203,7 +184,7 @@ int PUBLIC(geqrf)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau,
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
 	int64_t nb = o.nb ? o.nb : hyla__default_nb("geqrf", m, n);
-	ret = (m < n ? m : n) <= nb ? geqrf_host(m, n, a, lda, tau)
+	ret = (m < n ? m : n) <= nb ? TYPED(hyla__host_geqrf)(m, n, a, lda, tau)
 	                            : geqrf_graph(m, n, a, lda, tau, &o, nb);
 	hyla__context_leave(&o, outer);
 	return ret;

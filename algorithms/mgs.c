@@ -76,7 +76,7 @@ static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form
 	if (ret == HYLA_SUCCESS) {
 		starpu_data_handle_t scratch = WORKSPACE(mgs)();
 		ret = submit_mgs(A, &R, &G, &info, scratch, form, seq);
-		starpu_data_unregister_submit(scratch);
+		hyla__workspace_release(scratch);
 		hyla__desc_unregister_submit(&G);
 	}
 	if (ret == HYLA_SUCCESS)

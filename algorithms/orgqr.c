@@ -10,7 +10,6 @@
  *   form(i)      the panel's own columns of Q;
  * with a GPU, apply(i) on the first set, form(i) and t(i - 1) in one step
  * task, t(i - 1) on a second stream. */
-#include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
 #include "codelets.h"
@@ -37,8 +36,8 @@ static int submit_applies(starpu_data_handle_t panel, starpu_data_handle_t t, st
 /* The T of panel i, registered here (unregister_submit it after its uses). */
 static int submit_t(const hyla_desc *A, const hyla_desc *tau, int64_t i, starpu_data_handle_t *t)
 {
-	uint32_t w = (uint32_t)hyla__tile_cols(A, i);
-	starpu_matrix_data_register(t, -1, 0, w, w, w, sizeof(real_t));
+	int64_t w = hyla__tile_cols(A, i);
+	*t = hyla__workspace(w, w, sizeof(real_t));
 	return TASK(larft)(A->tiles[i], hyla__tile(tau, i, 0), *t, i * A->nb, STARPU_MAX_PRIO);
 }
 
@@ -57,9 +56,9 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc 
 		if (B)
 			ret = submit_applies(panel, t, w_apply, c0, B, 0, 0, group);
 		if (ret == HYLA_SUCCESS && steps) {
-			uint32_t w = i > 0 ? (uint32_t)hyla__tile_cols(A, i - 1) : 0;
+			int64_t w = i > 0 ? hyla__tile_cols(A, i - 1) : 0;
 			if (i > 0)
-				starpu_matrix_data_register(&next, -1, 0, w, w, w, sizeof(real_t));
+				next = hyla__workspace(w, w, sizeof(real_t));
 			ret = TASK(orgqr_step)(panel, t, w_form, w_apply, i > 0 ? A->tiles[i - 1] : NULL,
 			                       i > 0 ? hyla__tile(tau, i - 1, 0) : NULL, next,
 			                       &A->tiles[i + 1], (int)(A->nt - i - 1), c0);
@@ -72,28 +71,12 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc 
 			if (ret == HYLA_SUCCESS && i > 0)
 				ret = submit_t(A, tau, i - 1, &next);
 		}
-		starpu_data_unregister_submit(t);
+		hyla__workspace_release(t);
 		t = next, next = NULL;
 		hyla__progress_mark(panel, A->nt - i, A->nt);
 	}
-	if (t)
-		starpu_data_unregister_submit(t);
+	hyla__workspace_release(t);
 	return ret;
-}
-
-/* LAPACK's dorgqr on the host. */
-static int orgqr_host(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau)
-{
-	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lk = (lapack_int)k, ld = (lapack_int)lda;
-	real_t size;
-	LAPACKE(orgqr_work)(LAPACK_COL_MAJOR, lm, ln, lk, a, ld, tau, &size, -1);
-	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
-	if (!work)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dorgqr's workspace");
-	int info = (int)LAPACKE(orgqr_work)(LAPACK_COL_MAJOR, lm, ln, lk, a, ld, tau, work,
-	                                    (lapack_int)size + 1);
-	free(work);
-	return info;
 }
 
 int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla_desc *tau,
@@ -103,12 +86,11 @@ int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla
 	int lookahead;
 	int64_t group = hyla__update_group(B && B->nt > A->nt ? B->nt : A->nt,
 	                                   hyla__update_width(o, A->n), nb, &lookahead);
-	starpu_data_handle_t w_apply, w_form;
-	starpu_vector_data_register(&w_apply, -1, 0, (uint32_t)(nb * group * nb), sizeof(real_t));
-	starpu_vector_data_register(&w_form, -1, 0, (uint32_t)(2 * nb * nb), sizeof(real_t));
+	starpu_data_handle_t w_apply = hyla__workspace_vector(nb * group * nb, sizeof(real_t));
+	starpu_data_handle_t w_form = hyla__workspace_vector(2 * nb * nb, sizeof(real_t));
 	int ret = submit_orgqr(A, B, tau, w_apply, w_form, group, lookahead, hyla_ncuda() > 0);
-	starpu_data_unregister_submit(w_apply);
-	starpu_data_unregister_submit(w_form);
+	hyla__workspace_release(w_apply);
+	hyla__workspace_release(w_form);
 	return ret == HYLA_SUCCESS ? hyla__sequence_fence(seq, A, B) : ret;
 }
 
@@ -128,19 +110,19 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
                        const hyla_options *o, int64_t nb)
 {
 	if (k <= nb)
-		return orgqr_host(m, n, k, a, lda, tau);
+		return TYPED(hyla__host_orgqr)(m, n, k, a, lda, tau);
 	/* Columns past the k reflectors start as the identity's. */
 	for (int64_t j = k; j < n; j++)
 		for (int64_t i = 0; i < m; i++)
 			a[i + j * lda] = i == j;
 	hyla_desc A, B = {0};
 	if (hyla__desc_register_reflectors(&A, a, m, k, lda, nb, sizeof(real_t)) != HYLA_SUCCESS)
-		return orgqr_host(m, n, k, a, lda, tau);
+		return TYPED(hyla__host_orgqr)(m, n, k, a, lda, tau);
 	int ret = n > k ? hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t))
 	                : HYLA_SUCCESS;
 	if (ret != HYLA_SUCCESS) { /* A's reflectors come home (its rows above them do not matter) */
 		hyla__desc_unregister(&A);
-		return orgqr_host(m, n, k, a, lda, tau);
+		return TYPED(hyla__host_orgqr)(m, n, k, a, lda, tau);
 	}
 	hyla_sequence seq = {0};
 	ret = hyla__finish_sync(&seq, &A, submit_call(&A, n > k ? &B : NULL, tau, o, &seq));

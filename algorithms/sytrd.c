@@ -15,11 +15,11 @@
  * (a last task). Upper: the same on J A J (J the reversal), LAPACK's upper
  * reduction being the lower one mirrored: a first task reverses the matrix
  * in place, a last one reverses it back with d, e and tau. */
-#include <lapacke.h>
 #include <stdlib.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
+#include "typed.h"
 
 /* Panel k, then its updates of the later panels: the next panel's first
  * (look-ahead), the others in groups. */
@@ -27,9 +27,7 @@ static int submit_panel(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
                         int64_t group)
 {
 	int64_t c = k * A->nb;
-	starpu_data_handle_t w; /* the panel's, read by its updates */
-	starpu_matrix_data_register(&w, -1, 0, (uint32_t)A->n, (uint32_t)A->n, (uint32_t)A->nb,
-	                            sizeof(real_t));
+	starpu_data_handle_t w = hyla__workspace(A->n, A->nb, sizeof(real_t)); /* read by its updates */
 	int ret = TASK(sytrd_panel)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), w, &A->tiles[k],
 	                            (int)(A->nt - k), c);
 	for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
@@ -38,7 +36,7 @@ static int submit_panel(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
 		                         p == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
 		p += count;
 	}
-	starpu_data_unregister_submit(w);
+	hyla__workspace_release(w);
 	return ret;
 }
 
@@ -53,8 +51,7 @@ static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
 	int64_t group = hyla__update_group(A->nt, width, nb, &lookahead);
 	starpu_data_handle_t w = NULL; /* the steps' W */
 	if (!lookahead && nb <= HYLA_REDUCTION_GPU_MAX_NB)
-		starpu_matrix_data_register(&w, -1, 0, (uint32_t)n, (uint32_t)n, (uint32_t)nb,
-		                            sizeof(real_t));
+		w = hyla__workspace(n, nb, sizeof(real_t));
 	int ret = HYLA_SUCCESS;
 	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
 		ret = w ? TASK(sytrd_step)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), w, &A->tiles[k],
@@ -65,33 +62,15 @@ static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
 			hyla__progress_mark(A->tiles[k], k + 1, A->nt);
 		}
 	}
-	if (w)
-		starpu_data_unregister_submit(w);
+	hyla__workspace_release(w);
 	int64_t last = (A->nt - 1) * nb, t = n - last;
 	if (ret == HYLA_SUCCESS && t >= 2) {
-		starpu_data_handle_t scratch;
-		starpu_vector_data_register(&scratch, -1, 0, (uint32_t)(2 * t + 64 * t), sizeof(real_t));
+		starpu_data_handle_t scratch = hyla__workspace_vector(2 * t + 64 * t, sizeof(real_t));
 		ret = TYPED(hyla__insert_sytrd_tail)(A->tiles[A->nt - 1], hyla__tile(Tau, A->nt - 1, 0),
 		                                     scratch, last);
-		starpu_data_unregister_submit(scratch);
+		hyla__workspace_release(scratch);
 	}
 	return ret;
-}
-
-/* LAPACK's dsytrd on the host (_work: no NaN scan, as LAPACK itself). */
-static int sytrd_host(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
-                      real_t *tau)
-{
-	lapack_int ln = (lapack_int)n, ld = (lapack_int)lda;
-	real_t size;
-	LAPACKE(sytrd_work)(LAPACK_COL_MAJOR, uplo, ln, a, ld, d, e, tau, &size, -1);
-	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
-	if (!work)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dsytrd's workspace");
-	int info = (int)LAPACKE(sytrd_work)(LAPACK_COL_MAJOR, uplo, ln, a, ld, d, e, tau, work,
-	                                    (lapack_int)size + 1);
-	free(work);
-	return info;
 }
 
 /* Submits the reduction of A (column-panel views; upper: the lower one of
@@ -147,7 +126,7 @@ int PUBLIC(sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_
 	unsigned outer = hyla__context_enter(&o);
 	int64_t nb = o.nb ? o.nb : hyla__default_nb("sytrd", n, n);
 	int upper = uplo == 'U' || uplo == 'u';
-	ret = n <= nb ? sytrd_host(upper ? 'U' : 'L', n, a, lda, d, e, tau)
+	ret = n <= nb ? TYPED(hyla__host_sytrd)(upper ? 'U' : 'L', n, a, lda, d, e, tau)
 	              : sytrd_graph(upper, n, a, lda, d, e, tau, &o, nb);
 	hyla__context_leave(&o, outer);
 	return ret;

@@ -30,4 +30,20 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla_desc *tau,
                               const hyla_options *o, hyla_sequence *seq);
 
+/* LAPACK on the host (algorithms/host.c), each routine's own arguments;
+ * ormhr applies the Q of the reduced block b: C = op(Q) C (side 'L') or
+ * C op(Q) (side 'R'), C rows-by-cols at c with b's leading dimension.
+ * LAPACK's info, or HYLA_ERR_NOMEM. */
+int TYPED(hyla__host_geqrf)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau);
+int TYPED(hyla__host_orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda,
+                            const real_t *tau);
+int TYPED(hyla__host_sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                            real_t *tau);
+int TYPED(hyla__host_gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                            real_t *tauq, real_t *taup);
+int TYPED(hyla__host_gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda,
+                            real_t *tau);
+int TYPED(hyla__host_ormhr)(char side, char trans, int64_t rows, int64_t cols, const real_t *b,
+                            int64_t ld, const real_t *tau, real_t *c);
+
 #endif

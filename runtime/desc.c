@@ -296,3 +296,23 @@ void hyla__progress_mark(starpu_data_handle_t handle, int64_t done, int64_t tota
 	/* No node: wait for the tasks, move no data. */
 	starpu_data_acquire_on_node_cb(handle, STARPU_ACQUIRE_NO_NODE, STARPU_R, progress_reached, mark);
 }
+
+starpu_data_handle_t hyla__workspace(int64_t rows, int64_t cols, size_t elsize)
+{
+	starpu_data_handle_t h;
+	starpu_matrix_data_register(&h, -1, 0, (uint32_t)rows, (uint32_t)rows, (uint32_t)cols, elsize);
+	return h;
+}
+
+starpu_data_handle_t hyla__workspace_vector(int64_t len, size_t elsize)
+{
+	starpu_data_handle_t h;
+	starpu_vector_data_register(&h, -1, 0, (uint32_t)len, elsize);
+	return h;
+}
+
+void hyla__workspace_release(starpu_data_handle_t handle)
+{
+	if (handle)
+		starpu_data_unregister_submit(handle);
+}

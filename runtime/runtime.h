@@ -177,6 +177,14 @@ void hyla__desc_unregister(hyla_desc *d);
  * (tiles only; views are unpartitioned, which waits). */
 void hyla__desc_unregister_submit(hyla_desc *d);
 
+/* Workspace that StarPU allocates where the tasks using it run: a
+ * rows-by-cols matrix (leading dimension rows) or a vector of len
+ * elements of elsize bytes. hyla__workspace_release gives it back once
+ * the tasks submitted on it are done (NULL: nothing). */
+starpu_data_handle_t hyla__workspace(int64_t rows, int64_t cols, size_t elsize);
+starpu_data_handle_t hyla__workspace_vector(int64_t len, size_t elsize);
+void hyla__workspace_release(starpu_data_handle_t handle);
+
 static inline starpu_data_handle_t hyla__tile(const hyla_desc *d, int64_t i, int64_t j)
 {
 	return d->tiles[i + j * d->mt];

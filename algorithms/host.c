@@ -1,0 +1,97 @@
+/* LAPACK on the host: what the routines do below their task graphs' sizes
+ * (the _work interfaces: no NaN scan, which would turn NaN input into an
+ * argument error; LAPACK passes NaN through). Typed source: see
+ * runtime/precision.h. */
+#include <lapacke.h>
+#include <stdlib.h>
+#include "typed.h"
+
+int TYPED(hyla__host_geqrf)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau)
+{
+	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, ld = (lapack_int)lda;
+	real_t size;
+	LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, tau, &size, -1);
+	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	if (!work)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgeqrf's workspace");
+	int info = (int)LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, tau, work,
+	                                    (lapack_int)size + 1);
+	free(work);
+	return info;
+}
+
+int TYPED(hyla__host_orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda,
+                            const real_t *tau)
+{
+	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lk = (lapack_int)k, ld = (lapack_int)lda;
+	real_t size;
+	LAPACKE(orgqr_work)(LAPACK_COL_MAJOR, lm, ln, lk, a, ld, tau, &size, -1);
+	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	if (!work)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dorgqr's workspace");
+	int info = (int)LAPACKE(orgqr_work)(LAPACK_COL_MAJOR, lm, ln, lk, a, ld, tau, work,
+	                                    (lapack_int)size + 1);
+	free(work);
+	return info;
+}
+
+int TYPED(hyla__host_sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                            real_t *tau)
+{
+	lapack_int ln = (lapack_int)n, ld = (lapack_int)lda;
+	real_t size;
+	LAPACKE(sytrd_work)(LAPACK_COL_MAJOR, uplo, ln, a, ld, d, e, tau, &size, -1);
+	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	if (!work)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dsytrd's workspace");
+	int info = (int)LAPACKE(sytrd_work)(LAPACK_COL_MAJOR, uplo, ln, a, ld, d, e, tau, work,
+	                                    (lapack_int)size + 1);
+	free(work);
+	return info;
+}
+
+int TYPED(hyla__host_gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                            real_t *tauq, real_t *taup)
+{
+	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, ld = (lapack_int)lda;
+	real_t size;
+	LAPACKE(gebrd_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, d, e, tauq, taup, &size, -1);
+	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	if (!work)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgebrd's workspace");
+	int info = (int)LAPACKE(gebrd_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, d, e, tauq, taup, work,
+	                                    (lapack_int)size + 1);
+	free(work);
+	return info;
+}
+
+int TYPED(hyla__host_gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda,
+                            real_t *tau)
+{
+	lapack_int ln = (lapack_int)n, ld = (lapack_int)lda, lo = (lapack_int)ilo, hi = (lapack_int)ihi;
+	real_t size;
+	LAPACKE(gehrd_work)(LAPACK_COL_MAJOR, ln, lo, hi, a, ld, tau, &size, -1);
+	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	if (!work)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgehrd's workspace");
+	int info = (int)LAPACKE(gehrd_work)(LAPACK_COL_MAJOR, ln, lo, hi, a, ld, tau, work,
+	                                    (lapack_int)size + 1);
+	free(work);
+	return info;
+}
+
+int TYPED(hyla__host_ormhr)(char side, char trans, int64_t rows, int64_t cols, const real_t *b,
+                            int64_t ld, const real_t *tau, real_t *c)
+{
+	lapack_int r = (lapack_int)rows, k = (lapack_int)cols, l = (lapack_int)ld;
+	lapack_int m = side == 'L' ? r : k;
+	real_t size;
+	LAPACKE(ormhr_work)(LAPACK_COL_MAJOR, side, trans, r, k, 1, m, b, l, tau, c, l, &size, -1);
+	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	if (!work)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dormhr's workspace");
+	int info = (int)LAPACKE(ormhr_work)(LAPACK_COL_MAJOR, side, trans, r, k, 1, m, b, l, tau, c, l,
+	                                    work, (lapack_int)size + 1);
+	free(work);
+	return info;
+}
