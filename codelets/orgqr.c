@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codelets.h"
+#include "householder.h"
 #include "runtime.h"
 #ifdef HYLA_WITH_CUDA
 #include <starpu_cublas_v2.h>

@@ -128,12 +128,6 @@ int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl
  * column (size base: rows x columns x width; 1e8 is about 0.1 s there). */
 #define HYLA_CORE_MAX_WORK 10000000000u
 #define HYLA_CORE_MAX_PANEL 100000000u
-/* A Householder panel or its T on the GPU is launch-bound: 2-3 ms (T 0.4-1 ms)
- * at every size on the H100, where a core takes 2.3 ms at (m - c0) x w^2 =
- * 1.2e7 and 40 ms at 1e8. Left to regression models fitted to such flat data,
- * dmda gave qr_householder 8000's panels to the GPU on one machine (0.61 s)
- * and to the cores on others (1.5-1.9 s). */
-#define HYLA_CORE_MAX_QR_PANEL 16777216u
 /* Trailing updates (the reductions', Householder QR's dlarfb; size base:
  * rows x columns x width, a quarter to a sixth of the flops): beyond 1e8 a
  * core takes 10 ms or more where the GPU holding the views takes 0.1 ms, and
@@ -151,16 +145,6 @@ int hyla__panel_within_width(unsigned worker, struct starpu_task *task, unsigned
 int hyla__update_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
 size_t hyla__cols_from(struct starpu_task *task, unsigned first);
 uint32_t hyla__size_footprint(struct starpu_task *task);
-/* can_execute of a Householder panel's codelet (buffer 0 the panel, the
- * first packed argument an int c0, its first row): CUDA workers only when
- * the rows from c0 are at least the panel's columns (the GPU panel's
- * case), where it lives; cores the panels a GPU cannot and, when one can,
- * those up to HYLA_CORE_MAX_QR_PANEL. */
-int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
-/* For such tasks: the panel's rows from c0 on, and the size base of a
- * Householder panel's models (those rows times its width squared). */
-size_t hyla__panel_rows(struct starpu_task *task);
-size_t hyla__panel_size(struct starpu_task *task, unsigned impl);
 
 /* Submits one task of cl on the nfixed buffers fixed, then the npanels
  * panels (the first with mode_first, the others with mode_rest), with arg

@@ -120,28 +120,6 @@ int hyla__update_on_views_node(unsigned worker, struct starpu_task *task, unsign
 	return on_core_within(worker, task, impl, HYLA_CORE_MAX_UPDATE);
 }
 
-size_t hyla__panel_rows(struct starpu_task *task)
-{
-	int c0;
-	starpu_codelet_unpack_args(task->cl_arg, &c0, 0);
-	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, 0)) - (size_t)c0;
-}
-
-size_t hyla__panel_size(struct starpu_task *task, unsigned impl)
-{
-	(void)impl;
-	size_t w = starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, 0));
-	return hyla__panel_rows(task) * w * w;
-}
-
-int hyla__tall_panel_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
-{
-	int tall = hyla__panel_rows(task) >= starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, 0));
-	if (hyla__is_cuda_worker(worker))
-		return tall && hyla__on_views_node(worker, task, impl);
-	return !tall || !hyla__leave_to_gpu(task, impl, HYLA_CORE_MAX_QR_PANEL);
-}
-
 size_t hyla__cols_from(struct starpu_task *task, unsigned first)
 {
 	size_t cols = 0;
