@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* What the algorithms share (untyped). */
 #ifndef HYLA_ALGORITHMS_H
 #define HYLA_ALGORITHMS_H

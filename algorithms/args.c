@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Argument checks the algorithms share. */
 #include "algorithms.h"
 #include <string.h>

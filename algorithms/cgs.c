@@ -1,4 +1,5 @@
-/* Classical Gram-Schmidt QR as a task graph (seeds 001 and 003).
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* Classical Gram-Schmidt QR as a task graph (Milde and Schneider; Farber).
  * Typed source: see runtime/precision.h.
  *
  * Blocked (left-looking, Level 3), for each column panel k (columns c..c+w):
@@ -12,7 +13,7 @@
  *   project(k, 2)  S = Q^T Q1, Q1 -= Q S, R(0:c, k) += S T1;
  *   panel(k)       Q1 = Q_k T2 (one pass: Q1 is nearly orthonormal), and
  *                  R(c:c+w, k) = T2 T1.
- * Vector (seed 001's parallel order, Level 2), for each column i: q_i =
+ * Vector (Milde and Schneider's parallel order, Level 2), for each column i: q_i =
  * u_i / ||u_i||, then for every later column j at once R(i, j) = q_i^T v_j
  * with v_j the original column (kept in a copy: that is what makes it
  * classical), u_j -= R(i, j) q_i. */

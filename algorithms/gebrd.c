@@ -1,4 +1,5 @@
-/* Bidiagonal reduction Q^T A P = B as a task graph (seed 002, section 3.5;
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* Bidiagonal reduction Q^T A P = B as a task graph (Tomov, Nath and Dongarra 2010, section 3.5;
  * LAPACK dgebrd's contract and output). Typed source: see
  * runtime/precision.h.
  *

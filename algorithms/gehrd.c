@@ -1,5 +1,6 @@
-/* Hessenberg reduction Q^T A Q = H as a task graph (seed 002: Tomov, Nath,
- * Dongarra). Typed source: see runtime/precision.h.
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* Hessenberg reduction Q^T A Q = H as a task graph (Tomov, Nath and
+ * Dongarra 2010). Typed source: see runtime/precision.h.
  *
  * A is registered as column panels of width nb, views of one handle (so the
  * trailing matrix stays one contiguous matrix on the GPU). For each panel k
@@ -10,7 +11,7 @@
  *                  seed, a CPU task per column and its GEMVs as tasks;
  *   update(k, c)   for groups of later panels c (after the fused panel one
  *                  group, all of them): A_c -= Y V_c^T (from the right, all
- *                  rows, the seed's M and G parts), then
+ *                  rows, the paper's M and G parts), then
  *                  A_c = (I - V T^T V^T) A_c (from the left).
  * The last panel goes to LAPACK's DGEHD2 on the CPU. The output is LAPACK
  * dgehrd's: H on and above the first subdiagonal, the reflectors below it,

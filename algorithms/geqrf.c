@@ -1,4 +1,5 @@
-/* Householder QR as a task graph (seed 004: Kerr, Campbell, Richards), with
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* Householder QR as a task graph (Kerr, Campbell and Richards 2009), with
  * LAPACK dgeqrf's output: R on and above the diagonal, the reflectors below
  * it, tau(0:min(m,n)). Typed source: see runtime/precision.h.
  *

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* What the Gram-Schmidt QRs share around their task graphs: a first task on
  * each panel (codelets/gs_columns.c) that takes each column's norm and
  * scales the columns whose squares would overflow or underflow, and the

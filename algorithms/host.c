@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* LAPACK on the host: what the routines do below their task graphs' sizes
  * (the _work interfaces: no NaN scan, which would turn NaN input into an
  * argument error; LAPACK passes NaN through). Typed source: see

@@ -1,4 +1,5 @@
-/* Modified Gram-Schmidt QR as a task graph (seed 000: Brandes et al.).
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* Modified Gram-Schmidt QR as a task graph (Brandes et al. 2012).
  * Typed source: see runtime/precision.h.
  *
  * The matrix is cut into column panels of width nb. For each panel k:

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The options of a call (hyla.h): their checks, and the defaults tuned per
  * machine (GPU or not; the worker counts are the calling thread's
  * scheduling context's). */
@@ -46,7 +47,7 @@ static int64_t orgqr_nb(int64_t m, int64_t n)
 static int64_t sytrd_nb(int64_t m, int64_t n)
 {
 	(void)m, (void)n;
-	/* With a GPU its step tasks (panel and update; nb 64: H100, session 9);
+	/* With a GPU its step tasks (panel and update; nb 64 measured on an H100);
 	 * DLATRD's panel on a core: its SYMVs grow with nb; to be tuned. */
 	return hyla_ncuda() > 0 ? 64 : 32;
 }

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Q from Householder reflectors as LAPACK's dgeqrf leaves them (dorgqr's
  * contract), as a task graph. Typed source: see runtime/precision.h.
  *

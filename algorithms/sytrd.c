@@ -1,4 +1,5 @@
-/* Symmetric tridiagonal reduction Q^T A Q = T as a task graph (seed 002,
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* Symmetric tridiagonal reduction Q^T A Q = T as a task graph (Tomov, Nath and Dongarra 2010,
  * section 3.5; LAPACK dsytrd's contract and output). Typed source: see
  * runtime/precision.h.
  *

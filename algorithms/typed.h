@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The algorithms' internal entry points, typed by runtime/precision.h. */
 #ifndef HYLA_ALGORITHMS_TYPED_H
 #define HYLA_ALGORITHMS_TYPED_H

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* gs_accuracy: orthogonality and residual of hyla's QRs (MGS, CGS, CGS2,
  * Householder: geqrf + orgqr) on matrices of
  * prescribed condition (LAPACK dlatms), for the accuracy study of

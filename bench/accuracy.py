@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 """The accuracy study of the Gram-Schmidt QRs: ||I - Q^T Q|| and ||A - QR||/||A||
 against cond(A) from 1e1 to 1e14 (LAPACK dlatms matrices) for hyla's MGS, CGS, CGS2 and
 Householder QR, from build/gs_accuracy. Writes accuracy.csv, accuracy.md and, with

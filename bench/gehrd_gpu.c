@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* gehrd_gpu_bench: the Hessenberg reduction's GPU work with no runtime in
  * between. Per panel, as hyla's CUDA codelets issue it, back to back on one
  * stream: the fused column loop (hyla__cuda_gehrd_columns), V and Y's top

@@ -1,4 +1,5 @@
-/* level2_bench: seed 001's Level-2 kernels (hyla's dot-product kernel with a
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* level2_bench: Milde and Schneider's Level-2 kernels (hyla's dot-product kernel with a
  * tree reduction, and its rank-1 update) against cuBLAS GEMV^T and GER on
  * the shapes the vector variant of qr_cgs meets (m rows, a panel of columns),
  * as bandwidth: bytes moved / time, and as a fraction of cuBLAS's GEMV on

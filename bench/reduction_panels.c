@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* reduction_panels_bench: the tridiagonal and bidiagonal reductions' GPU
  * panels alone (hyla__cuda_latrd_d, hyla__cuda_labrd_d: one persistent
  * kernel each), one panel of NB columns at the corner of an N-by-N matrix,

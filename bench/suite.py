@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 """hyla's benchmark suite: every driver over sizes and precisions, LAPACK on
 the host cores in the same run, one table.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 """Where a traced run's time goes, from a driver's --trace picture (SVG):
 per worker kind and codelet the tasks and their time, and for each GPU the
 time before its first task (the matrix's upload), the time it ran tasks, its

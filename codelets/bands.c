@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The last step of the tridiagonal and bidiagonal reductions: d and e
  * where LAPACK's dsytrd (lower) and dgebrd (m >= n) leave them, on the
  * diagonals of the matrix and in the vectors. Typed source: see

@@ -1,9 +1,10 @@
-/* Codelets of classical Gram-Schmidt (seeds 001 and 003; algorithms/cgs.c):
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* Codelets of classical Gram-Schmidt (Milde and Schneider; Farber; algorithms/cgs.c):
  *   project  a panel's columns against the finished columns before it, all
  *            at once (block CGS, Level 3): S = Q^T A, A -= Q S;
  *   panel    the panel's own columns, one after the other, each against the
  *            earlier ones with one (CGS) or two (CGS2) classical passes;
- *   vector   the seed's parallel order (Level 2): q_i finished, then its
+ *   vector   Milde and Schneider's parallel order (Level 2): q_i finished, then its
  *            projection, with coefficients from the original columns V,
  *            taken out of every later column at once.
  * Typed source: see runtime/precision.h. */
@@ -311,7 +312,7 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 
 /* cuBLAS's GEMV and GER are the vector variant's default: measured faster
  * end to end on the H100 (bench/results/2026-11-22-h100-qr_cgs.md), as GEMV
- * is on panels wider than 64 columns; HYLA_LEVEL2=hyla takes the seed's
+ * is on panels wider than 64 columns; HYLA_LEVEL2=hyla takes the paper's
  * dot-product and rank-1 kernels instead (for the comparison). */
 static int level2_cublas(void)
 {

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Insert functions of hyla's internal codelets, typed by
  * runtime/precision.h (the public ones: include/hyla_codelets.h). Each
  * submits one task; handles are matrix tiles unless noted. */
@@ -21,7 +22,7 @@ int TYPED(hyla__insert_gs_columns)(starpu_data_handle_t a, starpu_data_handle_t 
  * codelets are public: include/hyla_codelets.h). */
 /* The widest panel of the vector codelets (cuda/kernels.h's HYLA_CGS_MAX_COLS). */
 #define HYLA_CGS_MAX_NB 256
-/* Step i of the seed's order on one panel: q_i is column j of the panel q;
+/* Step i of Milde and Schneider's order on one panel: q_i is column j of the panel q;
  * R(i, :) = q_i^T V and U -= q_i R(i, :) over u's columns (RW), with v (R)
  * their original values and r (RW) their column of R. With q == u (q_i's
  * own panel) q_i is first normalised and only the later columns change. */
@@ -32,7 +33,7 @@ int TYPED(hyla__insert_cgs_vector)(starpu_data_handle_t q, starpu_data_handle_t 
 
 /* Hessenberg reduction (algorithms/gehrd.c; the fused panel, the update
  * and the panel's scratch are public: include/hyla_codelets.h).
- * The seed's split panel (codelets/gehrd_split.c): the column loop on the
+ * Tomov, Nath and Dongarra's split panel (codelets/gehrd_split.c): the column loop on the
  * CPU, one task per column, each column's GEMV as tasks over the trailing
  * matrix. A panel's handles: its column panel (RW), a snapshot of it (n-by-nb),
  * Y, T, tau, the explicit V as for the fused panel (hyla_task_dgehrd_panel),

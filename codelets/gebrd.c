@@ -1,4 +1,5 @@
-/* Codelets of the bidiagonal reduction (m >= n; seed 002 section 3.5,
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* Codelets of the bidiagonal reduction (m >= n; Tomov, Nath and Dongarra 2010, section 3.5,
  * LAPACK's dgebrd): the panel (LAPACK's DLABRD on nb rows and columns: the
  * column and row reflectors, d, e, tauq, taup, X and Y, two GEMVs per
  * column over the trailing matrix; on a core, or on a GPU's stream with the

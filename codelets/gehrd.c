@@ -1,4 +1,5 @@
-/* Codelets of the Hessenberg reduction (seed 002: Tomov, Nath, Dongarra):
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* Codelets of the Hessenberg reduction (Tomov, Nath and Dongarra 2010):
  * the panel (LAPACK's DLAHR2 on nb columns, producing V, T and Y = A V T),
  * the update of one trailing column panel, and the last columns (DGEHD2).
  * Typed source: see runtime/precision.h.
@@ -106,7 +107,7 @@ static void ytop_cpu(void *buffers[], void *cl_arg)
 
 /* (I - V T V^T) from the right, then (I - V T^T V^T) from the left, on the
  * consecutive column panels a (columns first.., all n rows): what DGEHRD's
- * DGEMM and DLARFB do to the trailing matrix (rows above r0: the seed's
+ * DGEMM and DLARFB do to the trailing matrix (rows above r0: the paper's
  * M_i). w: workspace of nb (of its 2nb) rows by cols. A parallel task: each
  * core of a combined worker takes a slice of the columns. */
 static void update_cpu(void *buffers[], void *cl_arg)

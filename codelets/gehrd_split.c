@@ -1,4 +1,5 @@
-/* The seed's split Hessenberg panel (Tomov, Nath, Dongarra): DLAHR2's column
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* The split Hessenberg panel of Tomov, Nath and Dongarra (2010): DLAHR2's column
  * loop on the CPU, one task per column, and each column's big GEMV
  * y_j = A(r0:n, i+j+1:n) v_j as its own tasks over the trailing matrix, where
  * it lives (the GPU, or column groups on the CPU workers). Only v_j and the

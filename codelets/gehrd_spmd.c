@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The Hessenberg panel (LAPACK's DLAHR2) as a parallel task: each core of a
  * combined worker takes a slice of the rows, and the cores meet at barriers,
  * four per column, as the blocks of the GPU kernel do (a core alone would

@@ -1,6 +1,7 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The Householder QR panel (algorithms/geqrf.c): LAPACK's dgeqrf on the
  * panel's rows from c0 on and its block reflector's T (dlarft), on a core
- * (seed 004: the panel on the host while the GPU updates), or on a GPU's
+ * (Kerr, Campbell and Richards 2009: the panel on the host while the GPU updates), or on a GPU's
  * stream where the panel lives (cuda/cholqr_panel.cu: CholeskyQR2 and
  * Householder reconstruction, where that is accurate; else
  * cuda/geqr2_kernel.cu, the column loop as one cooperative kernel, and

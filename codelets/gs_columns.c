@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The Gram-Schmidt QRs' first look at each column: its norm, and a power of
  * two that brings its largest entry near 1 where squares of its entries
  * would overflow or underflow. Gram-Schmidt commutes with scaling a column

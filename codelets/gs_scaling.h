@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The range of a column's largest entry that the Gram-Schmidt QRs take as
  * it is (codelets/gs_columns.c): its squares, and sums of up to 2^31 of
  * them, stay far from overflow and underflow. Columns outside it are scaled

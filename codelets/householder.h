@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* What the Householder QR's panel codelets (geqrf.c, orgqr.c) share: buffer
  * 0 is the panel, the first packed argument an int c0, its first row. */
 #ifndef HYLA_CODELETS_HOUSEHOLDER_H

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The LAPACK routines hyla's CPU codelets call that LAPACKE does not expose
  * (Fortran interface; OpenBLAS ships them). */
 #ifndef HYLA_LAPACK_H

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Codelets of modified Gram-Schmidt: the panel (column-by-column MGS inside
  * one column panel) and the update of a later panel by a factored one.
  * Typed source: see runtime/precision.h. */

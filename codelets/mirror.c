@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The copies that turn the reductions' other shapes into the ones their
  * graphs take, as CPU tasks on column panels: J A J in place for dsytrd's
  * upper triangle (J the reversal), A^T into another matrix for dgebrd's

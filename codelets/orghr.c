@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Q of the Hessenberg reduction (LAPACK dorghr's first step): the
  * reflectors move one column right, so that they stand where dgeqrf would
  * leave them and dorgqr's graph forms Q. Typed source: see

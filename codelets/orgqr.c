@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Codelets that form Q = H(0) H(1) ... H(k-1) explicitly from Householder
  * reflectors stored as LAPACK's dgeqrf leaves them (reflector i: unit at row
  * i, the rest below it in column i), panel by panel from the last, as

@@ -1,4 +1,5 @@
-/* Codelets of the symmetric tridiagonal reduction (lower; seed 002 section
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* Codelets of the symmetric tridiagonal reduction (lower; Tomov, Nath and Dongarra 2010, section
  * 3.5, LAPACK's dsytrd): the panel (LAPACK's DLATRD on nb columns: the
  * reflectors, e, tau and W, one SYMV per column over the trailing matrix;
  * on a core, or on a GPU's stream with the trailing matrix resident),

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* bidiag_reduce: bidiagonal reduction Q^T A P = B of a random m-by-n matrix,
  * or a file's, with hyla (LAPACK dgebrd's output). */
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 #include "common.h"
 #include "matrix_io.h"
 #include "result.h"
@@ -753,7 +754,7 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		{"input", required_argument, 0, 'I'},  {"output", required_argument, 0, 'O'},
 		{"allow-nonfinite", no_argument, 0, 'N'}, {"json", no_argument, 0, 'J'},
 		{"quiet", no_argument, 0, 'q' + 256}, {"trace", required_argument, 0, 't' + 256},
-		{"models", no_argument, 0, 'M' + 256}};
+		{"models", no_argument, 0, 'M' + 256}, {"version", no_argument, 0, 'V' + 256}};
 	enum { NCOMMON = sizeof common / sizeof common[0] };
 	struct option longopts[NCOMMON + 16] = {{0}};
 	int nextra = 0;
@@ -798,6 +799,10 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		case 't' + 256: o.trace = optarg; break;
 		case 'M' + 256: o.models = 1; break;
 		case 'h': usage(); exit(0);
+		case 'V' + 256:
+			printf("%s (hyla) %s, StarPU %d.%d.%d\n", prog, hyla_version(), STARPU_MAJOR_VERSION,
+			       STARPU_MINOR_VERSION, STARPU_RELEASE_VERSION);
+			exit(0);
 		case ':': die_usage(prog, "option '%s' needs a value", argv[at]);
 		default:
 			if (c != '?' && on_extra && on_extra(c, optarg))

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers shared by the drivers and the testers: argument parsing, test
  * matrices, accuracy checks, timing and LAPACK references. Matrices are
  * handled as double; single-precision runs convert at the call. */
@@ -48,6 +49,7 @@ struct driver_options {
 	"  --models         report whether the performance models this driver uses are\n" \
 	"                   calibrated here (per codelet and worker kind) and exit: 0 ready,\n" \
 	"                   1 not (perfmodels/calibrate.sh calibrates them); no sizes needed\n" \
+	"  --version        hyla's and StarPU's versions\n" \
 	"  --help           this text\n\n" \
 	"StarPU's environment applies: STARPU_SCHED (eager, random, dmda, ws, ...),\n" \
 	"STARPU_NCPU, STARPU_NCUDA, STARPU_CALIBRATE, STARPU_WORKER_STATS.\n" \

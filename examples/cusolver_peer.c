@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* cuSOLVER on the GPU as the peer of hyla's drivers (QR: geqrf + orgqr;
  * sytrd; gebrd), timed on data already on the GPU after one warm-up run.
  * Built with CUDA. */

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* eigen_pipeline: hyla inside an application's own StarPU task graph.
  *
  * The application starts StarPU, registers its own n-by-n matrix (leading

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* hr_reduce: Hessenberg reduction Q^T A Q = H of a random n-by-n matrix or a file's. */
 #include <getopt.h>
 #include <math.h>
@@ -44,7 +45,7 @@ static void usage(void)
 	       "                   the run)\n"
 	       "  --panel P        auto (default): the fused panel where a GPU is (the models pick\n"
 	       "                   GPU or core), the split one on CPUs alone; gpu: the fused panel\n"
-	       "                   on the GPU; cpu: the seed's split panel, the column loop on the\n"
+	       "                   on the GPU; cpu: Tomov et al.'s split panel, the column loop on the\n"
 	       "                   CPU and each column's GEMV as tasks where the matrix lives\n"
 	       DRIVER_OPTIONS_HELP,
 	       prog);

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Matrix Market "array" and NumPy .npy files (see matrix_io.h). */
 #include "matrix_io.h"
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Dense matrix files for the drivers: Matrix Market "array" (real or
  * integer, general or symmetric) and NumPy .npy (float64 or float32,
  * little-endian, C or Fortran order), told apart by their content. */

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* qr_cgs: classical Gram-Schmidt QR (CGS2 or CGS) of a random m-by-n matrix
  * with hyla. */
 #include <getopt.h>
@@ -74,10 +75,10 @@ int main(int argc, char **argv)
 			"  --reorth         CGS2: every projection twice (the default when blocked)\n"
 			"  --no-reorth      CGS: one pass (orthogonality lost like cond^2 eps)\n"
 			"  --variant V      blocked (Level-3 projections, left-looking) or vector\n"
-			"                   (seed 001's order: per column, dot products with every\n"
+			"                   (Milde and Schneider's order: per column, dot products with every\n"
 			"                   later column and a rank-1 update of them; one pass only);\n"
 			"                   default blocked\n"
-			"  --umu            --output writes seed 001's U = Q diag(R) and mu =\n"
+			"  --umu            --output writes U = Q diag(R) and mu =\n"
 			"                   diag(R)^-1 R (A = U mu; to FILE and FILE's .mu sibling)\n",
 		.extra = extra,
 		.on_extra = on_option,

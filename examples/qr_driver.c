@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The Gram-Schmidt QR drivers' shared body (qr_driver.h). */
 #include <getopt.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The body the Gram-Schmidt QR drivers (qr_mgs, qr_cgs) share: options,
  * runs, checks, LAPACK (and cuSOLVER) references, the result line. */
 #ifndef HYLA_QR_DRIVER_H
@@ -29,7 +30,7 @@ struct qr_driver {
 	const char *(*variant)(void); /* for the result line, once options are parsed */
 	/* The orthogonality the algorithm keeps, in units of n eps, at cond. */
 	double (*orth_growth)(double cond, int64_t n);
-	const int *umu; /* if set and true: write seed 001's U and mu, not Q and R */
+	const int *umu; /* if set and true: write U = Q diag(R) and mu, not Q and R */
 	/* More checks after the common ones (their result fields); nonzero if
 	 * one failed. a0: the input in double; q, r: the result (in prec). */
 	int (*more_checks)(char prec, int64_t m, int64_t n, const double *a0, const void *q,

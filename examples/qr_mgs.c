@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* qr_mgs: modified Gram-Schmidt QR of a random m-by-n matrix with hyla. */
 #include <getopt.h>
 #include <string.h>

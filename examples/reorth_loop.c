@@ -1,5 +1,6 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* reorth_loop: Lyapunov exponents by repeated re-orthogonalisation (the use
- * of Gram-Schmidt in seed 000), with hyla inside the application's loop.
+ * of Gram-Schmidt in Brandes et al. 2012), with hyla inside the application's loop.
  *
  * The application evolves a block V of k vectors under a fixed n-by-n map
  * M (its own task: V = M V), and after every step re-orthonormalises V with

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The drivers' result line (see result.h). */
 #include "result.h"
 #include <math.h>

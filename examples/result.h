@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The drivers' result line: "prog key=value ..." or, with --json, one JSON
  * object (keys as in the text; times in seconds). */
 #ifndef HYLA_RESULT_H

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* sched_contexts: hyla and an application sharing a machine through StarPU
  * scheduling contexts.
  *

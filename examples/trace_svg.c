@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Gantt chart of a traced run as SVG (see trace_svg.h). */
 #include "trace_svg.h"
 #include "matrix_io.h"

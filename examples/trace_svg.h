@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* A Gantt chart of a traced run (hyla_trace_*) as SVG: one row per StarPU
  * worker, one bar per task coloured by codelet, idle time left blank. */
 #ifndef HYLA_TRACE_SVG_H

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* tridiag_reduce: symmetric tridiagonal reduction Q^T A Q = T of a random
  * symmetric n-by-n matrix, or a file's, with hyla (LAPACK dsytrd's output). */
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* hyla: hybrid CPU+GPU dense linear algebra on StarPU. Public API. */
 #ifndef HYLA_H
 #define HYLA_H

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* hyla inside a StarPU application: matrices registered as StarPU handles
  * the application uses in its own tasks, and calls that only submit hyla's
  * tasks on them and return at once. StarPU's data dependencies order the

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* hyla's codelets for an application's own task graphs: each hyla_task_*
  * function submits one task on the StarPU handles given and returns 0 (or
  * HYLA_ERR_SUBMIT, HYLA_ERR_NOMEM). Handles are StarPU matrix handles

@@ -1,9 +1,10 @@
 #!/bin/sh
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # Calibrates hyla's performance models on this machine: runs each driver
 # (STARPU_CALIBRATE=1, dmda) over sizes from small to the largest you will run,
 # round after round, until every model it uses is ready (the drivers'
 # --models), then prints the report per codelet and worker kind.
-#   perfmodels/calibrate.sh [BUILD_DIR]
+#   perfmodels/calibrate.sh [BUILD_DIR]   (installed: hyla-calibrate [BIN_DIR])
 # Environment: STARPU_PERF_MODEL_DIR where the models go (default: StarPU's,
 # $STARPU_HOME/.starpu/sampling, where the drivers and the library look
 # too); HYLA_CALIBRATE_SIZES (default
@@ -11,8 +12,9 @@
 # (at most, default 6); HYLA_CALIBRATE_DRIVERS (default: all).
 # Exit status 0 when every model is ready.
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$here/build}
+# The drivers: beside the script where it is installed, else the build's.
+self=$(cd "$(dirname "$0")" && pwd)
+if [ -x "$self/hr_reduce" ]; then bin=${1:-$self}; else bin=${1:-$(dirname "$self")/build}; fi
 export STARPU_SCHED=dmda STARPU_CALIBRATE=1 STARPU_SILENT=1
 [ -n "${STARPU_PERF_MODEL_DIR:-}" ] && mkdir -p "$STARPU_PERF_MODEL_DIR"
 drivers=${HYLA_CALIBRATE_DRIVERS:-"qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce"}

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Matrix descriptors: a column-major matrix registered as a grid of tiles. */
 #include <stdlib.h>
 #include <pthread.h>

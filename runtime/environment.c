@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* StarPU's settings in the environment, checked before StarPU starts:
  * StarPU 1.3 aborts the process on a malformed number or a models folder it
  * cannot make, and runs an unknown scheduler's name as its default. */

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Matrices an application shares with hyla (hyla_async.h). */
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Whether the performance models an algorithm uses are calibrated on this
  * machine, and what they say (perfmodels/README.md). */
 #include <math.h>

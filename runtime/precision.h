@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Maps the element type of a typed source (compiled once with HYLA_PREC_D,
  * once with HYLA_PREC_S) to its names: real_t, TYPED(x) -> x_d / x_s,
  * PUBLIC(x) -> hyla_dx / hyla_sx, TASK(x) -> hyla_task_dx / hyla_task_sx and

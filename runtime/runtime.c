@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* StarPU start-up and shutdown, pinned memory, machine summary, errors. */
 #include <cblas.h>
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Internal runtime layer: StarPU start-up, matrix descriptors, errors. */
 #ifndef HYLA_RUNTIME_H
 #define HYLA_RUNTIME_H

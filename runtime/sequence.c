@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Requests (hyla_async.h): what one asynchronous call leaves to wait for. */
 #include <stdlib.h>
 #include "runtime.h"

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* A second stream per CUDA worker, for a codelet that runs two parts of its
  * work side by side (the Householder QR step: the next panel beside the
  * trailing update). Its priority is the highest, so that the side's blocks

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The schedule of hyla's tasks, for pictures of it: while a trace is on,
  * every task records at its end the worker that ran it, its codelet, when it
  * became ready, its start and end (StarPU's task profiling). */

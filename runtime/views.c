@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* What codelets over consecutive column-panel views (hyla__desc_register_views)
  * share: treating the panels as one matrix, where that holds, and the size
  * their performance models go by. */

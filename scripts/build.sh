@@ -1,4 +1,5 @@
 #!/bin/sh
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # Installs the dependencies (scripts/install-deps.sh: Debian packages and a
 # cached StarPU 1.3.10) and builds hyla into build/ (or $HYLA_BUILD_DIR).
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # Stage what a run on the GPU machine needs into .device/ (git-ignored, passed
 # to the device tool as `carry`): Debian's runtime libraries as .deb files, the
 # StarPU shared library, and a CUDA build of hyla made here (sm_90 + PTX).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # hyla under AddressSanitizer (leaks included) and UndefinedBehaviorSanitizer,
 # CPU only, -O1 -g: builds into build-asan/ (or $HYLA_SANITIZE_BUILD_DIR) and
 # runs the whole CTest suite there; any sanitizer report fails its test.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # Each bad command line must exit with status 2 and one line on stderr.
 # Usage: bad_input.sh DRIVER (the QR drivers take M [N], the others N).
 drv=$1

@@ -1,4 +1,5 @@
 #!/bin/sh
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # The drivers' checks pass correct results and fail wrong ones, at the edges:
 # tiny sizes (rounding's constants), a zero matrix (residual 0, not NaN),
 # inputs scaled by 1e200 and 1e-170 (norms with scaling), and a matrix with

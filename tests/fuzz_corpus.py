@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 """Writes a corpus of matrix files for tests/fuzz_drivers.sh: valid .npy and
 Matrix Market files of small matrices, files each driver must refuse, and
 random mutations of the valid ones. Deterministic for a seed.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # The drivers against a corpus of valid, malformed and mutated matrix files
 # (tests/fuzz_corpus.py writes it into CORPUS_DIR, replacing what was there):
 # each file through each driver that reads one, with its checks on. A run

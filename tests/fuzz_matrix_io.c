@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Mutation fuzzing of the drivers' matrix file readers (examples/matrix_io.c):
  *   fuzz_matrix_io SECONDS [SEED]
  * Valid .npy and Matrix Market files are mutated at random (bytes flipped

@@ -1,4 +1,5 @@
 #!/bin/sh
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # Round trips through files: NumPy writes matrices (.npy in C and Fortran
 # order, float64 and float32, and Matrix Market), the drivers read them with
 # --input and write their results with --output, NumPy checks the defining

@@ -1,4 +1,5 @@
 #!/bin/sh
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # The calibration workflow on qr_cgs, in an empty model directory: --models
 # says not ready (exit 1) and a dmda run says so in one line; after
 # perfmodels/calibrate.sh, --models says ready (exit 0) and the note is gone.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # The drivers' outputs never destroy data: an output (or a sibling, or the
 # trace) that is the input, or another output, is refused before the run
 # (exit 2, one line naming both); so is an unwritable sibling, leaving no

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The library's answers at its edges: test_api_edges
  * - argument checks name the first wrong argument in LAPACK's order, the
  *   32-bit limits included (hyla_dgeqrf(1, INT64_MAX, ...) is -2, not -1);

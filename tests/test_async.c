@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The asynchronous calls return before their tasks run, the caller's tasks
  * before and after them are ordered by StarPU's dependencies, and errors
  * come back through the sequence. The application starts StarPU itself.

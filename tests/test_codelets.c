@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* hyla's public codelets in an application's own graph: a Householder QR
  * of an m-by-n matrix (m >= n) written with hyla_task_dgeqrf_panel (its
  * T too) and hyla_task_dlarfb (or, with "steps", hyla_task_dgeqrf_step

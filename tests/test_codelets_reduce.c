@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* hyla's public two-sided codelets in an application's own graph, on an
  * hyla_matrix of an n-by-n matrix with panel width nb: the tridiagonal
  * reduction (lower) of a symmetric matrix from hyla_task_dsytrd_panel and

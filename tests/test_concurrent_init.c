@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Concurrent first use: test_concurrent_init RUNS
  * Each run is a fresh process in which 4 threads, released together, call
  * hyla_dgeqrf (threads 0, 2) or hyla_dgehrd (1, 3) on matrices of their

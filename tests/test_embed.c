@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* hyla inside an application that started StarPU itself: hyla_dmgs must use
  * the caller's StarPU, leave it running, and give a correct factorisation. */
 #include <cblas.h>

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Tester for the bidiagonal reduction: test_gebrd PREC M N (any shape)
  * hyla_dgebrd on a random m-by-n A; checks, against LAPACK's dgebrd (or
  * sgebrd) on the same input: d, e, tauq, taup and the reflectors of the

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Tester for the Hessenberg reduction and its Q:
  *   test_gehrd PREC N NB [PANEL [SCALE]]   (PANEL auto, gpu or cpu: hyla_gehrd_panel)
  * Reduces a random matrix (times SCALE, to try huge and tiny entries) and

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The Householder QR panel's CUDA paths alone, against LAPACK's dgeqrf and
  * dlarft on the host: the column loop (hyla__cuda_geqr2, then
  * hyla__cuda_larft) and the panel as the geqrf codelets call it
@@ -187,7 +188,7 @@ static int check_panel(char prec, int m, int w, char kind, int whole, cublasHand
 	double dt = rel_diff((size_t)w * w, t, tt);
 	double resid, orth;
 	identities(m, w, a0, a, tau, &resid, &orth);
-	/* The seed's bounds, ||A - QR|| <= m eps ||A|| and ||I - Q^T Q|| <= m eps,
+	/* Kerr, Campbell and Richards's bounds, ||A - QR|| <= m eps ||A|| and ||I - Q^T Q|| <= m eps,
 	 * with a margin of 10 (a 128 x 128 panel's Q is 1e-14 from orthogonal:
 	 * 0.7 m eps); a reflector from a cancelled norm is 1e-4 off. */
 	const double bound = 10 * m * eps;

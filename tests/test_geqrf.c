@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Tester for Householder QR: test_geqrf PREC M N NB
  * hyla_geqrf_ex on a random m-by-n A (any shape), then hyla_orgqr_ex forms
  * Q (m-by-min(m,n)); checks, in units of eps:

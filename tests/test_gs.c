@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Tester for the Gram-Schmidt QRs: test_gs ALG PREC M N NB [COND]
  * ALG: mgs, mgs_vector, cgs2, cgs, cgs_vector. Factors a random matrix (or
  * one of condition COND, LAPACK dlatms) and checks
@@ -7,7 +8,7 @@
  *       cond^2 (CGS), sqrt(n) (CGS2: rounding errors of n^2 entries);
  *   R against LAPACK's geqrf R, rows scaled to the same signs,
  *   ||R - D R_lapack||_F / ||R||_F      <= 5 sqrt(n) eps max(cond, f(cond));
- *   seed 001's U mu form (hyla_qr_to_umu): ||A - U mu||_F / ||A||_F as the
+ *   the U mu form (hyla_qr_to_umu): ||A - U mu||_F / ||A||_F as the
  *       residual, mu's diagonal exactly 1.
  * cond is the one given, else LAPACK's 1-norm estimate for R.
  * Prints one line; exit status 0 pass, 1 fail, 2 bad arguments. */
@@ -100,7 +101,7 @@ int main(int argc, char **argv)
 		memcpy(q, work_a, sizeof(double) * (size_t)(m * n));
 		memcpy(r, work_r, sizeof(double) * (size_t)(n * n));
 	}
-	/* Seed 001's U and mu from the same factors. */
+	/* U and mu from the same factors. */
 	int umu_info = prec == 's' ? hyla_sqr_to_umu(m, n, work_a, m, work_r, n)
 	                           : hyla_dqr_to_umu(m, n, work_a, m, work_r, n);
 	double *u = malloc(sizeof *u * (size_t)(m * n)), *mu = malloc(sizeof *mu * (size_t)(n * n));

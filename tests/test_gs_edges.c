@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The Gram-Schmidt QRs at the edges: test_gs_edges PREC
  * - scaled inputs: a 200-by-200 matrix of condition 4e3, times 1e200 and
  *   1e-170 (1e30 and 1e-30 in single), factors as the unscaled one does:

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Tester for the symmetric tridiagonal reduction: test_sytrd PREC N UPLO
  * hyla_dsytrd on a random symmetric A; checks, against LAPACK's dsytrd (or
  * ssytrd) on the same input: d, e, tau and the reflectors of the first LEAD

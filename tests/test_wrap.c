@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* An application's own registered matrix, reduced by hyla in place:
  * test_wrap N NB
  * The application registers an N-by-N matrix (leading dimension N + 5),

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // cuBLAS's GEMV for both precisions, failing loudly (the panels' calls).
 #ifndef HYLA_CUDA_BLAS_CALLS_CUH
 #define HYLA_CUDA_BLAS_CALLS_CUH

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // Reductions over a warp and over a block, shared by hyla's kernels.
 #ifndef HYLA_CUDA_BLOCK_REDUCE_CUH
 #define HYLA_CUDA_BLOCK_REDUCE_CUH

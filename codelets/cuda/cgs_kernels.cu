@@ -1,7 +1,8 @@
-// CUDA kernels of classical Gram-Schmidt (seeds 001 and 003): the column loop
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+// CUDA kernels of classical Gram-Schmidt (Milde and Schneider; Farber): the column loop
 // of a panel as one cooperative kernel (dot products with a tree reduction,
 // the subtraction of projections, norms; a grid-wide sync per step), the same
-// steps one kernel each for the seed's parallel order, and its rank-1 update.
+// steps one kernel each for Milde and Schneider's parallel order, and its rank-1 update.
 #include <cooperative_groups.h>
 #include "kernels.h"
 #include "launch.h"

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // Householder QR's panel without a barrier per column: CholeskyQR2 gives an
 // orthonormal Q and R of the m-by-w panel A (G = A^T A = R1^T R1, Q1 = A
 // R1^-1, again on Q1: Q = Q1 R2^-1, R = R2 R1; Fukaya, Nakatsukasa, Yanagisawa,

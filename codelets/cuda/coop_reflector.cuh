@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // What the reductions' cooperative column kernels share (latrd_kernels.cu,
 // labrd_kernels.cu): blocks own contiguous rows, partial sums go to a
 // scratch (slot-major, COOP_MAXB per slot) and are added in block order,

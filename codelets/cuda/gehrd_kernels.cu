@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // The Hessenberg panel (LAPACK's DLAHR2) on the GPU: one persistent
 // cooperative kernel per panel, whose blocks meet at three grid-wide barriers
 // per column j and never return to the host:

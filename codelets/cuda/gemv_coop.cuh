@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // y = A^T u and y = A u inside a cooperative kernel (the bidiagonal panel's
 // two GEMVs a column, labrd_kernels.cu), at the GPU's bandwidth: the grid's
 // warps take items (an output's segment), their loads in batches; an

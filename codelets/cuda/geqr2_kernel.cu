@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // Householder QR's panel (LAPACK's DGEQR2 on an m-by-w panel) as one
 // cooperative kernel: each block keeps a slice of the panel's rows in shared
 // memory for the whole column loop, its threads a column each (two for

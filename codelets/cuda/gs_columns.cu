@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // The Gram-Schmidt QRs' column norms and scalings (codelets/gs_columns.c):
 // a block of 256 threads a column.
 #include "../gs_scaling.h"

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // Householder QR's panel on the worker's stream: the choice between
 // cholqr_panel.cu and the column loop (geqr2_kernel.cu, or here for panels
 // too tall for it: LAPACK's DGEQR2, per column a one-block dlarfg kernel,

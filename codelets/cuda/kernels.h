@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* hyla's own CUDA kernels, callable from C; all run on the given stream. */
 #ifndef HYLA_CUDA_KERNELS_H
 #define HYLA_CUDA_KERNELS_H
@@ -142,13 +143,13 @@ void hyla__cuda_cgs_panel_s(int m, int w, int passes, float *a, int64_t lda, flo
 void hyla__cuda_cgs_normalise_d(int m, double *q, double *norm, double *scratch,
                                 cudaStream_t stream);
 void hyla__cuda_cgs_normalise_s(int m, float *q, float *norm, float *scratch, cudaStream_t stream);
-/* The seed's dot-product kernel: out[c * ldo] = x(:, c)^T y for c < ncols
+/* Milde and Schneider's dot-product kernel: out[c * ldo] = x(:, c)^T y for c < ncols
  * (<= HYLA_CGS_MAX_COLS), a tree reduction per column. */
 void hyla__cuda_cgs_dots_d(int m, int ncols, const double *x, int64_t ldx, const double *y,
                            double *out, int64_t ldo, double *scratch, cudaStream_t stream);
 void hyla__cuda_cgs_dots_s(int m, int ncols, const float *x, int64_t ldx, const float *y,
                            float *out, int64_t ldo, float *scratch, cudaStream_t stream);
-/* The seed's orthogonalisation kernel: x (m-by-ncols) -= q r^T, r with
+/* Milde and Schneider's orthogonalisation kernel: x (m-by-ncols) -= q r^T, r with
  * stride ldr. */
 void hyla__cuda_cgs_rank1_d(int m, int ncols, double *x, int64_t ldx, const double *q,
                             const double *r, int64_t ldr, cudaStream_t stream);

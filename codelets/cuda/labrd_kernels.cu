@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // The bidiagonal reduction's panel (LAPACK's DLABRD, m >= n) on the GPU:
 // one persistent cooperative kernel per panel, whose blocks meet at four
 // grid-wide barriers per step i and never return to the host:

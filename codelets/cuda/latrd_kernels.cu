@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // The tridiagonal reduction's panel (LAPACK's DLATRD, lower) on the GPU:
 // one persistent cooperative kernel per panel, whose blocks meet at two
 // grid-wide barriers per column i and never return to the host:

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // Included by hyla's .cu files: a kernel that cannot launch (no code for this
 // GPU's architecture, bad configuration) must not pass silently.
 #ifndef HYLA_CUDA_LAUNCH_H

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // CUDA kernels of the MGS panel: one launch per column of a sub-panel.
 #include "kernels.h"
 #include "launch.h"

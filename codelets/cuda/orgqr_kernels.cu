@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // CUDA kernels of the Q formation and the block reflector (codelets/orgqr.c).
 #include "kernels.h"
 #include "launch.h"

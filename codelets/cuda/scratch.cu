@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // Scratch memory for hyla's GPU codelets, in stream order, from a memory
 // pool of hyla's own per device that keeps up to 64 MiB between uses (the
 // scratches of n = 16000's panels and updates; past that, StarPU's data

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 // y = A x for a symmetric m-by-m A stored in its lower triangle, inside a
 // cooperative kernel (the tridiagonal panel's SYMV, latrd_kernels.cu), at
 // the GPU's bandwidth: the lower triangle is cut into 64-by-64 tiles, read
