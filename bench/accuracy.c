@@ -15,6 +15,7 @@
 #include <string.h>
 #include "common.h"
 #include "hyla.h"
+#include "program.h"
 
 enum { MGS, CGS, CGS2, HOUSEHOLDER, NALGS };
 static const char *const names[] = {"MGS", "CGS", "CGS2", "Householder"};
@@ -48,6 +49,11 @@ static double bound(int alg, double cond, int64_t n)
 
 int main(int argc, char **argv)
 {
+	program_options(argc, argv, "gs_accuracy",
+	                "usage: gs_accuracy [M N] [--check]\n"
+	                "Orthogonality and residual of hyla's QRs on matrices of prescribed condition\n"
+	                "(CSV: algorithm,cond,orth,resid); --check: exit 1 unless each stays within a\n"
+	                "generous factor of its expected curve.\n");
 	int check = argc > 1 && !strcmp(argv[argc - 1], "--check");
 	int npos = argc - 1 - check;
 	int64_t m = npos >= 1 ? parse_size("gs_accuracy", "M", argv[1]) : 1000;

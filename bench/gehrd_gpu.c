@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "kernels.h"
+#include "program.h"
 
 static cublasHandle_t h;
 static cudaStream_t stream;
@@ -67,6 +68,10 @@ static float elapsed(cudaEvent_t from, cudaEvent_t to)
 
 int main(int argc, char **argv)
 {
+	program_options(argc, argv, "gehrd_gpu_bench",
+	                "usage: gehrd_gpu_bench [N [NB [WIDTH]]]\n"
+	                "The Hessenberg reduction's GPU work with no runtime in between, each part timed\n"
+	                "by CUDA events. Defaults: N 8000, NB 64, WIDTH N.\n");
 	n = argc > 1 ? atoi(argv[1]) : 8000;
 	nb = argc > 2 ? atoi(argv[2]) : 64;
 	width = argc > 3 ? atoi(argv[3]) : n;

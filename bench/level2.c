@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "kernels.h"
+#include "program.h"
 
 #define ROTATE 8
 #define REPS 64
@@ -55,6 +56,10 @@ static double time_us(enum kernel k, int m, int ncols, int ld)
 
 int main(int argc, char **argv)
 {
+	program_options(argc, argv, "level2_bench",
+	                "usage: level2_bench [M]\n"
+	                "hyla's Level-2 Gram-Schmidt kernels against cuBLAS GEMV^T and GER, as bandwidth.\n"
+	                "Default M 8000.\n");
 	int m = argc > 1 ? atoi(argv[1]) : 8000;
 	if (m < 8000) {
 		fprintf(stderr, "level2_bench: M must be >= 8000\n");

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "kernels.h"
+#include "program.h"
 
 static void check(cudaError_t err, const char *what)
 {
@@ -28,6 +29,10 @@ static void *device_alloc(size_t bytes)
 
 int main(int argc, char **argv)
 {
+	program_options(argc, argv, "reduction_panels_bench",
+	                "usage: reduction_panels_bench [NB [N ...]]\n"
+	                "The tridiagonal and bidiagonal reductions' GPU panels alone, microseconds per column.\n"
+	                "Defaults: NB 64, N 8000 4000 2000 1000.\n");
 	int nb = argc > 1 ? atoi(argv[1]) : 64, defaults[] = {8000, 4000, 2000, 1000};
 	int count = argc > 2 ? argc - 2 : 4;
 	if (nb < 1 || nb > HYLA_REDUCTION_GPU_MAX_NB) {

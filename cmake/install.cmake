@@ -27,7 +27,7 @@ install(TARGETS ${hyla_drivers} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(PROGRAMS perfmodels/calibrate.sh DESTINATION ${CMAKE_INSTALL_BINDIR}
   RENAME hyla-calibrate)
 install(DIRECTORY perfmodels/reference/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hyla/models)
-install(FILES examples/eigen_pipeline.c examples/sched_contexts.c
+install(FILES examples/eigen_pipeline.c examples/sched_contexts.c examples/program.h
   DESTINATION ${CMAKE_INSTALL_DATADIR}/hyla/examples)
 install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/hyla)
 

@@ -796,7 +796,12 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
 		case 'N': o.allow_nonfinite = 1; break;
 		case 'J': result_json = 1; break;
 		case 'q' + 256: o.quiet = 1; break;
-		case 't' + 256: o.trace = optarg; break;
+		case 't' + 256:
+			if (strlen(optarg) < 5 || strcmp(optarg + strlen(optarg) - 4, ".svg"))
+				die_usage(prog, "--trace %s: the chart is SVG; give a file name ending in .svg",
+				          optarg);
+			o.trace = optarg;
+			break;
 		case 'M' + 256: o.models = 1; break;
 		case 'h': usage(); exit(0);
 		case 'V' + 256:

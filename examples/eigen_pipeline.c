@@ -21,6 +21,7 @@
 #include "hyla_async.h"
 #ifdef STARPU_USE_CUDA
 #include <starpu_cublas_v2.h>
+#include "program.h"
 #endif
 
 /* Entry (i, j) of the test matrix: a fixed pseudo-random value in [-1, 1). */
@@ -107,6 +108,12 @@ static double spectra_distance(int64_t n, const double *wr, const double *wi, co
 
 int main(int argc, char **argv)
 {
+	program_options(argc, argv, "eigen_pipeline",
+	                "usage: eigen_pipeline [N [NB]]\n"
+	                "hyla inside an application's StarPU task graph: its own handle filled by its task,\n"
+	                "wrapped (hyla_matrix_wrap), reduced to Hessenberg form (hyla_dgehrd_async), its\n"
+	                "eigenvalues taken by its own dhseqr task, one wait; compared with dgeev.\n"
+	                "N: order (default 600), NB: panel width (default 64). Exit 0 when they agree.\n");
 	int64_t n = argc > 1 ? atoll(argv[1]) : 600, nb = argc > 2 ? atoll(argv[2]) : 64;
 	if (n < 2 || nb < 1) {
 		fprintf(stderr, "eigen_pipeline: usage: eigen_pipeline [N >= 2 [NB >= 1]]\n");

@@ -20,6 +20,7 @@
 #include "hyla_async.h"
 #ifdef STARPU_USE_CUDA
 #include <starpu_cublas_v2.h>
+#include "program.h"
 #endif
 
 /* The map's eigenvalues: lambda_i = 2 * 0.7^i (distinct, so the block's
@@ -78,6 +79,11 @@ static int make_map(int64_t n, double *m)
 
 int main(int argc, char **argv)
 {
+	program_options(argc, argv, "reorth_loop",
+	                "usage: reorth_loop [N [K [T]]]\n"
+	                "Lyapunov exponents of a symmetric N-by-N map by T steps of V = M V and\n"
+	                "re-orthonormalisation with hyla_dcgs_async (K vectors), all submitted at once;\n"
+	                "compared with log |lambda_i|. Defaults: N 300, K 8, T 80.\n");
 	int64_t n = argc > 1 ? atoll(argv[1]) : 300, k = argc > 2 ? atoll(argv[2]) : 8;
 	int64_t steps = argc > 3 ? atoll(argv[3]) : 80;
 	if (n < 2 || k < 1 || k > n || steps < 1) {

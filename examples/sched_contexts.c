@@ -22,6 +22,7 @@
 #include "hyla_async.h"
 #ifdef STARPU_USE_CUDA
 #include <starpu_cublas_v2.h>
+#include "program.h"
 #endif
 
 /* A fixed pseudo-random matrix in [-1, 1). */
@@ -121,6 +122,12 @@ static int misplaced(const hyla_trace_event *ev, size_t count, unsigned qr, unsi
 
 int main(int argc, char **argv)
 {
+	program_options(argc, argv, "sched_contexts",
+	                "usage: sched_contexts [N [NB]]\n"
+	                "hyla and an application sharing the machine through StarPU scheduling contexts:\n"
+	                "a QR of a 2N-by-N matrix in one context, a Hessenberg reduction of an N-by-N one\n"
+	                "in another; checks the results and that no task left its context.\n"
+	                "N: default 400, NB: panel width (default 32). Exit 0 pass, 1 fail, 77 skipped.\n");
 	int64_t n = argc > 1 ? atoll(argv[1]) : 400, nb = argc > 2 ? atoll(argv[2]) : 32, m = 2 * n;
 	if (n < 2 || nb < 1) {
 		fprintf(stderr, "sched_contexts: usage: sched_contexts [N >= 2 [NB >= 1]]\n");

@@ -101,6 +101,7 @@ expect_naming "--output /proc/version" 100 --output /proc/version
 expect_naming "--trace $dir/no/such/dir/t.svg: cannot write there: No such file or directory" \
 	100 --trace "$dir/no/such/dir/t.svg"
 expect_naming "--trace $dir" 100 --trace "$dir"
+expect_naming "--trace $dir/t.png: the chart is SVG" 100 --trace "$dir/t.png"
 
 case $(basename "$drv") in
 bidiag_reduce)

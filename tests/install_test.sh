@@ -18,7 +18,7 @@ examples=$prefix/share/hyla/examples
 # pkg-config: hyla's flags, and the example's own LAPACKE and OpenBLAS
 # (the compiler's output shown only on failure: CUDA 13's headers, which
 # StarPU's include, warn of deprecations).
-cc -O2 -o eigen_pipeline "$examples/eigen_pipeline.c" \
+cc -O2 -I"$examples" -o eigen_pipeline "$examples/eigen_pipeline.c" \
 	$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs hyla lapacke openblas) \
 	-lm 2>cc.log || { cat cc.log; exit 1; }
 ./eigen_pipeline 200 32
@@ -32,6 +32,7 @@ find_package(hyla 0.2 REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LAPACK REQUIRED IMPORTED_TARGET lapacke openblas)
 add_executable(sched_contexts $examples/sched_contexts.c)
+target_include_directories(sched_contexts PRIVATE $examples)
 target_link_libraries(sched_contexts PRIVATE hyla::hyla PkgConfig::LAPACK m)
 CMAKE
 cmake -S app -B app/build -DCMAKE_PREFIX_PATH="$prefix" >/dev/null

@@ -56,10 +56,11 @@ ln a.mtx hard.mtx
 refused hard.mtx a.mtx -- hr_reduce --input a.mtx --output hard.mtx --no-check
 ln -s a.mtx soft.mtx
 refused soft.mtx a.mtx -- hr_reduce --input soft.mtx --output a.mtx --no-check
-refused --trace a.mtx -- hr_reduce --input a.mtx --trace a.mtx --no-check
-refused --trace o.tau.mtx -- hr_reduce 40 --output o.mtx --trace o.tau.mtx --no-check
-refused --trace o.r.npy -- qr_mgs 40 --output o.npy --trace ./o.r.npy --no-check
-rm x.r.npy h.tau.mtx h.q.mtx hard.mtx soft.mtx
+ln a.mtx a.svg # the input under the trace's name (read by its content)
+refused --trace a.svg -- hr_reduce --input a.svg --trace a.svg --no-check
+refused --trace o.tau.svg -- hr_reduce 40 --output o.svg --trace o.tau.svg --no-check
+refused --trace o.r.svg -- qr_mgs 40 --output o.svg --trace ./o.r.svg --no-check
+rm x.r.npy h.tau.mtx h.q.mtx hard.mtx soft.mtx a.svg
 
 # (c) Every output is checked before the run: a sibling that cannot be
 # written stops it with no main output written.
