@@ -65,6 +65,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	driver_matrix(prog, &o, a0);
+	o.work_power = 3; /* the progress estimate: see driver_progress_begin */
 	hyla_options opts = {.nb = o.nb};
 	driver_start(prog, &o);
 

@@ -846,7 +846,7 @@ static struct {
 	const char *prog;
 	double start, last;
 	int64_t done;
-	int shown;
+	int shown, power;
 } progress = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static void show_progress(int64_t done, int64_t total, void *arg)
@@ -856,8 +856,10 @@ static void show_progress(int64_t done, int64_t total, void *arg)
 	double now = now_seconds(), elapsed = now - progress.start;
 	if (done > progress.done)
 		progress.done = done;
-	if (elapsed >= 2 && now - progress.last >= 0.25 && progress.done < total) {
-		double left = elapsed * (double)(total - progress.done) / (double)progress.done;
+	if (elapsed >= 2 && now - progress.last >= 0.25 && progress.done > 0 &&
+	    progress.done < total) {
+		double rest = pow(1 - (double)progress.done / (double)total, progress.power);
+		double left = elapsed * rest / (1 - rest);
 		fprintf(stderr, "\r%s: panel %lld of %lld, %.0f s, about %.0f s left   ", progress.prog,
 		        (long long)progress.done, (long long)total, elapsed, left);
 		progress.last = now;
@@ -875,6 +877,7 @@ void driver_progress_begin(const char *prog, const struct driver_options *o)
 	progress.start = now_seconds();
 	progress.last = 0;
 	progress.done = 0;
+	progress.power = o->work_power > 0 ? o->work_power : 1;
 	pthread_mutex_unlock(&progress.lock);
 	hyla_set_progress(show_progress, NULL);
 }

@@ -25,6 +25,7 @@ struct driver_options {
 	/* Set by driver_matrix: the input was multiplied by 2^input_scale (0:
 	 * not scaled) to bring its largest entry near 1. */
 	int input_scale;
+	int work_power; /* set by the driver: see driver_progress_begin */
 };
 
 /* Help lines of the common options. */
@@ -88,7 +89,10 @@ void driver_write_scaled(const char *prog, const struct driver_options *o, const
 
 /* Around a run: a progress line on stderr (panels done, elapsed, an estimate
  * of the rest) when stderr is a terminal, the run has lasted 2 s and
- * --quiet was not given; the end clears it. */
+ * --quiet was not given; the end clears it. The estimate takes the work
+ * left after a fraction f of the panels as (1 - f)^o->work_power of the
+ * whole (3 for the reductions, whose panels sweep ever smaller trailing
+ * matrices; 1, every panel alike, when 0). */
 void driver_progress_begin(const char *prog, const struct driver_options *o);
 void driver_progress_end(void);
 

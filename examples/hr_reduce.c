@@ -89,6 +89,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	driver_matrix(prog, &o, a0);
+	o.work_power = 3; /* the progress estimate: see driver_progress_begin */
 	/* --nb is the reduction's; Q's takes the library's default. */
 	hyla_options opts = {.nb = o.nb, .gehrd_panel = panel}, used = opts;
 	hyla_options_defaults("gehrd", n, n, &used);

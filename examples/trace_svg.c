@@ -2,6 +2,7 @@
 /* Gantt chart of a traced run as SVG (see trace_svg.h). */
 #include "trace_svg.h"
 #include "matrix_io.h"
+#include <math.h>
 #include <stdlib.h>
 #include <starpu.h>
 #include <stdio.h>
@@ -66,6 +67,36 @@ static size_t mark_critical(const hyla_trace_event *events, size_t n, char *on)
 	return marked;
 }
 
+/* A tick step of 1, 2 or 5 times a power of ten giving about 8 ticks. */
+static double tick_step(double span)
+{
+	double step = pow(10, floor(log10(span / 8)));
+	return span / step > 40 ? 5 * step : span / step > 16 ? 2 * step : step;
+}
+
+/* The time axis under the rows at y: a tick and its time every step. */
+static void time_axis(FILE *f, int y, double span, double scale)
+{
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", LEFT, y,
+	        WIDTH - 20, y);
+	double step = tick_step(span);
+	for (int i = 0; i * step <= span * (1 + 1e-9); i++) {
+		double t = i * step, x = LEFT + t * scale;
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>"
+		        "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g s</text>\n", x, y, x, y + 4, x,
+		        y + 15, t);
+	}
+}
+
+/* A worker's name as its row's label: cut to what fits left of the bars
+ * (the whole name in the label's tooltip). */
+static void worker_label(FILE *f, int y, const char *name)
+{
+	enum { FITS = 30 };
+	fprintf(f, "<text x=\"10\" y=\"%d\"><title>%s</title>%.*s%s</text>\n", y, name, FITS, name,
+	        strlen(name) > FITS ? "…" : "");
+}
+
 int trace_svg_write(const char *path, const char *title, const hyla_trace_event *events, size_t n,
                     char *err, size_t errlen)
 {
@@ -85,7 +116,8 @@ int trace_svg_write(const char *path, const char *title, const hyla_trace_event 
 		colour_of(events[e].codelet, names, &nnames);
 	char *critical = calloc(n ? n : 1, 1);
 	size_t ncritical = critical ? mark_critical(events, n, critical) : 0;
-	int height = TOP + workers * ROW + 30 + (nnames + 4) / 4 * ROW;
+	int axis = TOP + workers * ROW + 2, legend = axis + 30;
+	int height = legend + 10 + (nnames + 4) / 4 * ROW;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 	        "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" "
 	        "fill=\"white\"/>\n<text x=\"10\" y=\"20\" font-size=\"14\">%s — %.3f s, %zu tasks</text>\n",
@@ -94,8 +126,9 @@ int trace_svg_write(const char *path, const char *title, const hyla_trace_event 
 		char name[64];
 		starpu_worker_get_name(w, name, sizeof name);
 		int y = TOP + w * ROW;
-		fprintf(f, "<text x=\"10\" y=\"%d\">%s</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
-		        "height=\"%d\" fill=\"#f4f4f4\"/>\n", y + 12, name, LEFT, y, WIDTH - LEFT - 20, ROW - 4);
+		worker_label(f, y + 12, name);
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f4f4f4\"/>\n",
+		        LEFT, y, WIDTH - LEFT - 20, ROW - 4);
 	}
 	for (size_t e = 0; e < n; e++) {
 		const hyla_trace_event *ev = &events[e];
@@ -109,8 +142,9 @@ int trace_svg_write(const char *path, const char *title, const hyla_trace_event 
 		        (ev->end - ev->start) * 1e3, ev->start,
 		        critical && critical[e] ? ", on the critical path" : "");
 	}
+	time_axis(f, axis, span, scale);
 	for (int k = 0; k <= nnames; k++) {
-		int x = LEFT + k % 4 * 240, y = TOP + workers * ROW + 20 + k / 4 * ROW;
+		int x = LEFT + k % 4 * 240, y = legend + k / 4 * ROW;
 		if (k < nnames)
 			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/><text "
 			        "x=\"%d\" y=\"%d\">%s</text>\n", x, y, palette[k], x + 16, y + 10, names[k]);

@@ -112,6 +112,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	driver_matrix(prog, &o, a0);
+	o.work_power = 3; /* the progress estimate: see driver_progress_begin */
 	hyla_options opts = {.nb = o.nb};
 	make_symmetric(&o, n, a0);
 	driver_start(prog, &o);
