@@ -104,23 +104,30 @@ def main():
     except ImportError:
         print('matplotlib not found: no plot (apt-get install python3-matplotlib)')
         return
-    fig, ax = plt.subplots(figsize=(8, 5))
-    for driver in o.drivers.split(','):
+    # A colour per driver, a marker per precision, a line style per
+    # implementation (hyla solid, the host's peer dashed, cuSOLVER dotted):
+    # every series its own look.
+    fig, ax = plt.subplots(figsize=(11, 5))
+    colours = plt.get_cmap('tab10').colors
+    markers = {'d': 'o', 's': '^'}
+    for i, driver in enumerate(o.drivers.split(',')):
         for prec in o.precs.split(','):
             sel = [r for r in rows if r['driver'] == driver and r['prec'] == prec]
             ns = [r['n'] for r in sel]
-            ax.plot(ns, [r['time_s'] for r in sel], 'o-', label='%s %s (hyla)' % (driver, prec))
-            ax.plot(ns, [r['peer_time_s'] for r in sel], 's--', label='%s %s (%s)' % (
-                driver, prec, sel[0]['peer'] if sel else ''))
+            look = dict(color=colours[i % len(colours)], marker=markers.get(prec, 's'))
+            ax.plot(ns, [r['time_s'] for r in sel], '-', label='%s %s (hyla)' % (driver, prec),
+                    **look)
+            ax.plot(ns, [r['peer_time_s'] for r in sel], '--', label='%s %s (%s)' % (
+                driver, prec, sel[0]['peer'] if sel else ''), mfc='none', **look)
             if sel and sel[0]['cusolver_s']:
-                ax.plot(ns, [r['cusolver_s'] for r in sel], 'd:', label='%s %s (cuSOLVER)' % (
-                    driver, prec))
+                ax.plot(ns, [r['cusolver_s'] for r in sel], ':', label='%s %s (cuSOLVER)' % (
+                    driver, prec), mfc='none', **look)
     ax.set_xlabel('n')
     ax.set_ylabel('time (s)')
     ax.set_yscale('log')
     ax.set_title(machine, fontsize=7)
-    ax.legend(fontsize=7)
-    fig.savefig(base + '.png', dpi=120)
+    ax.legend(fontsize=7, loc='center left', bbox_to_anchor=(1.01, 0.5))  # beside the data
+    fig.savefig(base + '.png', dpi=120, bbox_inches='tight')
     print('wrote %s.png' % base)
 
 

@@ -1,35 +1,67 @@
 #!/bin/sh
-# Runs on the GPU machine (device tool) from the repository root, with .device/
-# carried (scripts/device-prepare.sh). Unpacks the carried libraries, checks
-# every CUDA path against LAPACK under each scheduler, then times the drivers.
-# Logs go to $OUT (or ./device-out).
-#   sh scripts/device-run.sh [checks|hr|hr-table|qr|reductions-quick|reductions-trace|panels|cores|big|big-hr|calibrate|parallel|trace|cgs|householder|tridiag|bench|suite|profile|all]
-#   (default all)
-# hr: the Hessenberg panel's GPU checks and hr_reduce timings (a quick loop).
-# hr-table: hr_reduce's table for issue 3 (after calibrate, with its models).
-# qr: the Householder panel kernel's checks and qr_householder 8000 by nb.
-# reductions-quick: the reductions' GPU checks and 8000's timings in one call.
-# reductions-trace: where tridiag/bidiag/hr_reduce 8000's time goes (traced, summed;
-#   HYLA_TRACE_CMDS=qr_householder for the Householder QR).
-# panels: the tridiagonal and bidiagonal GPU panels alone, µs per column.
-# cores: hr_reduce with STARPU_NCUDA=0 against LAPACK under peager (parallel tasks) and dmda.
-# big, big-hr: n = 50000 QRs, Hessenberg with the sampled checks (issue 9's 64-bit sizes).
-# calibrate: perfmodels/calibrate.sh from empty models, timed, then hr_reduce 8000 with
-# them and its pictures. trace: the Gantt picture of a calibrated hr_reduce 8000. HYLA_CHECKS=gs: checks of
-# the Gram-Schmidt QRs only. HYLA_CGS_NBS="128 512": also time qr_cgs at those nb.
-# parallel: checks under pheft and peager (parallel tasks on combined workers).
-# reliability: the Gram-Schmidt edges (scaled inputs, dependent columns), the
-# concurrent first use, the API's edges, an application's own handle reduced
-# in place (the bytes that cross the bus) and the drivers' checks, CUDA on.
-# compare: the commands of HYLA_COMPARE (';' between them; default qr_mgs and
-# qr_cgs at 8000) with this build and an older one in .device/build-old (a
-# CUDA build of the older tree, as device-prepare.sh makes), alternately,
-# each with its own copy of the reference models, after a warm-up run; with
-# HYLA_COMPARE_MODELS=empty each starts from empty models that
-# HYLA_COMPARE_WARMUP (default 8; 1 with the reference models) runs of each
-# command calibrate first.
-# profile: GPU time of each kernel in a window of hr_reduce 8000's column
-# loop (Nsight Compute), the per-column timeline of the panel.
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
+#
+# hyla's GPU check-and-benchmark script. It runs on the GPU machine, from the
+# repository root, with the .device/ folder that scripts/device-prepare.sh
+# stages (Debian runtime libraries, the StarPU library, a CUDA build of hyla):
+# it unpacks those libraries, checks every CUDA path against LAPACK under each
+# StarPU scheduler, and times the drivers. Logs (and pictures, models) go to
+# $OUT, or ./device-out.
+#
+#   sh scripts/device-run.sh [MODE]     (default all: checks, parallel, trace,
+#                                        cgs, householder, tridiag, bench)
+#
+# Checks
+#   checks       MGS, CGS, Householder QR, tridiagonal, bidiagonal and
+#                Hessenberg testers, the asynchronous calls and the embedding
+#                examples under eager, random, dmda and ws, CUDA on.
+#                HYLA_CHECKS=gs: the Gram-Schmidt QRs only.
+#   parallel     checks under pheft and peager (parallel tasks on combined
+#                workers) with the GPU.
+#   reliability  the Gram-Schmidt edges (scaled inputs, dependent columns), the
+#                concurrent first use, the API's edges, an application's own
+#                handle reduced in place (the bytes that cross the bus),
+#                sched_contexts and the drivers' checks, CUDA on.
+# Timings (dmda, after calibration runs in the same call unless said)
+#   hr           the Hessenberg panel's GPU checks and hr_reduce timings (a
+#                quick loop).
+#   hr-table     hr_reduce's full table: 8000 with LAPACK and Q, other sizes,
+#                single precision, the split panel, cores alone, and the GPU
+#                work without the runtime (gehrd_gpu_bench); run it with the
+#                models of calibrate (STARPU_PERF_MODEL_DIR).
+#   qr           the Householder panel kernel's checks and qr_householder 8000
+#                by nb (HYLA_QR_NBS).
+#   householder  qr_householder with LAPACK and cuSOLVER at several shapes.
+#   cgs          qr_cgs (and qr_mgs) with cuSOLVER; the Level-2 kernels.
+#                HYLA_CGS_NBS="128 512": also time qr_cgs at those nb.
+#   tridiag      the tridiagonal and bidiagonal checks, then their timings
+#                with LAPACK and cuSOLVER (HYLA_SCHEDS, HYLA_REDUCTIONS: fewer
+#                schedulers or drivers).
+#   reductions-quick  the reductions' GPU checks and 8000's timings in one call.
+#   reductions-trace  where tridiag/bidiag/hr_reduce 8000's time goes (traced,
+#                summed by bench/trace_summary.py; HYLA_TRACE_CMDS=qr_householder
+#                for the Householder QR).
+#   panels       the tridiagonal and bidiagonal GPU panels alone, µs a column.
+#   cores        hr_reduce with STARPU_NCUDA=0 against LAPACK under peager
+#                (parallel tasks) and dmda.
+#   big, big-hr  n = 50000 (64-bit sizes): the QRs, and the Hessenberg
+#                reduction with Q, with the sampled checks.
+#   bench        hr_reduce and qr_mgs under several configurations.
+#   suite        bench/suite.py's table, after a calibration run of each case.
+#   calibrate    perfmodels/calibrate.sh from empty models, timed, then
+#                hr_reduce 8000 with those models and its schedule pictures.
+#   trace        the schedule picture of a calibrated hr_reduce 8000.
+#   compare      the commands of HYLA_COMPARE (';' between them; default
+#                qr_mgs and qr_cgs at 8000) with this build and an older one in
+#                .device/build-old (a CUDA build of the older tree, as
+#                device-prepare.sh makes), alternately, each with its own copy
+#                of the reference models, after a warm-up run; with
+#                HYLA_COMPARE_MODELS=empty each starts from empty models that
+#                HYLA_COMPARE_WARMUP (default 8; 1 with the reference models)
+#                runs of each command calibrate first.
+#   profile      GPU time of each kernel in a window of hr_reduce 8000's column
+#                loop (Nsight Compute).
+# HYLA_TAG: a suffix for the log names.
 set -u
 what=${1:-all}
 here=$(pwd)
@@ -156,8 +188,8 @@ if [ "$what" = hr ]; then
 fi
 
 if [ "$what" = hr-table ]; then
-	# Issue 3's table (models: STARPU_PERF_MODEL_DIR, e.g. calibrate's): 8000 with
-	# LAPACK and Q, the other sizes, single precision, the seed's split panel,
+	# hr_reduce's table (models: STARPU_PERF_MODEL_DIR, e.g. calibrate's): 8000 with
+	# LAPACK and Q, the other sizes, single precision, the split panel,
 	# cores alone (dmda's split panel; peager's parallel panel and update at
 	# 2000, 4000, 8000) against LAPACK, and the GPU work without the runtime
 	# (gehrd_gpu_bench).
@@ -299,7 +331,7 @@ if [ "$what" = qr ]; then
 fi
 
 if [ "$what" = cores ]; then
-	# Issue 3's cores-alone clause: hr_reduce with STARPU_NCUDA=0 against
+	# Cores alone: hr_reduce with STARPU_NCUDA=0 against
 	# LAPACK at HYLA_CORES_NS (2000 4000 8000): peager (the panel and the
 	# update as parallel tasks on one combined worker of the 16 cores), then
 	# dmda at 4000 (no combined workers: the split panel; three calibration
