@@ -1,4 +1,5 @@
 #!/bin/sh
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # Install hyla's build dependencies on Debian 12 and build StarPU 1.3.10 from
 # Debian's source package into a cached prefix. Prints nothing but progress;
 # the prefix is written to $HYLA_CACHE/starpu-prefix for CMake to find.
@@ -31,25 +32,26 @@ else
 	flags="$flags --disable-cuda"
 fi
 
-key=$(printf '%s\n%s\n' "$flags" "$(cat "$here"/patches/starpu-1.3.10-*.patch "$0")" | sha256sum | cut -c1-12)
+# The cache's key: the configure flags, the patches and the build steps'
+# revision (raise it when the steps below change how StarPU is built).
+recipe=1
+key=$(printf '%s\n%s\n%s\n' "$flags" "$(cat "$here"/patches/starpu-1.3.10-*.patch)" "$recipe" |
+	sha256sum | cut -c1-12)
 prefix="$cache/starpu-$version-$variant-$key"
+apt_ok() { [ -z "${HYLA_NO_APT:-}" ] && [ "$(id -u)" = 0 ]; }
 
-if [ -z "${HYLA_NO_APT:-}" ] && [ "$(id -u)" = 0 ]; then
+# Debian's packages, only when one is missing (a rebuild with all of them
+# there does not touch apt).
+packages="build-essential cmake pkg-config dpkg-dev gfortran libopenblas-dev liblapacke-dev
+libtmglib-dev libhwloc-dev libnuma-dev python3 python3-numpy python3-matplotlib ca-certificates"
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086
+if apt_ok && [ "$(dpkg-query -W -f='${db:Status-Abbrev}\n' $packages 2>/dev/null | grep -c '^ii')" != \
+	"$(echo $packages | wc -w)" ]; then
 	echo "hyla: installing Debian packages"
-	export DEBIAN_FRONTEND=noninteractive
-	if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && ! grep -qs '^deb-src' /etc/apt/sources.list; then
-		cat > /etc/apt/sources.list.d/hyla-src.sources <<SRC
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-	fi
 	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends build-essential cmake pkg-config \
-		dpkg-dev gfortran libopenblas-dev liblapacke-dev libtmglib-dev libhwloc-dev \
-		libnuma-dev python3 python3-numpy python3-matplotlib ca-certificates >/dev/null
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $packages >/dev/null
 fi
 
 mkdir -p "$cache"
@@ -57,6 +59,20 @@ if [ -f "$prefix/.built" ]; then
 	echo "hyla: StarPU $version ($variant) cached in $prefix"
 else
 	echo "hyla: building StarPU $version ($variant) into $prefix"
+	# Debian's source package: its deb-src entry (once), fresh indexes.
+	if apt_ok; then
+		if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ &&
+			! grep -qs '^deb-src' /etc/apt/sources.list; then
+			cat > /etc/apt/sources.list.d/hyla-src.sources <<SRC
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+		fi
+		apt-get update -qq
+	fi
 	work=$(mktemp -d)
 	trap 'rm -rf "$work"' EXIT
 	(cd "$work" && apt-get source -qq starpu=$version+dfsg-2 >/dev/null 2>&1 ||
