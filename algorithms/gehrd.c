@@ -164,8 +164,7 @@ static int submit_reduction(const hyla_desc *A, real_t *tau, const hyla_options 
 	int ret = hyla__desc_register(&descTau, tau, n - 1, 1, n - 1, nb, 1, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	for (int64_t k = 0; k < descTau.mt && ret == HYLA_SUCCESS; k++)
-		ret = hyla__sequence_own(seq, descTau.tiles[k]);
+	ret = hyla__sequence_own_tiles(seq, &descTau);
 	struct gehrd_run run = {.A = A, .tau = &descTau};
 	if (ret == HYLA_SUCCESS) {
 		run_register(&run, n, nb, o->gehrd_panel, hyla__update_width(o, n));
@@ -264,9 +263,11 @@ int PUBLIC(gehrd_async)(hyla_matrix *a, real_t *tau, const hyla_options *opts,
 	if (ret != HYLA_SUCCESS || A->n == 1)
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
+	/* The context's workers decide whether the panel variant can run: an
+	 * argument error, not the sequence's. */
 	ret = check_panel_workers(&o, 1, A->nb);
 	if (ret == HYLA_SUCCESS)
-		ret = submit_reduction(A, tau, &o, seq);
+		ret = hyla__sequence_submitted(seq, submit_reduction(A, tau, &o, seq));
 	hyla__context_leave(&o, outer);
-	return hyla__sequence_submitted(seq, ret);
+	return ret;
 }

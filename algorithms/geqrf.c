@@ -123,8 +123,7 @@ static int submit_call(const hyla_desc *A, const hyla_desc *B, real_t *tau,
 	int ret = hyla__desc_register(&T, tau, k, 1, k, nb, 1, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	for (int64_t t = 0; t < T.mt && ret == HYLA_SUCCESS; t++)
-		ret = hyla__sequence_own(seq, T.tiles[t]);
+	ret = hyla__sequence_own_tiles(seq, &T);
 	struct geqrf_run run = {.A = A, .B = B, .tau = &T};
 	if (head >= 2 && head + 1 < A->nt)
 		run.head = head;

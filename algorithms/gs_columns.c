@@ -50,13 +50,7 @@ int TYPED(hyla__gs_begin)(const hyla_desc *A, real_t *r, int64_t ldr, hyla_desc 
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	ret = hyla__desc_register(info, g->info, 2, A->n, 2, 2, A->nb, sizeof(real_t));
-	for (int64_t k = 0; info->tiles && k < A->nt; k++) {
-		if (ret == HYLA_SUCCESS)
-			ret = hyla__sequence_own(seq, info->tiles[k]);
-		else
-			starpu_data_unregister_submit(info->tiles[k]);
-	}
-	return ret;
+	return ret == HYLA_SUCCESS ? hyla__sequence_own_tiles(seq, info) : ret;
 }
 
 int TYPED(hyla__gs_columns)(const hyla_desc *A, const hyla_desc *info, int64_t k)

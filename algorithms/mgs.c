@@ -68,8 +68,7 @@ static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form
 	int ret = hyla__desc_register(&R, r, n, n, ldr, nb, nb, sizeof(real_t));
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	for (int64_t t = 0; t < R.mt * R.nt && ret == HYLA_SUCCESS; t++)
-		ret = hyla__sequence_own(seq, R.tiles[t]);
+	ret = hyla__sequence_own_tiles(seq, &R);
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__gs_begin)(A, r, ldr, &info, seq);
 	if (ret == HYLA_SUCCESS)

@@ -12,6 +12,9 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(hyla_starpu_libdirs "${STARPU_LIBRARY_DIRS}")
+if(HYLA_WITH_CUDA)
+  list(APPEND hyla_starpu_libdirs "${CUDAToolkit_LIBRARY_DIR}") # cuBLAS, cuSOLVER
+endif()
 list(REMOVE_ITEM hyla_starpu_libdirs ${CMAKE_C_IMPLICIT_LINK_DIRECTORIES}) # the system's
 set_target_properties(hyla PROPERTIES INSTALL_RPATH "$ORIGIN;${hyla_starpu_libdirs}")
 set(hyla_drivers qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce)
@@ -41,6 +44,8 @@ endforeach()
 foreach(lib ${STARPU_LIBRARIES})
   string(APPEND hyla_pc_libs " -l${lib}")
 endforeach()
+file(RELATIVE_PATH hyla_pc_up "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p") # ../.. for lib
+string(REGEX REPLACE "/$" "" hyla_pc_up "${hyla_pc_up}")
 configure_file(cmake/hyla.pc.in hyla.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/hyla.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

@@ -71,8 +71,9 @@ struct driver_options parse_driver_options(int argc, char **argv, const char *pr
  * without --allow-nonfinite. An input whose largest entry is far from 1
  * (beyond 2^+-500 in double, 2^+-60 in single, where the algorithms'
  * squares and products over- or underflow, and a matrix of subnormal
- * numbers loses its bits) is scaled by a power of two, exactly, as
- * LAPACK's driver routines do: the run and its checks are on 2^s A, s in o->input_scale,
+ * numbers loses its bits) is scaled by a power of two, as LAPACK's
+ * driver routines do (exactly, but for entries of a matrix of very wide
+ * range that fall below the smallest subnormal when it is scaled down): the run and its checks are on 2^s A, s in o->input_scale,
  * and driver_write_scaled writes the results for A. */
 void driver_matrix(const char *prog, struct driver_options *o, double *a);
 /* Writes the m-by-n a (leading dimension lda; float when prec is 's') to

@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hyla_async.h"
+#include "program.h"
 #ifdef STARPU_USE_CUDA
 #include <starpu_cublas_v2.h>
-#include "program.h"
 #endif
 
 /* Entry (i, j) of the test matrix: a fixed pseudo-random value in [-1, 1). */

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hyla_async.h"
+#include "program.h"
 #ifdef STARPU_USE_CUDA
 #include <starpu_cublas_v2.h>
-#include "program.h"
 #endif
 
 /* The map's eigenvalues: lambda_i = 2 * 0.7^i (distinct, so the block's

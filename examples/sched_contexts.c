@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hyla_async.h"
+#include "program.h"
 #ifdef STARPU_USE_CUDA
 #include <starpu_cublas_v2.h>
-#include "program.h"
 #endif
 
 /* A fixed pseudo-random matrix in [-1, 1). */

@@ -125,7 +125,9 @@ typedef struct hyla_options {
 	/* The StarPU scheduling context (starpu_sched_ctx_create) that hyla's
 	 * tasks go to, and whose workers the routine plans for (it needs a CPU
 	 * worker); 0: the calling thread's (StarPU's initial context unless
-	 * starpu_sched_ctx_set_context said otherwise). */
+	 * starpu_sched_ctx_set_context said otherwise). The call sets the
+	 * thread's context and puts its value back after (StarPU keeps a
+	 * pointer: the one you gave it is not the one restored). */
 	unsigned sched_ctx;
 	hyla_mgs_form mgs_form;       /* hyla_dmgs's (below) */
 	hyla_cgs_variant cgs_variant; /* hyla_dcgs's (below) */

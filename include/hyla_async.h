@@ -51,12 +51,15 @@ HYLA_API int64_t hyla_matrix_panels(const hyla_matrix *a);
 HYLA_API starpu_data_handle_t hyla_matrix_panel(const hyla_matrix *a, int64_t k);
 
 /* A sequence: the asynchronous calls that share one outcome (Chameleon's
- * sequence and request in one object). info follows LAPACK's convention;
- * the first error of a call in the sequence is recorded there, and the
- * tasks of the sequence that have not started yet skip their work (so
- * later calls of a failed sequence do nothing). Calls of one sequence may
+ * sequence and request in one object). info follows LAPACK's convention:
+ * a call that cannot submit records its error there; a Gram-Schmidt call
+ * records its first dependent column (the first such call in the
+ * sequence wins), its tasks on cores that have not started yet skip
+ * their work once one is found; once the sequence has failed, the calls
+ * given it submit nothing (HYLA_ERR_SEQUENCE). Calls of one sequence may
  * follow each other at once: their tasks are ordered by the data they
- * share (StarPU's implicit dependencies), not by waits. */
+ * share (StarPU's implicit dependencies), not by waits. Give a sequence
+ * to one thread at a time. */
 typedef struct hyla_sequence hyla_sequence;
 HYLA_API hyla_sequence *hyla_sequence_create(void);
 /* Waits for the sequence's tasks (only those: no global wait), then for the

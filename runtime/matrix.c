@@ -31,7 +31,8 @@ void hyla__matrices_release(void)
 	pthread_mutex_lock(&live_lock);
 	for (hyla_matrix *a = live; a; a = a->next)
 		if (!a->released) {
-			hyla__desc_unregister(&a->desc);
+			if (starpu_is_initialized()) /* else StarPU took its handles down */
+				hyla__desc_unregister(&a->desc);
 			a->released = 1;
 		}
 	pthread_mutex_unlock(&live_lock);
@@ -107,22 +108,22 @@ void hyla_matrix_destroy(hyla_matrix *a)
 
 int64_t hyla_matrix_panels(const hyla_matrix *a)
 {
-	return a->desc.nt;
+	return a && !a->released ? a->desc.nt : 0;
 }
 
 starpu_data_handle_t hyla_matrix_panel(const hyla_matrix *a, int64_t k)
 {
-	return k >= 0 && k < a->desc.nt ? a->desc.tiles[k] : NULL;
+	return k >= 0 && k < hyla_matrix_panels(a) ? a->desc.tiles[k] : NULL;
 }
 
 int hyla__matrix_desc(const hyla_matrix *a, size_t elsize, int arg, const hyla_desc **desc)
 {
 	*desc = NULL;
+	if (a && a->released)
+		return HYLA_ERROR(HYLA_ERR_NOINIT, "the matrix was released by hyla_finalize");
 	if (!a || a->desc.elsize != elsize)
 		return HYLA_ERROR(-arg, "the matrix is NULL or not of %zu-byte elements", elsize);
 	int ret = hyla__running();
-	if (ret == HYLA_SUCCESS && a->released)
-		ret = HYLA_ERROR(HYLA_ERR_NOINIT, "the matrix was released by hyla_finalize");
 	if (ret == HYLA_SUCCESS)
 		*desc = &a->desc;
 	return ret;

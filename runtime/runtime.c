@@ -81,8 +81,7 @@ void hyla_finalize(void)
 		pthread_mutex_unlock(&init_lock);
 		return;
 	}
-	if (starpu_is_initialized())
-		hyla__matrices_release();
+	hyla__matrices_release();
 #ifdef HYLA_WITH_CUDA
 	if (starpu_is_initialized())
 		hyla__side_streams_destroy();

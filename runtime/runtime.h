@@ -218,6 +218,9 @@ struct hyla_sequence {
 };
 /* The sequence unregisters handle when waited for (on failure: at once). */
 int hyla__sequence_own(hyla_sequence *seq, starpu_data_handle_t handle);
+/* The sequence owns every tile of d (on failure the rest are unregistered
+ * at once); the caller frees d->tiles. */
+int hyla__sequence_own_tiles(hyla_sequence *seq, const hyla_desc *d);
 /* Registers the vector x (len elements of elsize bytes) as d, tiles of nb
  * that the sequence owns (none for len = 0); the caller frees d->tiles. */
 int hyla__sequence_vector(hyla_sequence *seq, hyla_desc *d, void *x, int64_t len, int64_t nb,

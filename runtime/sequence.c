@@ -68,9 +68,13 @@ int hyla__sequence_vector(hyla_sequence *seq, hyla_desc *d, void *x, int64_t len
 	if (len == 0)
 		return HYLA_SUCCESS;
 	int ret = hyla__desc_register(d, x, len, 1, len, nb, 1, elsize);
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	for (int64_t t = 0; t < d->mt; t++) {
+	return ret == HYLA_SUCCESS ? hyla__sequence_own_tiles(seq, d) : ret;
+}
+
+int hyla__sequence_own_tiles(hyla_sequence *seq, const hyla_desc *d)
+{
+	int ret = HYLA_SUCCESS;
+	for (int64_t t = 0; t < d->mt * d->nt; t++) {
 		if (ret == HYLA_SUCCESS)
 			ret = hyla__sequence_own(seq, d->tiles[t]);
 		else
@@ -231,7 +235,9 @@ int hyla__sequence_failed(const hyla_sequence *seq)
 
 int hyla_sequence_wait(hyla_sequence *seq)
 {
-	if (seq->nfences > 0 && hyla__running() != HYLA_SUCCESS)
+	if (!seq)
+		return HYLA_ERROR(-1, "seq is NULL");
+	if (seq->nfences + seq->nowned + seq->ncopies > 0 && hyla__running() != HYLA_SUCCESS)
 		return HYLA_ERR_NOINIT;
 	for (int i = 0; i < seq->nfences; i++)
 		if (starpu_task_wait(seq->fences[i]) != 0 && seq->info == 0)
@@ -244,14 +250,20 @@ int hyla_sequence_wait(hyla_sequence *seq)
 		release_copy(seq->copies[i]);
 	seq->ncopies = 0;
 	/* A GPU task does not report what it found (it would need a host sync):
-	 * the finishes look at the results, and the earliest column wins. */
+	 * each call's finish looks at its results and finds its earliest
+	 * dependent column, wherever it was found. The first call in the
+	 * sequence that has one gives info (the later ones may have skipped
+	 * their work); a runtime error stays. */
+	int first = 0;
 	for (int i = 0; i < seq->nfinishes; i++) {
 		int found = seq->finishes[i].fn(seq->finishes[i].arg);
 		free(seq->finishes[i].arg);
-		if (found > 0 && seq->info >= 0 && (seq->info == 0 || found < seq->info))
-			seq->info = found;
+		if (found > 0 && first == 0)
+			first = found;
 	}
 	seq->nfinishes = 0;
+	if (first > 0 && seq->info >= 0)
+		seq->info = first;
 	return seq->info;
 }
 

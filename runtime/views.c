@@ -60,13 +60,15 @@ void hyla__spmd_barrier(struct hyla_spmd_barrier *b, int size)
  * 10 minutes; hr_reduce 8000's first run took 95 s with its panels on
  * cores). So a core leaves a task to the GPU when one can run it and the
  * task's model's size base passes the bound. */
-/* Whether the task's scheduling context has a CUDA worker. */
+/* Whether the task's scheduling context has a CUDA worker where the views
+ * live (the one a task left to a GPU can run on). */
 static int context_has_cuda(unsigned ctx)
 {
 	if (ctx == 0 || ctx >= STARPU_NMAX_SCHED_CTXS)
 		return starpu_cuda_worker_get_count() > 0;
 	for (unsigned w = 0; w < starpu_worker_get_count(); w++)
-		if (hyla__is_cuda_worker(w) && starpu_sched_ctx_contains_worker((int)w, ctx))
+		if (hyla__is_cuda_worker(w) && starpu_sched_ctx_contains_worker((int)w, ctx) &&
+		    (int)starpu_worker_get_memory_node(w) == hyla__views_node())
 			return 1;
 	return 0;
 }

@@ -32,10 +32,13 @@ else
 	flags="$flags --disable-cuda"
 fi
 
-# The cache's key: the configure flags, the patches and the build steps'
-# revision (raise it when the steps below change how StarPU is built).
+# The cache's key: the configure flags, the patches, CUDA's version and the
+# build steps' revision (raise it when the steps below change how StarPU
+# is built).
 recipe=1
-key=$(printf '%s\n%s\n%s\n' "$flags" "$(cat "$here"/patches/starpu-1.3.10-*.patch)" "$recipe" |
+patches=$(cat "$here"/patches/starpu-1.3.10-*.patch)
+cuda_version=$([ -n "$cuda_dir" ] && "$cuda_dir/bin/nvcc" --version | tail -n 1 || true)
+key=$(printf '%s\n%s\n%s\n%s\n' "$flags" "$patches" "$cuda_version" "$recipe" |
 	sha256sum | cut -c1-12)
 prefix="$cache/starpu-$version-$variant-$key"
 apt_ok() { [ -z "${HYLA_NO_APT:-}" ] && [ "$(id -u)" = 0 ]; }
@@ -46,8 +49,7 @@ packages="build-essential cmake pkg-config dpkg-dev gfortran libopenblas-dev lib
 libtmglib-dev libhwloc-dev libnuma-dev python3 python3-numpy python3-matplotlib ca-certificates"
 export DEBIAN_FRONTEND=noninteractive
 # shellcheck disable=SC2086
-if apt_ok && [ "$(dpkg-query -W -f='${db:Status-Abbrev}\n' $packages 2>/dev/null | grep -c '^ii')" != \
-	"$(echo $packages | wc -w)" ]; then
+if apt_ok && ! dpkg -s $packages >/dev/null 2>&1; then
 	echo "hyla: installing Debian packages"
 	apt-get update -qq
 	# shellcheck disable=SC2086
