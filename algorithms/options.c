@@ -135,8 +135,8 @@ int hyla__options_check(const hyla_options *opts, int arg, hyla_options *o)
 		return HYLA_ERROR(-arg, "opts->gehrd_panel = %d is not an hyla_gehrd_panel",
 		                  (int)o->gehrd_panel);
 	if (!hyla__context_valid(o->sched_ctx))
-		return HYLA_ERROR(-arg, "opts->sched_ctx = %u is not a scheduling context with a CPU worker",
-		                  o->sched_ctx);
+		return HYLA_ERROR(-arg, "opts->sched_ctx = %u is not a scheduling context with a "
+		                  "CPU worker", o->sched_ctx);
 	return HYLA_SUCCESS;
 }
 
