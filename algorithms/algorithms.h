@@ -36,6 +36,14 @@ int hyla__check_gebrd_args(int64_t m, int64_t n, const void *a, int64_t lda, con
 /* A call's options (opts, argument number arg; NULL: defaults) into *o,
  * checked: -arg and a line naming the field if one is bad. */
 int hyla__options_check(const hyla_options *opts, int arg, hyla_options *o);
+/* An asynchronous call's last checks: its options (argument arg) into *o,
+ * then its sequence (argument arg + 1). Once they pass, the call enters o's
+ * context (hyla__context_enter), submits, and ends with hyla__async_done,
+ * which leaves the context and records a failed submission in seq. */
+struct hyla_sequence;
+int hyla__async_args(const hyla_options *opts, int arg, const struct hyla_sequence *seq,
+                     hyla_options *o);
+int hyla__async_done(struct hyla_sequence *seq, const hyla_options *o, unsigned outer, int ret);
 /* The default block size of routine (as hyla_options_defaults names it) on
  * an m-by-n matrix for the workers of the calling thread's context. */
 int64_t hyla__default_nb(const char *routine, int64_t m, int64_t n);

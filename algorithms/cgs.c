@@ -153,18 +153,15 @@ int PUBLIC(cgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, const hyla_options
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__check_gs_async_args(A, r, ldr);
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__options_check(opts, 4, &o);
+		ret = hyla__async_args(opts, 4, seq, &o);
 	if (ret == HYLA_SUCCESS && o.cgs_variant == HYLA_CGS_VECTOR && A->nb > HYLA_CGS_MAX_NB)
 		ret = HYLA_ERROR(-1, "the vector variant takes panels of at most %d columns",
 		                 HYLA_CGS_MAX_NB);
-	if (ret == HYLA_SUCCESS)
-		ret = hyla__sequence_check(seq, 5);
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
 	ret = submit_cgs(A, r, ldr, o.cgs_variant, seq);
-	hyla__context_leave(&o, outer);
-	return hyla__sequence_submitted(seq, ret);
+	return hyla__async_done(seq, &o, outer, ret);
 }
 
 int PUBLIC(qr_to_umu)(int64_t m, int64_t n, real_t *q, int64_t ldq, real_t *r, int64_t ldr)

@@ -178,13 +178,10 @@ int PUBLIC(gebrd_async)(hyla_matrix *a, real_t *d, real_t *e, real_t *tauq, real
 	if (ret == HYLA_SUCCESS && !taup)
 		ret = HYLA_ERROR(-5, "taup is NULL");
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__options_check(opts, 6, &o);
-	if (ret == HYLA_SUCCESS)
-		ret = hyla__sequence_check(seq, 7);
+		ret = hyla__async_args(opts, 6, seq, &o);
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
 	ret = submit_call(A, d, e, tauq, taup, &o, seq);
-	hyla__context_leave(&o, outer);
-	return hyla__sequence_submitted(seq, ret);
+	return hyla__async_done(seq, &o, outer, ret);
 }

@@ -257,17 +257,16 @@ int PUBLIC(gehrd_async)(hyla_matrix *a, real_t *tau, const hyla_options *opts,
 	if (ret == HYLA_SUCCESS && !tau && A->n > 1)
 		ret = HYLA_ERROR(-2, "tau is NULL");
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__options_check(opts, 3, &o);
-	if (ret == HYLA_SUCCESS)
-		ret = hyla__sequence_check(seq, 4);
+		ret = hyla__async_args(opts, 3, seq, &o);
 	if (ret != HYLA_SUCCESS || A->n == 1)
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
 	/* The context's workers decide whether the panel variant can run: an
 	 * argument error, not the sequence's. */
 	ret = check_panel_workers(&o, 1, A->nb);
-	if (ret == HYLA_SUCCESS)
-		ret = hyla__sequence_submitted(seq, submit_reduction(A, tau, &o, seq));
-	hyla__context_leave(&o, outer);
-	return ret;
+	if (ret != HYLA_SUCCESS) {
+		hyla__context_leave(&o, outer);
+		return ret;
+	}
+	return hyla__async_done(seq, &o, outer, submit_reduction(A, tau, &o, seq));
 }

@@ -212,9 +212,7 @@ int PUBLIC(geqrf_async)(hyla_matrix *a, real_t *tau, const hyla_options *opts,
 	if (ret == HYLA_SUCCESS && !tau)
 		ret = HYLA_ERROR(-2, "tau is NULL");
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__options_check(opts, 3, &o);
-	if (ret == HYLA_SUCCESS)
-		ret = hyla__sequence_check(seq, 4);
+		ret = hyla__async_args(opts, 3, seq, &o);
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
@@ -227,6 +225,5 @@ int PUBLIC(geqrf_async)(hyla_matrix *a, real_t *tau, const hyla_options *opts,
 		hyla_desc V = panels(A, 0, full), B = panels(A, full, A->nt - full);
 		ret = submit_call(&V, &B, tau, &o, seq, 0);
 	}
-	hyla__context_leave(&o, outer);
-	return hyla__sequence_submitted(seq, ret);
+	return hyla__async_done(seq, &o, outer, ret);
 }

@@ -116,13 +116,10 @@ int PUBLIC(mgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, const hyla_options
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__check_gs_async_args(A, r, ldr);
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__options_check(opts, 4, &o);
-	if (ret == HYLA_SUCCESS)
-		ret = hyla__sequence_check(seq, 5);
+		ret = hyla__async_args(opts, 4, seq, &o);
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
 	ret = submit_call(A, r, ldr, o.mgs_form, seq);
-	hyla__context_leave(&o, outer);
-	return hyla__sequence_submitted(seq, ret);
+	return hyla__async_done(seq, &o, outer, ret);
 }

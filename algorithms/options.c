@@ -140,6 +140,18 @@ int hyla__options_check(const hyla_options *opts, int arg, hyla_options *o)
 	return HYLA_SUCCESS;
 }
 
+int hyla__async_args(const hyla_options *opts, int arg, const hyla_sequence *seq, hyla_options *o)
+{
+	int ret = hyla__options_check(opts, arg, o);
+	return ret == HYLA_SUCCESS ? hyla__sequence_check(seq, arg + 1) : ret;
+}
+
+int hyla__async_done(hyla_sequence *seq, const hyla_options *o, unsigned outer, int ret)
+{
+	hyla__context_leave(o, outer);
+	return hyla__sequence_submitted(seq, ret);
+}
+
 int hyla_options_defaults(const char *routine, int64_t m, int64_t n, hyla_options *opts)
 {
 	if (!routine || !hyla__default_nb(routine, 1, 1))

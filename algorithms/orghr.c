@@ -68,13 +68,10 @@ int PUBLIC(orghr_async)(hyla_matrix *a, const real_t *tau, const hyla_options *o
 	if (ret == HYLA_SUCCESS && !tau && A->n > 1)
 		ret = HYLA_ERROR(-2, "tau is NULL");
 	if (ret == HYLA_SUCCESS)
-		ret = hyla__options_check(opts, 3, &o);
-	if (ret == HYLA_SUCCESS)
-		ret = hyla__sequence_check(seq, 4);
+		ret = hyla__async_args(opts, 3, seq, &o);
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
 	ret = submit_shifted(A, tau, &o, seq);
-	hyla__context_leave(&o, outer);
-	return hyla__sequence_submitted(seq, ret);
+	return hyla__async_done(seq, &o, outer, ret);
 }
