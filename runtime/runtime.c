@@ -139,12 +139,12 @@ void hyla_free(void *ptr, size_t bytes)
 		starpu_free_flags(ptr, bytes, STARPU_MALLOC_PINNED);
 }
 
-/* Workers of a type in the calling thread's scheduling context. */
-static int count_workers(enum starpu_worker_archtype type)
+/* Workers of a type in the scheduling context ctx (StarPU's initial one:
+ * all of them). */
+static int count_workers(unsigned ctx, enum starpu_worker_archtype type)
 {
 	if (!starpu_is_initialized())
 		return 0;
-	unsigned ctx = starpu_sched_ctx_get_context();
 	if (ctx == STARPU_NMAX_SCHED_CTXS || ctx == 0)
 		return starpu_worker_get_count_by_type(type);
 	int count = 0;
@@ -154,29 +154,29 @@ static int count_workers(enum starpu_worker_archtype type)
 	return count;
 }
 
+/* The calling thread's context (its key exists once StarPU started). */
+static unsigned current_context(void)
+{
+	return starpu_is_initialized() ? starpu_sched_ctx_get_context() : 0;
+}
+
 int hyla_ncpus(void)
 {
-	return count_workers(STARPU_CPU_WORKER);
+	return count_workers(current_context(), STARPU_CPU_WORKER);
 }
 
 int hyla_ncuda(void)
 {
-	return count_workers(STARPU_CUDA_WORKER);
+	return count_workers(current_context(), STARPU_CUDA_WORKER);
 }
 
 int hyla__context_valid(unsigned ctx)
 {
 	if (ctx == 0)
 		return 1;
-	if (ctx >= STARPU_NMAX_SCHED_CTXS || !starpu_is_initialized() ||
-	    !starpu_sched_ctx_get_sched_policy(ctx))
-		return 0;
 	/* Some of hyla's tasks (LAPACK on the host's data) need a core. */
-	for (unsigned w = 0; w < starpu_worker_get_count(); w++)
-		if (starpu_worker_get_type((int)w) == STARPU_CPU_WORKER &&
-		    starpu_sched_ctx_contains_worker((int)w, ctx))
-			return 1;
-	return 0;
+	return ctx < STARPU_NMAX_SCHED_CTXS && starpu_is_initialized() &&
+	       starpu_sched_ctx_get_sched_policy(ctx) && count_workers(ctx, STARPU_CPU_WORKER) > 0;
 }
 
 /* starpu_sched_ctx_set_context keeps a pointer: one per thread. */
