@@ -32,19 +32,18 @@ static void settle(real_t *x, real_t *entry, int from_vector)
 
 static void finish_cpu(void *buffers[], void *cl_arg)
 {
-	struct band_args arg;
-	starpu_codelet_unpack_args(cl_arg, &arg, 0);
-	int p = arg.first, n = hyla__contiguous_cols(buffers, p, sizeof(real_t));
+	const struct band_args *arg = cl_arg;
+	int p = arg->first, n = hyla__contiguous_cols(buffers, p, sizeof(real_t));
 	if (!n)
 		STARPU_ABORT_MSG("band finish: panels are not contiguous in host memory");
 	real_t *a = MAT(buffers[p]);
 	int lda = (int)STARPU_MATRIX_GET_LD(buffers[p]), nb = (int)STARPU_MATRIX_GET_NY(buffers[p]);
 	int nd = (n + nb - 1) / nb, last = (nd - 1) * nb;
 	for (int j = 0; j < n; j++) {
-		settle(tiled(buffers, 0, nb, j), a + j + j * lda, !arg.tridiagonal && j < last);
+		settle(tiled(buffers, 0, nb, j), a + j + j * lda, !arg->tridiagonal && j < last);
 		if (j + 1 < n)
 			settle(tiled(buffers, nd, nb, j),
-			       arg.tridiagonal ? a + j + 1 + j * lda : a + j + (j + 1) * lda, j < last);
+			       arg->tridiagonal ? a + j + 1 + j * lda : a + j + (j + 1) * lda, j < last);
 	}
 }
 
@@ -64,8 +63,9 @@ int TYPED(hyla__insert_band_finish)(const hyla_desc *d, const hyla_desc *e, cons
 	for (int t = 0; t < arg.first; t++)
 		fixed[t] = (struct starpu_data_descr){t < d->mt ? d->tiles[t] : e->tiles[t - d->mt],
 		                                      STARPU_RW};
-	int ret = hyla__insert_on_panels(&finish_cl, fixed, arg.first, a->tiles, (int)a->nt, STARPU_RW,
-	                                 STARPU_RW, &arg, sizeof arg, STARPU_MAX_PRIO);
+	struct hyla_task t = {.cl = &finish_cl, .data = fixed, .ndata = arg.first,
+	                      .arg = &arg, .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO};
+	int ret = hyla__submit_on_panels(t, a->tiles, (int)a->nt, STARPU_RW, STARPU_RW);
 	free(fixed);
 	return ret;
 }

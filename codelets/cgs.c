@@ -45,11 +45,10 @@ struct cgs_args {
 	hyla_sequence *seq; /* of the call: a failure skips the later tasks */
 };
 
-static struct cgs_args args_of(void *cl_arg)
+/* The task's arguments (runtime.h's struct hyla_task). */
+static struct cgs_args args_of(const void *cl_arg)
 {
-	struct cgs_args arg;
-	starpu_codelet_unpack_args(cl_arg, &arg, 0);
-	return arg;
+	return *(const struct cgs_args *)cl_arg;
 }
 
 /* The blocked codelets' operations, on the host or on the GPU:
@@ -522,12 +521,11 @@ int TASK(cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
 	double m = starpu_matrix_get_nx(a), cols = starpu_matrix_get_ny(a);
 	/* The second pass also adds S T to R. */
 	double flops = 4 * m * c * cols + (pass == 2 ? c * cols * (cols + 1) : 0);
-	int ret = starpu_task_insert(&project_cl, STARPU_CALLBACK, hyla__task_done,
-	                             STARPU_DATA_MODE_ARRAY, descr, count, STARPU_VALUE, &arg,
-	                             sizeof arg, STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
-	                             flops, 0);
+	int ret = hyla__submit(&(struct hyla_task){
+		.cl = &project_cl, .data = descr, .ndata = count, .arg = &arg,
+		.arg_size = sizeof arg, .priority = STARPU_MAX_PRIO, .flops = flops});
 	free(descr);
-	return hyla__submitted(ret, project_cl.name);
+	return ret;
 }
 
 int TASK(cgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
@@ -536,11 +534,10 @@ int TASK(cgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
 {
 	struct cgs_args arg = {.c = (int)c, .passes = passes, .combine = combine, .seq = seq};
 	double m = starpu_matrix_get_nx(a), cols = starpu_matrix_get_ny(a);
-	int ret = starpu_task_insert(&panel_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, a,
-	                             STARPU_RW, r, STARPU_SCRATCH, w, STARPU_VALUE, &arg, sizeof arg,
-	                             STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
-	                             2 * m * cols * cols * passes, 0);
-	return hyla__submitted(ret, panel_cl.name);
+	struct starpu_data_descr data[] = {{a, STARPU_RW}, {r, STARPU_RW}, {w, STARPU_SCRATCH}};
+	return hyla__submit(&(struct hyla_task){
+		.cl = &panel_cl, .data = data, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO, .flops = 2 * m * cols * cols * passes});
 }
 
 int TYPED(hyla__insert_cgs_vector)(starpu_data_handle_t q, starpu_data_handle_t u,
@@ -554,15 +551,10 @@ int TYPED(hyla__insert_cgs_vector)(starpu_data_handle_t q, starpu_data_handle_t 
 	double m = starpu_matrix_get_nx(u);
 	double flops = 4 * m * ((double)starpu_matrix_get_ny(u) - vector_first(q == u, (int)j)) +
 	               (q == u ? 3 * m : 0);
-	int ret;
-	if (q == u)
-		ret = starpu_task_insert(&vector_panel_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, u,
-		                         STARPU_R, v, STARPU_RW, r, STARPU_SCRATCH, w, STARPU_VALUE, &arg,
-		                         sizeof arg, STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
-	else
-		ret = starpu_task_insert(&vector_update_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW,
-		                         u, STARPU_R, v, STARPU_RW, r, STARPU_SCRATCH, w, STARPU_R, q,
-		                         STARPU_VALUE, &arg, sizeof arg, STARPU_PRIORITY, priority,
-		                         STARPU_FLOPS, flops, 0);
-	return hyla__submitted(ret, q == u ? vector_panel_cl.name : vector_update_cl.name);
+	struct starpu_data_descr data[] = {
+		{u, STARPU_RW}, {v, STARPU_R}, {r, STARPU_RW}, {w, STARPU_SCRATCH}, {q, STARPU_R}};
+	return hyla__submit(&(struct hyla_task){
+		.cl = q == u ? &vector_panel_cl : &vector_update_cl, .data = data,
+		.ndata = q == u ? 4 : 5, .arg = &arg, .arg_size = sizeof arg, .priority = priority,
+		.flops = flops});
 }

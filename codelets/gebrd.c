@@ -33,11 +33,10 @@ struct gebrd_args {
 	int64_t first; /* update: the first column of the panels updated */
 };
 
-static struct gebrd_args args_of(void *cl_arg)
+/* The task's arguments (runtime.h's struct hyla_task). */
+static struct gebrd_args args_of(const void *cl_arg)
 {
-	struct gebrd_args arg;
-	starpu_codelet_unpack_args(cl_arg, &arg, 0);
-	return arg;
+	return *(const struct gebrd_args *)cl_arg;
 }
 
 /* Panel buffers: d, e, tauq, taup (W, nb-by-1), X (W, m-by-nb), Y (W,
@@ -317,8 +316,10 @@ int TASK(gebrd_panel)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
 	                                          {out[2], STARPU_W}, {out[3], STARPU_W},
 	                                          {x, STARPU_W}, {y, STARPU_W}};
 	struct gebrd_args arg = {col, 0};
-	return hyla__insert_on_panels(&panel_cl, fixed, 6, panels, npanels, STARPU_RW, STARPU_RW, &arg,
-	                              sizeof arg, STARPU_MAX_PRIO);
+	return hyla__submit_on_panels((struct hyla_task){
+		.cl = &panel_cl, .data = fixed, .ndata = 6, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO},
+	                              panels, npanels, STARPU_RW, STARPU_RW);
 }
 
 int TASK(gebrd_step)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
@@ -329,8 +330,10 @@ int TASK(gebrd_step)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
 	                                          {out[2], STARPU_W}, {out[3], STARPU_W},
 	                                          {x, STARPU_SCRATCH}, {y, STARPU_SCRATCH}};
 	struct gebrd_args arg = {col, 0};
-	return hyla__insert_on_panels(&step_cl, fixed, 6, panels, npanels, STARPU_RW, STARPU_RW, &arg,
-	                              sizeof arg, STARPU_MAX_PRIO);
+	return hyla__submit_on_panels((struct hyla_task){
+		.cl = &step_cl, .data = fixed, .ndata = 6, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO},
+	                              panels, npanels, STARPU_RW, STARPU_RW);
 }
 
 int TASK(gebrd_update)(starpu_data_handle_t v, starpu_data_handle_t x, starpu_data_handle_t y,
@@ -339,8 +342,10 @@ int TASK(gebrd_update)(starpu_data_handle_t v, starpu_data_handle_t x, starpu_da
 {
 	const struct starpu_data_descr fixed[] = {{v, STARPU_R}, {x, STARPU_R}, {y, STARPU_R}};
 	struct gebrd_args arg = {col, first};
-	return hyla__insert_on_panels(&update_cl, fixed, 3, panels, npanels, STARPU_RW, STARPU_RW, &arg,
-	                              sizeof arg, priority);
+	return hyla__submit_on_panels((struct hyla_task){
+		.cl = &update_cl, .data = fixed, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
+		.priority = priority},
+	                              panels, npanels, STARPU_RW, STARPU_RW);
 }
 
 int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tauq,
@@ -348,8 +353,9 @@ int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
                                    int64_t col)
 {
 	struct gebrd_args arg = {col, 0};
-	int ret = starpu_task_insert(&tail_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, a, STARPU_W,
-	                             tauq, STARPU_W, taup, STARPU_SCRATCH, scratch, STARPU_VALUE, &arg,
-	                             sizeof arg, STARPU_PRIORITY, STARPU_MAX_PRIO, 0);
-	return hyla__submitted(ret, tail_cl.name);
+	struct starpu_data_descr data[] = {
+		{a, STARPU_RW}, {tauq, STARPU_W}, {taup, STARPU_W}, {scratch, STARPU_SCRATCH}};
+	return hyla__submit(&(struct hyla_task){
+		.cl = &tail_cl, .data = data, .ndata = 4, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO});
 }

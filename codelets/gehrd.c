@@ -372,14 +372,6 @@ static struct starpu_codelet tail_cl = {
 	.name = "gehrd_tail_" PREC_NAME,
 };
 
-static struct gehrd_args *args_new(int64_t col, int64_t first)
-{
-	struct gehrd_args *arg = malloc(sizeof *arg);
-	if (arg)
-		*arg = (struct gehrd_args){.col = col, .first = first};
-	return arg;
-}
-
 starpu_data_handle_t WORKSPACE(gehrd)(void)
 {
 	starpu_data_handle_t scratch;
@@ -400,11 +392,9 @@ int TASK(gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t, starpu_d
 {
 	int count = P_OWN + npanels;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
-	struct gehrd_args *arg = args_new(col, col);
-	if (!descr || !arg) {
-		free(descr), free(arg);
+	struct gehrd_args arg = {.col = col, .first = col};
+	if (!descr)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a panel task");
-	}
 	descr[P_TAU] = (struct starpu_data_descr){tau, STARPU_W};
 	descr[P_T] = (struct starpu_data_descr){t, STARPU_W};
 	descr[P_Y] = (struct starpu_data_descr){y, STARPU_W};
@@ -415,11 +405,12 @@ int TASK(gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t, starpu_d
 	double n = (double)starpu_matrix_get_nx(panels[0]), nb = (double)starpu_matrix_get_ny(panels[0]);
 	double rows = n - (double)col - 1;
 	double flops = 2 * rows * rows * nb + 2 * (double)col * rows * nb;
-	int ret = starpu_task_insert(&panel_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
-	                             arg, sizeof *arg, STARPU_PRIORITY, hyla__parallel_prio(STARPU_MAX_PRIO), STARPU_FLOPS,
-	                             flops, STARPU_EXECUTE_WHERE, where, 0);
+	int ret = hyla__submit(&(struct hyla_task){
+		.cl = &panel_cl, .data = descr, .ndata = count, .arg = &arg, .arg_size = sizeof arg,
+		.priority = hyla__parallel_prio(STARPU_MAX_PRIO), .flops = flops,
+		.where = (uint32_t)where});
 	free(descr);
-	return hyla__submitted(ret, panel_cl.name);
+	return ret;
 }
 
 int TASK(gehrd_update)(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t y,
@@ -428,11 +419,9 @@ int TASK(gehrd_update)(starpu_data_handle_t v, starpu_data_handle_t t, starpu_da
 {
 	int count = U_A + npanels;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
-	struct gehrd_args *arg = args_new(col, first);
-	if (!descr || !arg) {
-		free(descr), free(arg);
+	struct gehrd_args arg = {.col = col, .first = first};
+	if (!descr)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for an update task");
-	}
 	descr[U_V] = (struct starpu_data_descr){v, STARPU_R};
 	descr[U_T] = (struct starpu_data_descr){t, STARPU_R};
 	descr[U_Y] = (struct starpu_data_descr){y, STARPU_R};
@@ -444,11 +433,11 @@ int TASK(gehrd_update)(starpu_data_handle_t v, starpu_data_handle_t t, starpu_da
 	}
 	double n = (double)starpu_matrix_get_nx(panels[0]), nb = (double)starpu_matrix_get_ny(v);
 	double flops = 2 * n * cols * nb + 4 * (n - (double)col - 1) * cols * nb;
-	int ret = starpu_task_insert(&update_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
-	                             arg, sizeof *arg, STARPU_PRIORITY, hyla__parallel_prio(priority),
-	                             STARPU_FLOPS, flops, 0);
+	int ret = hyla__submit(&(struct hyla_task){
+		.cl = &update_cl, .data = descr, .ndata = count, .arg = &arg,
+		.arg_size = sizeof arg, .priority = hyla__parallel_prio(priority), .flops = flops});
 	free(descr);
-	return hyla__submitted(ret, update_cl.name);
+	return ret;
 }
 
 int TYPED(hyla__insert_gehrd_ytop)(starpu_data_handle_t y, starpu_data_handle_t v,
@@ -457,32 +446,30 @@ int TYPED(hyla__insert_gehrd_ytop)(starpu_data_handle_t y, starpu_data_handle_t 
 {
 	int count = Y_OWN + npanels;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
-	struct gehrd_args *arg = args_new(col, col);
-	if (!descr || !arg) {
-		free(descr), free(arg);
+	struct gehrd_args arg = {.col = col, .first = col};
+	if (!descr)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a Y-top task");
-	}
 	descr[Y_Y] = (struct starpu_data_descr){y, STARPU_RW};
 	descr[Y_V] = (struct starpu_data_descr){v, STARPU_R};
 	descr[Y_T] = (struct starpu_data_descr){t, STARPU_R};
 	for (int p = 0; p < npanels; p++)
 		descr[Y_OWN + p] = (struct starpu_data_descr){panels[p], p == 0 ? STARPU_RW : STARPU_R};
-	int ret = starpu_task_insert(&ytop_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_CL_ARGS,
-	                             arg, sizeof *arg, STARPU_PRIORITY, STARPU_MAX_PRIO,
-	                             STARPU_EXECUTE_WHERE, where, 0);
+	int ret = hyla__submit(&(struct hyla_task){
+		.cl = &ytop_cl, .data = descr, .ndata = count, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO, .flops = 0, .where = (uint32_t)where});
 	free(descr);
-	return hyla__submitted(ret, ytop_cl.name);
+	return ret;
 }
 
 int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau, int64_t col)
 {
-	struct gehrd_args *arg = args_new(col, col);
-	if (!arg)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for the last panel's task");
-	starpu_data_handle_t work;
-	starpu_vector_data_register(&work, -1, 0, starpu_matrix_get_nx(a), sizeof(real_t));
-	int ret = starpu_task_insert(&tail_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, a, STARPU_W, tau, STARPU_SCRATCH, work,
-	                             STARPU_CL_ARGS, arg, sizeof *arg, STARPU_PRIORITY, STARPU_MAX_PRIO, 0);
-	starpu_data_unregister_submit(work);
-	return hyla__submitted(ret, tail_cl.name);
+	struct gehrd_args arg = {.col = col, .first = col};
+	int64_t rows = (int64_t)starpu_matrix_get_nx(a);
+	starpu_data_handle_t work = hyla__workspace_vector(rows, sizeof(real_t));
+	struct starpu_data_descr data[] = {{a, STARPU_RW}, {tau, STARPU_W}, {work, STARPU_SCRATCH}};
+	int ret = hyla__submit(&(struct hyla_task){
+		.cl = &tail_cl, .data = data, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO});
+	hyla__workspace_release(work);
+	return ret;
 }

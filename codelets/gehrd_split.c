@@ -26,12 +26,10 @@ struct split_args {
 	int64_t first; /* GEMV: matrix column of its first trailing panel */
 };
 
-/* The arguments, packed by STARPU_VALUE. */
-static struct split_args args_of(void *cl_arg)
+/* The task's arguments (runtime.h's struct hyla_task). */
+static struct split_args args_of(const void *cl_arg)
 {
-	struct split_args arg;
-	starpu_codelet_unpack_args(cl_arg, &arg, 0);
-	return arg;
+	return *(const struct split_args *)cl_arg;
 }
 
 #define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
@@ -239,17 +237,17 @@ static struct starpu_codelet gemv_cl = {
 static int insert(struct starpu_codelet *cl, struct starpu_data_descr *descr, int count,
                   struct split_args arg, unsigned long long where)
 {
-	int ret = starpu_task_insert(cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr, count, STARPU_VALUE, &arg,
-	                             sizeof arg, STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_EXECUTE_WHERE,
-	                             where, 0);
-	return hyla__submitted(ret, cl->name);
+	return hyla__submit(&(struct hyla_task){
+		.cl = cl, .data = descr, .ndata = count, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO, .flops = 0, .where = (uint32_t)where});
 }
 
 int TYPED(hyla__insert_gehrd_snapshot)(starpu_data_handle_t panel, starpu_data_handle_t copy)
 {
-	int ret = starpu_task_insert(&snapshot_cl, STARPU_CALLBACK, hyla__task_done, STARPU_R, panel, STARPU_W, copy, STARPU_PRIORITY,
-	                             STARPU_MAX_PRIO, 0);
-	return hyla__submitted(ret, snapshot_cl.name);
+	struct starpu_data_descr data[] = {{panel, STARPU_R}, {copy, STARPU_W}};
+	return hyla__submit(&(struct hyla_task){
+		.cl = &snapshot_cl, .data = data, .ndata = 2, .arg = NULL, .arg_size = 0,
+		.priority = STARPU_MAX_PRIO});
 }
 
 int TYPED(hyla__insert_gehrd_column)(const struct hyla_split_panel *p, int j,

@@ -46,8 +46,7 @@ static void factor_host(void *buffers[], int c0)
 
 static void panel_cpu(void *buffers[], void *cl_arg)
 {
-	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0, 0);
+	int c0 = hyla__householder_args(cl_arg)->c0;
 	factor_host(buffers, c0);
 }
 
@@ -63,8 +62,7 @@ static void factor_cuda(void *buffers[], int c0, cublasHandle_t h, cudaStream_t 
 
 static void panel_cuda(void *buffers[], void *cl_arg)
 {
-	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0, 0);
+	int c0 = hyla__householder_args(cl_arg)->c0;
 	factor_cuda(buffers, c0, starpu_cublas_get_local_handle(), starpu_cuda_get_local_stream());
 }
 #endif
@@ -104,15 +102,14 @@ starpu_data_handle_t WORKSPACE(geqrf)(int64_t nb)
 int TASK(geqrf_panel)(starpu_data_handle_t panel, starpu_data_handle_t tau, starpu_data_handle_t t,
                       starpu_data_handle_t scratch, int64_t c0)
 {
-	int c = (int)c0;
+	struct householder_args arg = {.c0 = (int)c0};
 	double rows = (double)starpu_matrix_get_nx(panel) - (double)c0;
 	double w = starpu_matrix_get_ny(panel);
-	int ret = starpu_task_insert(&panel_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, panel,
-	                             STARPU_W, tau, STARPU_W, t, STARPU_SCRATCH, scratch, STARPU_VALUE,
-	                             &c, sizeof c,
-	                             STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
-	                             2 * rows * w * w - 2 * w * w * w / 3, 0);
-	return hyla__submitted(ret, panel_cl.name);
+	struct starpu_data_descr data[] = {
+		{panel, STARPU_RW}, {tau, STARPU_W}, {t, STARPU_W}, {scratch, STARPU_SCRATCH}};
+	return hyla__submit(&(struct hyla_task){
+		.cl = &panel_cl, .data = data, .ndata = 4, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO, .flops = 2 * rows * w * w - 2 * w * w * w / 3});
 }
 
 /* A step: Q^T of the previous panel (its reflectors from row v0 = c0 - its
@@ -141,8 +138,7 @@ static struct step_view step_view(void *buffers[], int c0)
 
 static void step_cpu(void *buffers[], void *cl_arg)
 {
-	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0, 0);
+	int c0 = hyla__householder_args(cl_arg)->c0;
 	const struct step_view u = step_view(buffers, c0);
 	LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', 'T', 'F', 'C', u.rows, u.cols, u.nbv, u.v, u.ldv,
 	                    u.tv, u.ldtv, u.c, u.ldc, u.work, u.cols);
@@ -156,8 +152,7 @@ static void step_cpu(void *buffers[], void *cl_arg)
  * CholeskyQR check waits on the host). */
 static void step_cuda(void *buffers[], void *cl_arg)
 {
-	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0, 0);
+	int c0 = hyla__householder_args(cl_arg)->c0;
 	const struct step_view u = step_view(buffers, c0);
 	cublasHandle_t side_blas;
 	int w = COLS(buffers[P_A]);
@@ -212,7 +207,7 @@ int TASK(geqrf_step)(starpu_data_handle_t v, starpu_data_handle_t tv, starpu_dat
 	if (c0 < (int64_t)starpu_matrix_get_ny(v) || c0 >= (int64_t)starpu_matrix_get_nx(panels[0]))
 		return HYLA_ERROR(-9, "c0 = %lld: the previous panel's reflectors start above it, "
 		                      "within the panel's rows", (long long)c0);
-	int count = S_REST + npanels - 1, c = (int)c0;
+	int count = S_REST + npanels - 1;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
 	if (!descr)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", step_cl.name);
@@ -229,13 +224,13 @@ int TASK(geqrf_step)(starpu_data_handle_t v, starpu_data_handle_t tv, starpu_dat
 	double w = starpu_matrix_get_ny(panels[0]), nbv = starpu_matrix_get_ny(v), cols = 0;
 	for (int p = 0; p < npanels; p++)
 		cols += starpu_matrix_get_ny(panels[p]);
-	int ret = starpu_task_insert(&step_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY,
-	                             descr, count, STARPU_VALUE, &c, sizeof c, STARPU_PRIORITY,
-	                             STARPU_MAX_PRIO, STARPU_FLOPS,
-	                             4 * (rows + nbv) * cols * nbv + 2 * rows * w * w - 2 * w * w * w / 3,
-	                             0);
+	struct householder_args arg = {.c0 = (int)c0};
+	int ret = hyla__submit(&(struct hyla_task){
+		.cl = &step_cl, .data = descr, .ndata = count, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO,
+		.flops = 4 * (rows + nbv) * cols * nbv + 2 * rows * w * w - 2 * w * w * w / 3});
 	free(descr);
-	return hyla__submitted(ret, step_cl.name);
+	return ret;
 }
 
 /* The Householder QR's start while the later columns' copy to the GPU goes
@@ -260,8 +255,7 @@ static int head_width(void *buffers[], int count)
 
 static void head_t_cpu(void *buffers[], void *cl_arg)
 {
-	int count;
-	starpu_codelet_unpack_args(cl_arg, &count, 0);
+	int count = hyla__householder_args(cl_arg)->count;
 	int w = head_width(buffers, count), nb = COLS(buffers[0]);
 	real_t *tau = malloc(sizeof *tau * (size_t)w);
 	if (!tau)
@@ -284,8 +278,7 @@ static int head_cols(void *buffers[], int first)
 
 static void head_apply_cpu(void *buffers[], void *cl_arg)
 {
-	int count;
-	starpu_codelet_unpack_args(cl_arg, &count, 0);
+	int count = hyla__householder_args(cl_arg)->count;
 	int w = head_width(buffers, count), first = count + 2, cols = head_cols(buffers, first);
 	LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', 'T', 'F', 'C', ROWS(buffers[first]), cols, w,
 	                    MAT(buffers[0]), LD(buffers[0]), MAT(buffers[count]), LD(buffers[count]),
@@ -295,8 +288,7 @@ static void head_apply_cpu(void *buffers[], void *cl_arg)
 #ifdef HYLA_WITH_CUDA
 static void head_t_cuda(void *buffers[], void *cl_arg)
 {
-	int count;
-	starpu_codelet_unpack_args(cl_arg, &count, 0);
+	int count = hyla__householder_args(cl_arg)->count;
 	int w = head_width(buffers, count), nb = COLS(buffers[0]);
 	cudaStream_t stream = starpu_cuda_get_local_stream();
 	real_t *tau = hyla__cuda_scratch(sizeof *tau * (size_t)w, stream);
@@ -313,8 +305,7 @@ static void head_t_cuda(void *buffers[], void *cl_arg)
 
 static void head_apply_cuda(void *buffers[], void *cl_arg)
 {
-	int count;
-	starpu_codelet_unpack_args(cl_arg, &count, 0);
+	int count = hyla__householder_args(cl_arg)->count;
 	int w = head_width(buffers, count), first = count + 2, cols = head_cols(buffers, first);
 	TYPED(hyla__cublas_larfb)(starpu_cublas_get_local_handle(), 1, ROWS(buffers[first]), w, cols,
 	                          MAT(buffers[0]), LD(buffers[0]), MAT(buffers[count]),
@@ -327,8 +318,7 @@ static void head_apply_cuda(void *buffers[], void *cl_arg)
 static size_t head_t_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
-	int count;
-	starpu_codelet_unpack_args(task->cl_arg, &count, 0);
+	int count = hyla__householder_args(task->cl_arg)->count;
 	size_t w = starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, 2 * (unsigned)count)); /* T's */
 	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, 0)) * w * w;
 }
@@ -336,8 +326,7 @@ static size_t head_t_size(struct starpu_task *task, unsigned impl)
 static size_t head_apply_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
-	int count;
-	starpu_codelet_unpack_args(task->cl_arg, &count, 0);
+	int count = hyla__householder_args(task->cl_arg)->count;
 	size_t w = starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, (unsigned)count));
 	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, 0)) * w *
 	       hyla__cols_from(task, (unsigned)count + 2);
@@ -396,11 +385,12 @@ static int insert_head(struct starpu_codelet *cl, const starpu_data_handle_t *v,
 		descr[count + j] = fixed[j];
 	for (int p = 0; p < npanels; p++)
 		descr[count + nfixed + p] = (struct starpu_data_descr){panels[p], STARPU_RW};
-	int ret = starpu_task_insert(cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr,
-	                             n, STARPU_VALUE, &count, sizeof count, STARPU_PRIORITY,
-	                             STARPU_MAX_PRIO, 0);
+	struct householder_args arg = {.count = count};
+	int ret = hyla__submit(&(struct hyla_task){
+		.cl = cl, .data = descr, .ndata = n, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO});
 	free(descr);
-	return hyla__submitted(ret, cl->name);
+	return ret;
 }
 
 int TYPED(hyla__insert_geqrf_head_t)(const starpu_data_handle_t *v, const starpu_data_handle_t *tau,
@@ -428,8 +418,7 @@ int TYPED(hyla__insert_geqrf_head)(const starpu_data_handle_t *v, int count, sta
 /* Buffers: tau (W), scratch, then the panels (RW, contiguous). */
 static void tail_cpu(void *buffers[], void *cl_arg)
 {
-	int r0;
-	starpu_codelet_unpack_args(cl_arg, &r0, 0);
+	int r0 = hyla__householder_args(cl_arg)->c0;
 	int cols = hyla__contiguous_cols(buffers, 2, sizeof(real_t));
 	if (!cols)
 		STARPU_ABORT_MSG("geqrf tail: panels are not contiguous in host memory");
@@ -447,7 +436,9 @@ int TYPED(hyla__insert_geqrf_tail)(starpu_data_handle_t tau, starpu_data_handle_
                                    const starpu_data_handle_t *panels, int npanels, int64_t r0)
 {
 	const struct starpu_data_descr fixed[] = {{tau, STARPU_W}, {scratch, STARPU_SCRATCH}};
-	int r = (int)r0;
-	return hyla__insert_on_panels(&tail_cl, fixed, 2, panels, npanels, STARPU_RW, STARPU_RW, &r,
-	                              sizeof r, STARPU_MAX_PRIO);
+	struct householder_args arg = {.c0 = (int)r0};
+	return hyla__submit_on_panels((struct hyla_task){
+		.cl = &tail_cl, .data = fixed, .ndata = 2, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO},
+	                              panels, npanels, STARPU_RW, STARPU_RW);
 }

@@ -90,7 +90,8 @@ int TYPED(hyla__insert_gs_columns)(starpu_data_handle_t a, starpu_data_handle_t 
                                    int priority)
 {
 	double flops = 3 * (double)starpu_matrix_get_nx(a) * starpu_matrix_get_ny(a);
-	int ret = starpu_task_insert(&columns_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, a,
-	                             STARPU_W, info, STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
-	return hyla__submitted(ret, columns_cl.name);
+	struct starpu_data_descr data[] = {{a, STARPU_RW}, {info, STARPU_W}};
+	return hyla__submit(&(struct hyla_task){
+		.cl = &columns_cl, .data = data, .ndata = 2, .arg = NULL, .arg_size = 0,
+		.priority = priority, .flops = flops});
 }

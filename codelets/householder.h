@@ -1,6 +1,7 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
-/* What the Householder QR's panel codelets (geqrf.c, orgqr.c) share: buffer
- * 0 is the panel, the first packed argument an int c0, its first row. */
+/* What the Householder QR's codelets (geqrf.c, orgqr.c) share: their
+ * arguments, and for the panel codelets (buffer 0 the panel) the models'
+ * size and where they run. */
 #ifndef HYLA_CODELETS_HOUSEHOLDER_H
 #define HYLA_CODELETS_HOUSEHOLDER_H
 
@@ -13,12 +14,24 @@
  * and to the cores on others (1.5-1.9 s). */
 #define HYLA_CORE_MAX_QR_PANEL 16777216u
 
+/* The arguments of every Householder codelet (cl_arg). */
+struct householder_args {
+	int c0;       /* the first row of the panel's reflectors (the tail's first row) */
+	int trans;    /* larfb: apply the block reflector transposed */
+	int has_prev; /* orgqr step: the previous panel's T to form too */
+	int count;    /* geqrf head: the panels of reflectors */
+};
+
+static inline const struct householder_args *hyla__householder_args(const void *cl_arg)
+{
+	return cl_arg;
+}
+
 /* The panel's rows from c0 on. */
 static inline size_t hyla__panel_rows(struct starpu_task *task)
 {
-	int c0;
-	starpu_codelet_unpack_args(task->cl_arg, &c0, 0);
-	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, 0)) - (size_t)c0;
+	size_t c0 = (size_t)hyla__householder_args(task->cl_arg)->c0;
+	return starpu_matrix_get_nx(STARPU_TASK_GET_HANDLE(task, 0)) - c0;
 }
 
 /* The size base of a panel's models: those rows times its width squared. */

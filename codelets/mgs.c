@@ -264,17 +264,15 @@ static struct starpu_codelet update_cl = {
 	.name = "mgs_update_" PREC_NAME,
 };
 
-static int insert(struct starpu_codelet *cl, starpu_data_handle_t h[4], struct mgs_args args,
-                  double flops, int priority)
+static int insert(struct starpu_codelet *cl, const starpu_data_handle_t h[4],
+                  const struct mgs_args *arg, double flops, int priority)
 {
-	struct mgs_args *arg = malloc(sizeof *arg);
-	if (!arg)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for task arguments");
-	*arg = args;
-	int ret = starpu_task_insert(cl, STARPU_CALLBACK, hyla__task_done, cl->modes[0], h[0], cl->modes[1], h[1], cl->modes[2], h[2],
-	                             cl->modes[3], h[3], STARPU_CL_ARGS, arg, sizeof *arg,
-	                             STARPU_PRIORITY, priority, STARPU_FLOPS, flops, 0);
-	return hyla__submitted(ret, cl->name);
+	struct starpu_data_descr data[4];
+	for (int b = 0; b < 4; b++)
+		data[b] = (struct starpu_data_descr){h[b], cl->modes[b]};
+	return hyla__submit(&(struct hyla_task){
+		.cl = cl, .data = data, .ndata = 4, .arg = arg, .arg_size = sizeof *arg,
+		.priority = priority, .flops = flops});
 }
 
 starpu_data_handle_t WORKSPACE(mgs)(void)
@@ -297,7 +295,7 @@ int TASK(mgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
 	double m = (double)starpu_matrix_get_nx(a);
 	double flops = 4 * m * panel_span(starpu_matrix_get_ny(a), c0, c1);
 	struct mgs_args arg = {.c0 = c0, .c1 = c1, .col = col, .seq = seq};
-	return insert(&panel_cl, (starpu_data_handle_t[4]){a, r, g, scratch}, arg, flops, priority);
+	return insert(&panel_cl, (starpu_data_handle_t[4]){a, r, g, scratch}, &arg, flops, priority);
 }
 
 int TASK(mgs_update)(starpu_data_handle_t q, starpu_data_handle_t g,
@@ -308,5 +306,5 @@ int TASK(mgs_update)(starpu_data_handle_t q, starpu_data_handle_t g,
 	double w = (double)starpu_matrix_get_ny(a);
 	double flops = 4 * m * b * w + (b > 1 ? b * b * w : 0);
 	struct mgs_args arg = {.c0 = c0, .c1 = c1, .seq = seq};
-	return insert(&update_cl, (starpu_data_handle_t[4]){q, g, a, r}, arg, flops, priority);
+	return insert(&update_cl, (starpu_data_handle_t[4]){q, g, a, r}, &arg, flops, priority);
 }

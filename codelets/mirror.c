@@ -40,12 +40,11 @@ static real_t *element(void *buffers[], int first, int nb, int j)
 
 static void reverse_cpu(void *buffers[], void *cl_arg)
 {
-	struct reverse_args arg;
-	starpu_codelet_unpack_args(cl_arg, &arg, 0);
+	const struct reverse_args *arg = cl_arg;
 	int first = 0;
-	for (int v = 0; v < arg.nvectors; first += arg.tiles[v++]) {
+	for (int v = 0; v < arg->nvectors; first += arg->tiles[v++]) {
 		int len = 0, nb = ROWS(buffers[first]);
-		for (int t = 0; t < arg.tiles[v]; t++)
+		for (int t = 0; t < arg->tiles[v]; t++)
 			len += ROWS(buffers[first + t]);
 		for (int j = 0; j < len - 1 - j; j++)
 			swap(element(buffers, first, nb, j), element(buffers, first, nb, len - 1 - j));
@@ -81,17 +80,21 @@ int TYPED(hyla__insert_reverse)(const hyla_desc *a, const hyla_desc *vectors, in
 		for (int64_t t = 0; t < vectors[v].mt; t++)
 			fixed[nfixed++] = (struct starpu_data_descr){vectors[v].tiles[t], STARPU_RW};
 	}
-	int ret = hyla__insert_on_panels(&reverse_cl, fixed, nfixed, a->tiles, (int)a->nt, STARPU_RW,
-	                                 STARPU_RW, &arg, sizeof arg, STARPU_MAX_PRIO);
+	struct hyla_task t = {.cl = &reverse_cl, .data = fixed, .ndata = nfixed,
+	                      .arg = &arg, .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO};
+	int ret = hyla__submit_on_panels(t, a->tiles, (int)a->nt, STARPU_RW, STARPU_RW);
 	free(fixed);
 	return ret;
 }
 
+struct transpose_args {
+	int first; /* b's first panel's buffer (a's panels before) */
+};
+
 /* b = a^T, a's panels buffers[0..first), b's the rest: block by block. */
 static void transpose_cpu(void *buffers[], void *cl_arg)
 {
-	int first;
-	starpu_codelet_unpack_args(cl_arg, &first, 0);
+	int first = ((const struct transpose_args *)cl_arg)->first;
 	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
 	for (int p = 0, j0 = 0; p < first; j0 += COLS(buffers[p++])) {
 		const real_t *a = MAT(buffers[p]);
@@ -119,9 +122,10 @@ int TYPED(hyla__insert_transpose)(const hyla_desc *a, const hyla_desc *b)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", transpose_cl.name);
 	for (int64_t p = 0; p < a->nt; p++)
 		fixed[p] = (struct starpu_data_descr){a->tiles[p], STARPU_R};
-	int first = (int)a->nt;
-	int ret = hyla__insert_on_panels(&transpose_cl, fixed, first, b->tiles, (int)b->nt, STARPU_W,
-	                                 STARPU_W, &first, sizeof first, STARPU_MAX_PRIO);
+	struct transpose_args arg = {(int)a->nt};
+	struct hyla_task t = {.cl = &transpose_cl, .data = fixed, .ndata = arg.first,
+	                      .arg = &arg, .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO};
+	int ret = hyla__submit_on_panels(t, b->tiles, (int)b->nt, STARPU_W, STARPU_W);
 	free(fixed);
 	return ret;
 }

@@ -28,10 +28,13 @@ void TYPED(hyla__orghr_shift)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, in
 
 /* Buffers: tau (R, a vector of n-1; none for n = 1), the shifted tau's
  * tiles (W), then the matrix's panels (RW, contiguous). */
+struct shift_args {
+	int first; /* the first panel's buffer */
+};
+
 static void shift_cpu(void *buffers[], void *cl_arg)
 {
-	int first;
-	starpu_codelet_unpack_args(cl_arg, &first, 0);
+	int first = ((const struct shift_args *)cl_arg)->first;
 	int n = hyla__contiguous_cols(buffers, first, sizeof(real_t));
 	if (!n)
 		STARPU_ABORT_MSG("orghr shift: panels are not contiguous in host memory");
@@ -59,8 +62,10 @@ int TYPED(hyla__insert_orghr_shift)(starpu_data_handle_t tau, const starpu_data_
 		fixed[0] = (struct starpu_data_descr){tau, STARPU_R};
 	for (int t = 0; t < nshifted; t++)
 		fixed[nfixed - nshifted + t] = (struct starpu_data_descr){shifted[t], STARPU_W};
-	int ret = hyla__insert_on_panels(&shift_cl, fixed, nfixed, panels, npanels, STARPU_RW,
-	                                 STARPU_RW, &nfixed, sizeof nfixed, STARPU_MAX_PRIO);
+	struct shift_args arg = {nfixed};
+	struct hyla_task t = {.cl = &shift_cl, .data = fixed, .ndata = nfixed,
+	                      .arg = &arg, .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO};
+	int ret = hyla__submit_on_panels(t, panels, npanels, STARPU_RW, STARPU_RW);
 	free(fixed);
 	return ret;
 }

@@ -52,8 +52,7 @@ void TYPED(hyla__larft_host)(int rows, int w, const real_t *v, int ldv, const re
 /* T (w-by-w, upper; zero below) of the panel's reflectors from row c0. */
 static void t_cpu(void *buffers[], void *cl_arg)
 {
-	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0, 0);
+	int c0 = hyla__householder_args(cl_arg)->c0;
 	TYPED(hyla__larft_host)(ROWS(buffers[0]) - c0, COLS(buffers[0]), MAT(buffers[0]) + c0,
 	                        LD(buffers[0]), MAT(buffers[1]), MAT(buffers[2]), LD(buffers[2]));
 }
@@ -62,8 +61,8 @@ static void t_cpu(void *buffers[], void *cl_arg)
  * slice of the columns (and of the workspace). */
 static void apply_cpu(void *buffers[], void *cl_arg)
 {
-	int c0, trans, c, all = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
-	starpu_codelet_unpack_args(cl_arg, &c0, &trans, 0);
+	const struct householder_args *arg = cl_arg;
+	int c0 = arg->c0, trans = arg->trans, c, all = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
 	if (!all)
 		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in host memory");
 	int cols = hyla__spmd_cols(all, &c);
@@ -99,8 +98,7 @@ static void form_host(real_t *a, int m, int nb, int lda, int c0, const real_t *t
 
 static void form_cpu(void *buffers[], void *cl_arg)
 {
-	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0, 0);
+	int c0 = hyla__householder_args(cl_arg)->c0;
 	form_host(MAT(buffers[F_A]), ROWS(buffers[F_A]), COLS(buffers[F_A]), LD(buffers[F_A]), c0,
 	          MAT(buffers[F_T]), LD(buffers[F_T]), (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]));
 }
@@ -130,8 +128,8 @@ void TYPED(hyla__cublas_larfb)(cublasHandle_t h, int trans, int rows, int nb, in
 
 static void apply_cuda(void *buffers[], void *cl_arg)
 {
-	int c0, trans, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
-	starpu_codelet_unpack_args(cl_arg, &c0, &trans, 0);
+	const struct householder_args *arg = cl_arg;
+	int c0 = arg->c0, trans = arg->trans, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
 	if (!cols)
 		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in GPU memory");
 	TYPED(hyla__cublas_larfb)(starpu_cublas_get_local_handle(), trans, ROWS(buffers[A_V]) - c0,
@@ -142,8 +140,7 @@ static void apply_cuda(void *buffers[], void *cl_arg)
 
 static void t_cuda(void *buffers[], void *cl_arg)
 {
-	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0, 0);
+	int c0 = hyla__householder_args(cl_arg)->c0;
 	TYPED(hyla__cuda_larft)(ROWS(buffers[0]) - c0, COLS(buffers[0]), MAT(buffers[0]) + c0,
 	                        LD(buffers[0]), MAT(buffers[1]), MAT(buffers[2]), LD(buffers[2]),
 	                        starpu_cublas_get_local_handle(), starpu_cuda_get_local_stream());
@@ -172,8 +169,7 @@ static void form_cublas(cublasHandle_t h, real_t *a, int m, int nb, int lda, int
 
 static void form_cuda(void *buffers[], void *cl_arg)
 {
-	int c0;
-	starpu_codelet_unpack_args(cl_arg, &c0, 0);
+	int c0 = hyla__householder_args(cl_arg)->c0;
 	form_cublas(starpu_cublas_get_local_handle(), MAT(buffers[F_A]), ROWS(buffers[F_A]),
 	            COLS(buffers[F_A]), LD(buffers[F_A]), c0, MAT(buffers[F_T]), LD(buffers[F_T]),
 	            (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]));
@@ -209,8 +205,7 @@ static struct starpu_perfmodel form_model = {
 static size_t step_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
-	int c0, has_prev;
-	starpu_codelet_unpack_args(task->cl_arg, &c0, &has_prev, 0);
+	int has_prev = hyla__householder_args(task->cl_arg)->has_prev;
 	size_t w = starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, F_A));
 	return hyla__panel_rows(task) * (hyla__cols_from(task, (unsigned)later_index(has_prev)) + w) * w;
 }
@@ -307,8 +302,8 @@ static struct next_t next_t_of(void *buffers[], int c0)
 
 static void step_cpu(void *buffers[], void *cl_arg)
 {
-	int c0, has_prev;
-	starpu_codelet_unpack_args(cl_arg, &c0, &has_prev, 0);
+	const struct householder_args *arg = cl_arg;
+	int c0 = arg->c0, has_prev = arg->has_prev;
 	const struct step_view u = step_view(buffers, c0, has_prev);
 	if (has_prev) {
 		const struct next_t n = next_t_of(buffers, c0);
@@ -325,8 +320,8 @@ static void step_cpu(void *buffers[], void *cl_arg)
 /* The next T on the worker's side stream, beside the apply and the form. */
 static void step_cuda(void *buffers[], void *cl_arg)
 {
-	int c0, has_prev;
-	starpu_codelet_unpack_args(cl_arg, &c0, &has_prev, 0);
+	const struct householder_args *arg = cl_arg;
+	int c0 = arg->c0, has_prev = arg->has_prev;
 	const struct step_view u = step_view(buffers, c0, has_prev);
 	cublasHandle_t h = starpu_cublas_get_local_handle(), side_blas;
 	if (has_prev) {
@@ -359,17 +354,18 @@ static struct starpu_codelet step_cl = {
 int TASK(larft)(starpu_data_handle_t panel, starpu_data_handle_t tau,
                                 starpu_data_handle_t t, int64_t c0, int priority)
 {
-	int c = (int)c0;
-	int ret = starpu_task_insert(&t_cl, STARPU_CALLBACK, hyla__task_done, STARPU_R, panel, STARPU_R, tau, STARPU_W, t,
-	                             STARPU_VALUE, &c, sizeof c, STARPU_PRIORITY, priority, 0);
-	return hyla__submitted(ret, t_cl.name);
+	struct householder_args arg = {.c0 = (int)c0};
+	struct starpu_data_descr data[] = {{panel, STARPU_R}, {tau, STARPU_R}, {t, STARPU_W}};
+	return hyla__submit(&(struct hyla_task){
+		.cl = &t_cl, .data = data, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
+		.priority = priority});
 }
 
 int TASK(larfb)(starpu_data_handle_t v, starpu_data_handle_t t,
                                     starpu_data_handle_t w, const starpu_data_handle_t *panels,
                                     int npanels, int64_t c0, int trans, int priority)
 {
-	int count = A_C + npanels, c = (int)c0;
+	int count = A_C + npanels;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
 	if (!descr)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for an apply task");
@@ -382,21 +378,22 @@ int TASK(larfb)(starpu_data_handle_t v, starpu_data_handle_t t,
 		cols += starpu_matrix_get_ny(panels[p]);
 	}
 	double rows = (double)starpu_matrix_get_nx(v) - (double)c0, nb = starpu_matrix_get_ny(v);
-	int ret = starpu_task_insert(&apply_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY,
-	                             descr, count, STARPU_VALUE, &c, sizeof c, STARPU_VALUE, &trans,
-	                             sizeof trans, STARPU_PRIORITY, hyla__parallel_prio(priority), STARPU_FLOPS,
-	                             4 * rows * cols * nb, 0);
+	struct householder_args arg = {.c0 = (int)c0, .trans = trans};
+	int ret = hyla__submit(&(struct hyla_task){
+		.cl = &apply_cl, .data = descr, .ndata = count, .arg = &arg, .arg_size = sizeof arg,
+		.priority = hyla__parallel_prio(priority), .flops = 4 * rows * cols * nb});
 	free(descr);
-	return hyla__submitted(ret, apply_cl.name);
+	return ret;
 }
 
 int TYPED(hyla__insert_orgqr_form)(starpu_data_handle_t panel, starpu_data_handle_t t,
                                    starpu_data_handle_t w, int64_t c0, int priority)
 {
-	int c = (int)c0;
-	int ret = starpu_task_insert(&form_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, panel, STARPU_R, t, STARPU_SCRATCH, w,
-	                             STARPU_VALUE, &c, sizeof c, STARPU_PRIORITY, priority, 0);
-	return hyla__submitted(ret, form_cl.name);
+	struct householder_args arg = {.c0 = (int)c0};
+	struct starpu_data_descr data[] = {{panel, STARPU_RW}, {t, STARPU_R}, {w, STARPU_SCRATCH}};
+	return hyla__submit(&(struct hyla_task){
+		.cl = &form_cl, .data = data, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
+		.priority = priority});
 }
 
 int TASK(orgqr_step)(starpu_data_handle_t panel, starpu_data_handle_t t, starpu_data_handle_t w_form,
@@ -411,7 +408,7 @@ int TASK(orgqr_step)(starpu_data_handle_t panel, starpu_data_handle_t t, starpu_
 		return HYLA_ERROR(-9, "nlater = %d with later %s", nlater, later ? "given" : "NULL");
 	if (c0 < 0 || c0 >= (int64_t)starpu_matrix_get_nx(panel))
 		return HYLA_ERROR(-10, "c0 = %lld is not a row of the panel", (long long)c0);
-	int count = first + nlater, c = (int)c0;
+	int count = first + nlater;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
 	if (!descr)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", step_cl.name);
@@ -430,10 +427,10 @@ int TASK(orgqr_step)(starpu_data_handle_t panel, starpu_data_handle_t t, starpu_
 		cols += starpu_matrix_get_ny(later[p]);
 	}
 	double rows = (double)starpu_matrix_get_nx(panel) - (double)c0, nb = starpu_matrix_get_ny(panel);
-	int ret = starpu_task_insert(&step_cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY,
-	                             descr, count, STARPU_VALUE, &c, sizeof c, STARPU_VALUE, &has_prev,
-	                             sizeof has_prev, STARPU_PRIORITY, STARPU_MAX_PRIO, STARPU_FLOPS,
-	                             4 * rows * (cols + nb) * nb, 0);
+	struct householder_args arg = {.c0 = (int)c0, .has_prev = has_prev};
+	int ret = hyla__submit(&(struct hyla_task){
+		.cl = &step_cl, .data = descr, .ndata = count, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO, .flops = 4 * rows * (cols + nb) * nb});
 	free(descr);
-	return hyla__submitted(ret, step_cl.name);
+	return ret;
 }

@@ -33,11 +33,10 @@ struct sytrd_args {
 	int64_t first; /* update: the first column of the panels updated */
 };
 
-static struct sytrd_args args_of(void *cl_arg)
+/* The task's arguments (runtime.h's struct hyla_task). */
+static struct sytrd_args args_of(const void *cl_arg)
 {
-	struct sytrd_args arg;
-	starpu_codelet_unpack_args(cl_arg, &arg, 0);
-	return arg;
+	return *(const struct sytrd_args *)cl_arg;
 }
 
 /* Panel buffers: e, tau (W, nb-by-1), W (W, n-by-nb), own panel (RW), then
@@ -292,8 +291,10 @@ int TASK(sytrd_panel)(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_d
 {
 	const struct starpu_data_descr fixed[] = {{e, STARPU_W}, {tau, STARPU_W}, {w, STARPU_W}};
 	struct sytrd_args arg = {col, 0};
-	return hyla__insert_on_panels(&panel_cl, fixed, 3, panels, npanels, STARPU_RW, STARPU_R, &arg,
-	                              sizeof arg, STARPU_MAX_PRIO);
+	return hyla__submit_on_panels((struct hyla_task){
+		.cl = &panel_cl, .data = fixed, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO},
+	                              panels, npanels, STARPU_RW, STARPU_R);
 }
 
 int TASK(sytrd_update)(starpu_data_handle_t v, starpu_data_handle_t w,
@@ -302,8 +303,10 @@ int TASK(sytrd_update)(starpu_data_handle_t v, starpu_data_handle_t w,
 {
 	const struct starpu_data_descr fixed[] = {{v, STARPU_R}, {w, STARPU_R}};
 	struct sytrd_args arg = {col, first};
-	return hyla__insert_on_panels(&update_cl, fixed, 2, panels, npanels, STARPU_RW, STARPU_RW, &arg,
-	                              sizeof arg, priority);
+	return hyla__submit_on_panels((struct hyla_task){
+		.cl = &update_cl, .data = fixed, .ndata = 2, .arg = &arg, .arg_size = sizeof arg,
+		.priority = priority},
+	                              panels, npanels, STARPU_RW, STARPU_RW);
 }
 
 int TASK(sytrd_step)(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
@@ -311,16 +314,18 @@ int TASK(sytrd_step)(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_da
 {
 	const struct starpu_data_descr fixed[] = {{e, STARPU_W}, {tau, STARPU_W}, {w, STARPU_SCRATCH}};
 	struct sytrd_args arg = {col, 0};
-	return hyla__insert_on_panels(&step_cl, fixed, 3, panels, npanels, STARPU_RW, STARPU_RW, &arg,
-	                              sizeof arg, STARPU_MAX_PRIO);
+	return hyla__submit_on_panels((struct hyla_task){
+		.cl = &step_cl, .data = fixed, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO},
+	                              panels, npanels, STARPU_RW, STARPU_RW);
 }
 
 int TYPED(hyla__insert_sytrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau,
                                    starpu_data_handle_t scratch, int64_t col)
 {
 	struct sytrd_args arg = {col, 0};
-	int ret = starpu_task_insert(&tail_cl, STARPU_CALLBACK, hyla__task_done, STARPU_RW, a, STARPU_W,
-	                             tau, STARPU_SCRATCH, scratch, STARPU_VALUE, &arg, sizeof arg,
-	                             STARPU_PRIORITY, STARPU_MAX_PRIO, 0);
-	return hyla__submitted(ret, tail_cl.name);
+	struct starpu_data_descr data[] = {{a, STARPU_RW}, {tau, STARPU_W}, {scratch, STARPU_SCRATCH}};
+	return hyla__submit(&(struct hyla_task){
+		.cl = &tail_cl, .data = data, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
+		.priority = STARPU_MAX_PRIO});
 }

@@ -260,11 +260,3 @@ int hyla__parallel_prio(int priority)
 	               ? STARPU_MAX_PRIO - 1
 	               : priority;
 }
-
-int hyla__submitted(int ret, const char *codelet)
-{
-	if (ret == 0)
-		return HYLA_SUCCESS;
-	return hyla__error(codelet, HYLA_ERR_SUBMIT, "task submission failed (%s)",
-	                   ret == -ENODEV ? "no worker can run it" : strerror(-ret));
-}

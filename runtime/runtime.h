@@ -147,14 +147,28 @@ int hyla__update_on_views_node(unsigned worker, struct starpu_task *task, unsign
 size_t hyla__cols_from(struct starpu_task *task, unsigned first);
 uint32_t hyla__size_footprint(struct starpu_task *task);
 
-/* Submits one task of cl on the nfixed buffers fixed, then the npanels
- * panels (the first with mode_first, the others with mode_rest), with arg
- * packed as one STARPU_VALUE, hyla's callback and the priority. */
-int hyla__insert_on_panels(struct starpu_codelet *cl, const struct starpu_data_descr *fixed,
-                           int nfixed, const starpu_data_handle_t *panels, int npanels,
+/* Every hyla task (runtime/submit.c): the codelet cl on data (ndata
+ * handles and modes), one argument structure of the codelet's own (arg,
+ * arg_size bytes; 0: none) that the task takes a copy of (StarPU's
+ * STARPU_CL_ARGS: the bodies and the models' functions read it as cl_arg),
+ * hyla's callback, the priority, the flops (0: none) and where it may run
+ * (0: wherever the codelet can). Returns 0 or HYLA_ERR_*. */
+struct hyla_task {
+	struct starpu_codelet *cl;
+	const struct starpu_data_descr *data;
+	int ndata;
+	const void *arg;
+	size_t arg_size;
+	int priority;
+	double flops;
+	uint32_t where;
+};
+int hyla__submit(const struct hyla_task *t);
+/* The same with the npanels panels after t's data, the first with
+ * mode_first, the others with mode_rest. */
+int hyla__submit_on_panels(struct hyla_task t, const starpu_data_handle_t *panels, int npanels,
                            enum starpu_data_access_mode mode_first,
-                           enum starpu_data_access_mode mode_rest, const void *arg,
-                           size_t arg_size, int priority);
+                           enum starpu_data_access_mode mode_rest);
 
 /* Unregister every tile once its tasks are done (data goes back home). */
 void hyla__desc_unregister(hyla_desc *d);

@@ -3,7 +3,6 @@
  * share: treating the panels as one matrix, where that holds, and the size
  * their performance models go by. */
 #include <sched.h>
-#include <stdlib.h>
 #include "runtime.h"
 
 int hyla__contiguous_cols(void *buffers[], int first, size_t elsize)
@@ -144,24 +143,4 @@ uint32_t hyla__size_footprint(struct starpu_task *task)
 {
 	uint64_t size = task->cl->model->size_base(task, 0);
 	return starpu_hash_crc32c_be_n(&size, sizeof size, starpu_task_data_footprint(task));
-}
-
-int hyla__insert_on_panels(struct starpu_codelet *cl, const struct starpu_data_descr *fixed,
-                           int nfixed, const starpu_data_handle_t *panels, int npanels,
-                           enum starpu_data_access_mode mode_first,
-                           enum starpu_data_access_mode mode_rest, const void *arg,
-                           size_t arg_size, int priority)
-{
-	int count = nfixed + npanels;
-	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
-	if (!descr)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", cl->name);
-	for (int i = 0; i < nfixed; i++)
-		descr[i] = fixed[i];
-	for (int p = 0; p < npanels; p++)
-		descr[nfixed + p] = (struct starpu_data_descr){panels[p], p ? mode_rest : mode_first};
-	int ret = starpu_task_insert(cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, descr,
-	                             count, STARPU_VALUE, arg, arg_size, STARPU_PRIORITY, priority, 0);
-	free(descr);
-	return hyla__submitted(ret, cl->name);
 }

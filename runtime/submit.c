@@ -1,0 +1,54 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* The one way hyla submits a task: a codelet, its data, one argument
+ * structure of the codelet's own. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime.h"
+
+int hyla__submitted(int ret, const char *codelet)
+{
+	if (ret == 0)
+		return HYLA_SUCCESS;
+	return hyla__error(codelet, HYLA_ERR_SUBMIT, "task submission failed (%s)",
+	                   ret == -ENODEV ? "no worker can run it" : strerror(-ret));
+}
+
+int hyla__submit(const struct hyla_task *t)
+{
+	void *arg = NULL;
+	if (t->arg_size) {
+		arg = malloc(t->arg_size);
+		if (!arg)
+			return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", t->cl->name);
+		memcpy(arg, t->arg, t->arg_size);
+	}
+	/* StarPU frees arg with the task, a refused one included. */
+	int ret = t->where
+	                  ? starpu_task_insert(t->cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY,
+	                                       t->data, t->ndata, STARPU_CL_ARGS, arg, t->arg_size,
+	                                       STARPU_PRIORITY, t->priority, STARPU_FLOPS, t->flops,
+	                                       STARPU_EXECUTE_WHERE, (unsigned long long)t->where, 0)
+	                  : starpu_task_insert(t->cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY,
+	                                       t->data, t->ndata, STARPU_CL_ARGS, arg, t->arg_size,
+	                                       STARPU_PRIORITY, t->priority, STARPU_FLOPS, t->flops, 0);
+	return hyla__submitted(ret, t->cl->name);
+}
+
+int hyla__submit_on_panels(struct hyla_task t, const starpu_data_handle_t *panels, int npanels,
+                           enum starpu_data_access_mode mode_first,
+                           enum starpu_data_access_mode mode_rest)
+{
+	int count = t.ndata + npanels;
+	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
+	if (!descr)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", t.cl->name);
+	for (int i = 0; i < t.ndata; i++)
+		descr[i] = t.data[i];
+	for (int p = 0; p < npanels; p++)
+		descr[t.ndata + p] = (struct starpu_data_descr){panels[p], p ? mode_rest : mode_first};
+	t.data = descr, t.ndata = count;
+	int ret = hyla__submit(&t);
+	free(descr);
+	return ret;
+}
