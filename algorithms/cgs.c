@@ -121,8 +121,13 @@ static int submit_cgs(const hyla_desc *A, real_t *r, int64_t ldr, hyla_cgs_varia
 	return ret;
 }
 
-int PUBLIC(cgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t ldr,
-                const hyla_options *opts)
+#ifdef HYLA_PREC_D
+int hyla_dcgs(int64_t m, int64_t n, double *a, int64_t lda, double *r, int64_t ldr,
+              const hyla_options *opts)
+#else
+int hyla_scgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr,
+              const hyla_options *opts)
+#endif
 {
 	hyla_options o;
 	int ret = hyla__check_gs_args(m, n, a, lda, r, ldr);
@@ -144,8 +149,13 @@ int PUBLIC(cgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t
 	return ret;
 }
 
-int PUBLIC(cgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, const hyla_options *opts,
-                      hyla_sequence *seq)
+#ifdef HYLA_PREC_D
+int hyla_dcgs_async(hyla_matrix *a, double *r, int64_t ldr, const hyla_options *opts,
+                    hyla_sequence *seq)
+#else
+int hyla_scgs_async(hyla_matrix *a, float *r, int64_t ldr, const hyla_options *opts,
+                    hyla_sequence *seq)
+#endif
 {
 	const hyla_desc *A;
 	hyla_options o;
@@ -164,7 +174,11 @@ int PUBLIC(cgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, const hyla_options
 	return hyla__async_done(seq, &o, outer, ret);
 }
 
-int PUBLIC(qr_to_umu)(int64_t m, int64_t n, real_t *q, int64_t ldq, real_t *r, int64_t ldr)
+#ifdef HYLA_PREC_D
+int hyla_dqr_to_umu(int64_t m, int64_t n, double *q, int64_t ldq, double *r, int64_t ldr)
+#else
+int hyla_sqr_to_umu(int64_t m, int64_t n, float *q, int64_t ldq, float *r, int64_t ldr)
+#endif
 {
 	int ret = hyla__check_gs_args(m, n, q, ldq, r, ldr);
 	if (ret != HYLA_SUCCESS)

@@ -146,8 +146,13 @@ static int gebrd_graph(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, 
 	return hyla__finish_sync(&seq, &A, submit_call(&A, d, e, tauq, taup, o, &seq));
 }
 
-int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
-                  real_t *tauq, real_t *taup, const hyla_options *opts)
+#ifdef HYLA_PREC_D
+int hyla_dgebrd(int64_t m, int64_t n, double *a, int64_t lda, double *d, double *e, double *tauq,
+                double *taup, const hyla_options *opts)
+#else
+int hyla_sgebrd(int64_t m, int64_t n, float *a, int64_t lda, float *d, float *e, float *tauq,
+                float *taup, const hyla_options *opts)
+#endif
 {
 	hyla_options o;
 	int ret = hyla__check_gebrd_args(m, n, a, lda, d, e, tauq, taup);
@@ -163,8 +168,13 @@ int PUBLIC(gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_
 	return ret;
 }
 
-int PUBLIC(gebrd_async)(hyla_matrix *a, real_t *d, real_t *e, real_t *tauq, real_t *taup,
-                        const hyla_options *opts, hyla_sequence *seq)
+#ifdef HYLA_PREC_D
+int hyla_dgebrd_async(hyla_matrix *a, double *d, double *e, double *tauq, double *taup,
+                      const hyla_options *opts, hyla_sequence *seq)
+#else
+int hyla_sgebrd_async(hyla_matrix *a, float *d, float *e, float *tauq, float *taup,
+                      const hyla_options *opts, hyla_sequence *seq)
+#endif
 {
 	const hyla_desc *A;
 	hyla_options o;

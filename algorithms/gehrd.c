@@ -231,8 +231,13 @@ static int reduce_block(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t 
 	return ret;
 }
 
-int PUBLIC(gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, real_t *tau,
-                  const hyla_options *opts)
+#ifdef HYLA_PREC_D
+int hyla_dgehrd(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, double *tau,
+                const hyla_options *opts)
+#else
+int hyla_sgehrd(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, float *tau,
+                const hyla_options *opts)
+#endif
 {
 	hyla_options o;
 	int ret = hyla__check_hessenberg_args(n, ilo, ihi, a, lda, tau, n > 1);
@@ -246,8 +251,11 @@ int PUBLIC(gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, r
 	return ret;
 }
 
-int PUBLIC(gehrd_async)(hyla_matrix *a, real_t *tau, const hyla_options *opts,
-                        hyla_sequence *seq)
+#ifdef HYLA_PREC_D
+int hyla_dgehrd_async(hyla_matrix *a, double *tau, const hyla_options *opts, hyla_sequence *seq)
+#else
+int hyla_sgehrd_async(hyla_matrix *a, float *tau, const hyla_options *opts, hyla_sequence *seq)
+#endif
 {
 	const hyla_desc *A;
 	hyla_options o;

@@ -173,8 +173,11 @@ static int geqrf_graph(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau
 	return ret;
 }
 
-int PUBLIC(geqrf)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau,
-                  const hyla_options *opts)
+#ifdef HYLA_PREC_D
+int hyla_dgeqrf(int64_t m, int64_t n, double *a, int64_t lda, double *tau, const hyla_options *opts)
+#else
+int hyla_sgeqrf(int64_t m, int64_t n, float *a, int64_t lda, float *tau, const hyla_options *opts)
+#endif
 {
 	hyla_options o;
 	int ret = hyla__check_geqrf_args(m, n, a, lda, tau);
@@ -203,8 +206,11 @@ static hyla_desc panels(const hyla_desc *a, int64_t first, int64_t count)
 	return d;
 }
 
-int PUBLIC(geqrf_async)(hyla_matrix *a, real_t *tau, const hyla_options *opts,
-                        hyla_sequence *seq)
+#ifdef HYLA_PREC_D
+int hyla_dgeqrf_async(hyla_matrix *a, double *tau, const hyla_options *opts, hyla_sequence *seq)
+#else
+int hyla_sgeqrf_async(hyla_matrix *a, float *tau, const hyla_options *opts, hyla_sequence *seq)
+#endif
 {
 	const hyla_desc *A;
 	hyla_options o;

@@ -85,8 +85,13 @@ static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form
 	return ret;
 }
 
-int PUBLIC(mgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t ldr,
-                const hyla_options *opts)
+#ifdef HYLA_PREC_D
+int hyla_dmgs(int64_t m, int64_t n, double *a, int64_t lda, double *r, int64_t ldr,
+              const hyla_options *opts)
+#else
+int hyla_smgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr,
+              const hyla_options *opts)
+#endif
 {
 	hyla_options o;
 	int ret = hyla__check_gs_args(m, n, a, lda, r, ldr);
@@ -107,8 +112,13 @@ int PUBLIC(mgs)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *r, int64_t
 	return ret;
 }
 
-int PUBLIC(mgs_async)(hyla_matrix *a, real_t *r, int64_t ldr, const hyla_options *opts,
-                      hyla_sequence *seq)
+#ifdef HYLA_PREC_D
+int hyla_dmgs_async(hyla_matrix *a, double *r, int64_t ldr, const hyla_options *opts,
+                    hyla_sequence *seq)
+#else
+int hyla_smgs_async(hyla_matrix *a, float *r, int64_t ldr, const hyla_options *opts,
+                    hyla_sequence *seq)
+#endif
 {
 	const hyla_desc *A;
 	hyla_options o;

@@ -37,8 +37,13 @@ static int submit_shifted(const hyla_desc *A, const real_t *tau, const hyla_opti
 	return ret;
 }
 
-int PUBLIC(orghr)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, const real_t *tau,
-                  const hyla_options *opts)
+#ifdef HYLA_PREC_D
+int hyla_dorghr(int64_t n, int64_t ilo, int64_t ihi, double *a, int64_t lda, const double *tau,
+                const hyla_options *opts)
+#else
+int hyla_sorghr(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, const float *tau,
+                const hyla_options *opts)
+#endif
 {
 	hyla_options o;
 	int ret = hyla__check_hessenberg_args(n, ilo, ihi, a, lda, tau, ihi > ilo);
@@ -57,8 +62,13 @@ int PUBLIC(orghr)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda, c
 	return ret;
 }
 
-int PUBLIC(orghr_async)(hyla_matrix *a, const real_t *tau, const hyla_options *opts,
-                        hyla_sequence *seq)
+#ifdef HYLA_PREC_D
+int hyla_dorghr_async(hyla_matrix *a, const double *tau, const hyla_options *opts,
+                      hyla_sequence *seq)
+#else
+int hyla_sorghr_async(hyla_matrix *a, const float *tau, const hyla_options *opts,
+                      hyla_sequence *seq)
+#endif
 {
 	const hyla_desc *A;
 	hyla_options o;

@@ -131,8 +131,13 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 	return ret;
 }
 
-int PUBLIC(orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const real_t *tau,
-                  const hyla_options *opts)
+#ifdef HYLA_PREC_D
+int hyla_dorgqr(int64_t m, int64_t n, int64_t k, double *a, int64_t lda, const double *tau,
+                const hyla_options *opts)
+#else
+int hyla_sorgqr(int64_t m, int64_t n, int64_t k, float *a, int64_t lda, const float *tau,
+                const hyla_options *opts)
+#endif
 {
 	hyla_options o;
 	int ret = hyla__check_orgqr_args(m, n, k, a, lda, tau);
@@ -147,8 +152,13 @@ int PUBLIC(orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, const
 	return ret;
 }
 
-int PUBLIC(orgqr_async)(hyla_matrix *a, const real_t *tau, const hyla_options *opts,
-                        hyla_sequence *seq)
+#ifdef HYLA_PREC_D
+int hyla_dorgqr_async(hyla_matrix *a, const double *tau, const hyla_options *opts,
+                      hyla_sequence *seq)
+#else
+int hyla_sorgqr_async(hyla_matrix *a, const float *tau, const hyla_options *opts,
+                      hyla_sequence *seq)
+#endif
 {
 	const hyla_desc *A;
 	hyla_options o;

@@ -115,8 +115,13 @@ static int sytrd_graph(int upper, int64_t n, real_t *a, int64_t lda, real_t *d, 
 	return hyla__finish_sync(&seq, &A, submit_call(&A, upper, d, e, tau, o, &seq));
 }
 
-int PUBLIC(sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e, real_t *tau,
-                  const hyla_options *opts)
+#ifdef HYLA_PREC_D
+int hyla_dsytrd(char uplo, int64_t n, double *a, int64_t lda, double *d, double *e, double *tau,
+                const hyla_options *opts)
+#else
+int hyla_ssytrd(char uplo, int64_t n, float *a, int64_t lda, float *d, float *e, float *tau,
+                const hyla_options *opts)
+#endif
 {
 	hyla_options o;
 	int ret = hyla__check_sytrd_args(uplo, n, a, lda, d, e, tau);
@@ -133,8 +138,13 @@ int PUBLIC(sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t *d, real_
 	return ret;
 }
 
-int PUBLIC(sytrd_async)(char uplo, hyla_matrix *a, real_t *d, real_t *e, real_t *tau,
-                        const hyla_options *opts, hyla_sequence *seq)
+#ifdef HYLA_PREC_D
+int hyla_dsytrd_async(char uplo, hyla_matrix *a, double *d, double *e, double *tau,
+                      const hyla_options *opts, hyla_sequence *seq)
+#else
+int hyla_ssytrd_async(char uplo, hyla_matrix *a, float *d, float *e, float *tau,
+                      const hyla_options *opts, hyla_sequence *seq)
+#endif
 {
 	const hyla_desc *A;
 	hyla_options o;

@@ -491,7 +491,11 @@ static struct starpu_codelet vector_update_cl = {
 
 /* Insert functions ---------------------------------------------------------- */
 
-starpu_data_handle_t WORKSPACE(cgs)(int64_t n, int64_t nb, int project)
+#ifdef HYLA_PREC_D
+starpu_data_handle_t hyla_workspace_dcgs(int64_t n, int64_t nb, int project)
+#else
+starpu_data_handle_t hyla_workspace_scgs(int64_t n, int64_t nb, int project)
+#endif
 {
 	starpu_data_handle_t scratch;
 	/* The panel's: the columns' own, S and T of the sub-panels, T of the
@@ -501,9 +505,13 @@ starpu_data_handle_t WORKSPACE(cgs)(int64_t n, int64_t nb, int project)
 	return scratch;
 }
 
-int TASK(cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
-                                    starpu_data_handle_t w, const starpu_data_handle_t *q,
-                                    int nq, int pass, hyla_sequence *seq)
+#ifdef HYLA_PREC_D
+int hyla_task_dcgs_project(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
+                           const starpu_data_handle_t *q, int nq, int pass, hyla_sequence *seq)
+#else
+int hyla_task_scgs_project(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
+                           const starpu_data_handle_t *q, int nq, int pass, hyla_sequence *seq)
+#endif
 {
 	int count = P_Q + nq;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
@@ -528,9 +536,13 @@ int TASK(cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
 	return ret;
 }
 
-int TASK(cgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
-                                  starpu_data_handle_t w, int64_t c, int passes, int combine,
-                                  hyla_sequence *seq)
+#ifdef HYLA_PREC_D
+int hyla_task_dcgs_panel(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
+                         int64_t c, int passes, int combine, hyla_sequence *seq)
+#else
+int hyla_task_scgs_panel(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
+                         int64_t c, int passes, int combine, hyla_sequence *seq)
+#endif
 {
 	struct cgs_args arg = {.c = (int)c, .passes = passes, .combine = combine, .seq = seq};
 	double m = starpu_matrix_get_nx(a), cols = starpu_matrix_get_ny(a);

@@ -308,9 +308,15 @@ static struct starpu_codelet tail_cl = {
 	.name = "gebrd_tail_" PREC_NAME,
 };
 
-int TASK(gebrd_panel)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
-                      starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
-                      int64_t col)
+#ifdef HYLA_PREC_D
+int hyla_task_dgebrd_panel(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                           starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
+                           int64_t col)
+#else
+int hyla_task_sgebrd_panel(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                           starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
+                           int64_t col)
+#endif
 {
 	const struct starpu_data_descr fixed[] = {{out[0], STARPU_W}, {out[1], STARPU_W},
 	                                          {out[2], STARPU_W}, {out[3], STARPU_W},
@@ -322,9 +328,15 @@ int TASK(gebrd_panel)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
 	                              panels, npanels, STARPU_RW, STARPU_RW);
 }
 
-int TASK(gebrd_step)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
-                     starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
-                     int64_t col)
+#ifdef HYLA_PREC_D
+int hyla_task_dgebrd_step(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                          starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
+                          int64_t col)
+#else
+int hyla_task_sgebrd_step(const starpu_data_handle_t out[4], starpu_data_handle_t x,
+                          starpu_data_handle_t y, const starpu_data_handle_t *panels, int npanels,
+                          int64_t col)
+#endif
 {
 	const struct starpu_data_descr fixed[] = {{out[0], STARPU_W}, {out[1], STARPU_W},
 	                                          {out[2], STARPU_W}, {out[3], STARPU_W},
@@ -336,9 +348,15 @@ int TASK(gebrd_step)(const starpu_data_handle_t out[4], starpu_data_handle_t x,
 	                              panels, npanels, STARPU_RW, STARPU_RW);
 }
 
-int TASK(gebrd_update)(starpu_data_handle_t v, starpu_data_handle_t x, starpu_data_handle_t y,
-                       const starpu_data_handle_t *panels, int npanels, int64_t col, int64_t first,
-                       int priority)
+#ifdef HYLA_PREC_D
+int hyla_task_dgebrd_update(starpu_data_handle_t v, starpu_data_handle_t x, starpu_data_handle_t y,
+                            const starpu_data_handle_t *panels, int npanels, int64_t col,
+                            int64_t first, int priority)
+#else
+int hyla_task_sgebrd_update(starpu_data_handle_t v, starpu_data_handle_t x, starpu_data_handle_t y,
+                            const starpu_data_handle_t *panels, int npanels, int64_t col,
+                            int64_t first, int priority)
+#endif
 {
 	const struct starpu_data_descr fixed[] = {{v, STARPU_R}, {x, STARPU_R}, {y, STARPU_R}};
 	struct gebrd_args arg = {col, first};

@@ -372,7 +372,11 @@ static struct starpu_codelet tail_cl = {
 	.name = "gehrd_tail_" PREC_NAME,
 };
 
-starpu_data_handle_t WORKSPACE(gehrd)(void)
+#ifdef HYLA_PREC_D
+starpu_data_handle_t hyla_workspace_dgehrd(void)
+#else
+starpu_data_handle_t hyla_workspace_sgehrd(void)
+#endif
 {
 	starpu_data_handle_t scratch;
 	/* The GPU kernel's, or the parallel CPU panel's with every core. */
@@ -385,10 +389,17 @@ starpu_data_handle_t WORKSPACE(gehrd)(void)
 	return scratch;
 }
 
-int TASK(gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t, starpu_data_handle_t y,
-                      starpu_data_handle_t v, starpu_data_handle_t scratch,
-                      const starpu_data_handle_t *panels, int npanels, int64_t col,
-                      unsigned long long where)
+#ifdef HYLA_PREC_D
+int hyla_task_dgehrd_panel(starpu_data_handle_t tau, starpu_data_handle_t t, starpu_data_handle_t y,
+                           starpu_data_handle_t v, starpu_data_handle_t scratch,
+                           const starpu_data_handle_t *panels, int npanels, int64_t col,
+                           unsigned long long where)
+#else
+int hyla_task_sgehrd_panel(starpu_data_handle_t tau, starpu_data_handle_t t, starpu_data_handle_t y,
+                           starpu_data_handle_t v, starpu_data_handle_t scratch,
+                           const starpu_data_handle_t *panels, int npanels, int64_t col,
+                           unsigned long long where)
+#endif
 {
 	int count = P_OWN + npanels;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
@@ -413,9 +424,15 @@ int TASK(gehrd_panel)(starpu_data_handle_t tau, starpu_data_handle_t t, starpu_d
 	return ret;
 }
 
-int TASK(gehrd_update)(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t y,
-                       starpu_data_handle_t w, const starpu_data_handle_t *panels, int npanels,
-                       int64_t col, int64_t first, int priority)
+#ifdef HYLA_PREC_D
+int hyla_task_dgehrd_update(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t y,
+                            starpu_data_handle_t w, const starpu_data_handle_t *panels, int npanels,
+                            int64_t col, int64_t first, int priority)
+#else
+int hyla_task_sgehrd_update(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t y,
+                            starpu_data_handle_t w, const starpu_data_handle_t *panels, int npanels,
+                            int64_t col, int64_t first, int priority)
+#endif
 {
 	int count = U_A + npanels;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);

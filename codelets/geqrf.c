@@ -87,7 +87,11 @@ static struct starpu_codelet panel_cl = {
 	.name = "geqrf_panel_" PREC_NAME,
 };
 
-starpu_data_handle_t WORKSPACE(geqrf)(int64_t nb)
+#ifdef HYLA_PREC_D
+starpu_data_handle_t hyla_workspace_dgeqrf(int64_t nb)
+#else
+starpu_data_handle_t hyla_workspace_sgeqrf(int64_t nb)
+#endif
 {
 	starpu_data_handle_t scratch;
 	int64_t elems = nb * PANEL_LWORK_PER_COL;
@@ -99,8 +103,13 @@ starpu_data_handle_t WORKSPACE(geqrf)(int64_t nb)
 	return scratch;
 }
 
-int TASK(geqrf_panel)(starpu_data_handle_t panel, starpu_data_handle_t tau, starpu_data_handle_t t,
-                      starpu_data_handle_t scratch, int64_t c0)
+#ifdef HYLA_PREC_D
+int hyla_task_dgeqrf_panel(starpu_data_handle_t panel, starpu_data_handle_t tau,
+                           starpu_data_handle_t t, starpu_data_handle_t scratch, int64_t c0)
+#else
+int hyla_task_sgeqrf_panel(starpu_data_handle_t panel, starpu_data_handle_t tau,
+                           starpu_data_handle_t t, starpu_data_handle_t scratch, int64_t c0)
+#endif
 {
 	struct householder_args arg = {.c0 = (int)c0};
 	double rows = (double)starpu_matrix_get_nx(panel) - (double)c0;
@@ -198,9 +207,17 @@ static struct starpu_codelet step_cl = {
 	.name = "geqrf_step_" PREC_NAME,
 };
 
-int TASK(geqrf_step)(starpu_data_handle_t v, starpu_data_handle_t tv, starpu_data_handle_t work,
-                     const starpu_data_handle_t *panels, int npanels, starpu_data_handle_t tau,
-                     starpu_data_handle_t t, starpu_data_handle_t scratch, int64_t c0)
+#ifdef HYLA_PREC_D
+int hyla_task_dgeqrf_step(starpu_data_handle_t v, starpu_data_handle_t tv,
+                          starpu_data_handle_t work, const starpu_data_handle_t *panels,
+                          int npanels, starpu_data_handle_t tau, starpu_data_handle_t t,
+                          starpu_data_handle_t scratch, int64_t c0)
+#else
+int hyla_task_sgeqrf_step(starpu_data_handle_t v, starpu_data_handle_t tv,
+                          starpu_data_handle_t work, const starpu_data_handle_t *panels,
+                          int npanels, starpu_data_handle_t tau, starpu_data_handle_t t,
+                          starpu_data_handle_t scratch, int64_t c0)
+#endif
 {
 	if (npanels < 1 || !panels)
 		return HYLA_ERROR(-5, "npanels = %d: the step needs the panel it factors", npanels);

@@ -275,7 +275,11 @@ static int insert(struct starpu_codelet *cl, const starpu_data_handle_t h[4],
 		.priority = priority, .flops = flops});
 }
 
-starpu_data_handle_t WORKSPACE(mgs)(void)
+#ifdef HYLA_PREC_D
+starpu_data_handle_t hyla_workspace_dmgs(void)
+#else
+starpu_data_handle_t hyla_workspace_smgs(void)
+#endif
 {
 	starpu_data_handle_t scratch;
 #ifdef HYLA_WITH_CUDA
@@ -287,10 +291,15 @@ starpu_data_handle_t WORKSPACE(mgs)(void)
 	return scratch;
 }
 
-int TASK(mgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
-                                  starpu_data_handle_t g, starpu_data_handle_t scratch,
-                                  int64_t c0, int64_t c1, int64_t col, int priority,
-                                  hyla_sequence *seq)
+#ifdef HYLA_PREC_D
+int hyla_task_dmgs_panel(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t g,
+                         starpu_data_handle_t scratch, int64_t c0, int64_t c1, int64_t col,
+                         int priority, hyla_sequence *seq)
+#else
+int hyla_task_smgs_panel(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t g,
+                         starpu_data_handle_t scratch, int64_t c0, int64_t c1, int64_t col,
+                         int priority, hyla_sequence *seq)
+#endif
 {
 	double m = (double)starpu_matrix_get_nx(a);
 	double flops = 4 * m * panel_span(starpu_matrix_get_ny(a), c0, c1);
@@ -298,9 +307,15 @@ int TASK(mgs_panel)(starpu_data_handle_t a, starpu_data_handle_t r,
 	return insert(&panel_cl, (starpu_data_handle_t[4]){a, r, g, scratch}, &arg, flops, priority);
 }
 
-int TASK(mgs_update)(starpu_data_handle_t q, starpu_data_handle_t g,
-                                   starpu_data_handle_t a, starpu_data_handle_t r,
-                                   int64_t c0, int64_t c1, int priority, hyla_sequence *seq)
+#ifdef HYLA_PREC_D
+int hyla_task_dmgs_update(starpu_data_handle_t q, starpu_data_handle_t g, starpu_data_handle_t a,
+                          starpu_data_handle_t r, int64_t c0, int64_t c1, int priority,
+                          hyla_sequence *seq)
+#else
+int hyla_task_smgs_update(starpu_data_handle_t q, starpu_data_handle_t g, starpu_data_handle_t a,
+                          starpu_data_handle_t r, int64_t c0, int64_t c1, int priority,
+                          hyla_sequence *seq)
+#endif
 {
 	double b = (double)(c1 - c0), m = (double)starpu_matrix_get_nx(a);
 	double w = (double)starpu_matrix_get_ny(a);

@@ -351,8 +351,13 @@ static struct starpu_codelet step_cl = {
 	.name = "orgqr_step_" PREC_NAME,
 };
 
-int TASK(larft)(starpu_data_handle_t panel, starpu_data_handle_t tau,
-                                starpu_data_handle_t t, int64_t c0, int priority)
+#ifdef HYLA_PREC_D
+int hyla_task_dlarft(starpu_data_handle_t panel, starpu_data_handle_t tau, starpu_data_handle_t t,
+                     int64_t c0, int priority)
+#else
+int hyla_task_slarft(starpu_data_handle_t panel, starpu_data_handle_t tau, starpu_data_handle_t t,
+                     int64_t c0, int priority)
+#endif
 {
 	struct householder_args arg = {.c0 = (int)c0};
 	struct starpu_data_descr data[] = {{panel, STARPU_R}, {tau, STARPU_R}, {t, STARPU_W}};
@@ -361,9 +366,15 @@ int TASK(larft)(starpu_data_handle_t panel, starpu_data_handle_t tau,
 		.priority = priority});
 }
 
-int TASK(larfb)(starpu_data_handle_t v, starpu_data_handle_t t,
-                                    starpu_data_handle_t w, const starpu_data_handle_t *panels,
-                                    int npanels, int64_t c0, int trans, int priority)
+#ifdef HYLA_PREC_D
+int hyla_task_dlarfb(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t w,
+                     const starpu_data_handle_t *panels, int npanels, int64_t c0, int trans,
+                     int priority)
+#else
+int hyla_task_slarfb(starpu_data_handle_t v, starpu_data_handle_t t, starpu_data_handle_t w,
+                     const starpu_data_handle_t *panels, int npanels, int64_t c0, int trans,
+                     int priority)
+#endif
 {
 	int count = A_C + npanels;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
@@ -396,10 +407,19 @@ int TYPED(hyla__insert_orgqr_form)(starpu_data_handle_t panel, starpu_data_handl
 		.priority = priority});
 }
 
-int TASK(orgqr_step)(starpu_data_handle_t panel, starpu_data_handle_t t, starpu_data_handle_t w_form,
-                     starpu_data_handle_t w_apply, starpu_data_handle_t prev,
-                     starpu_data_handle_t prev_tau, starpu_data_handle_t prev_t,
-                     const starpu_data_handle_t *later, int nlater, int64_t c0)
+#ifdef HYLA_PREC_D
+int hyla_task_dorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
+                          starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
+                          starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
+                          starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
+                          int nlater, int64_t c0)
+#else
+int hyla_task_sorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
+                          starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
+                          starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
+                          starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
+                          int nlater, int64_t c0)
+#endif
 {
 	int has_prev = prev != NULL, first = later_index(has_prev);
 	if (has_prev != (prev_tau != NULL) || has_prev != (prev_t != NULL))

@@ -286,8 +286,13 @@ static struct starpu_codelet tail_cl = {
 	.name = "sytrd_tail_" PREC_NAME,
 };
 
-int TASK(sytrd_panel)(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
-                      const starpu_data_handle_t *panels, int npanels, int64_t col)
+#ifdef HYLA_PREC_D
+int hyla_task_dsytrd_panel(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
+                           const starpu_data_handle_t *panels, int npanels, int64_t col)
+#else
+int hyla_task_ssytrd_panel(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
+                           const starpu_data_handle_t *panels, int npanels, int64_t col)
+#endif
 {
 	const struct starpu_data_descr fixed[] = {{e, STARPU_W}, {tau, STARPU_W}, {w, STARPU_W}};
 	struct sytrd_args arg = {col, 0};
@@ -297,9 +302,15 @@ int TASK(sytrd_panel)(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_d
 	                              panels, npanels, STARPU_RW, STARPU_R);
 }
 
-int TASK(sytrd_update)(starpu_data_handle_t v, starpu_data_handle_t w,
-                       const starpu_data_handle_t *panels, int npanels, int64_t col, int64_t first,
-                       int priority)
+#ifdef HYLA_PREC_D
+int hyla_task_dsytrd_update(starpu_data_handle_t v, starpu_data_handle_t w,
+                            const starpu_data_handle_t *panels, int npanels, int64_t col,
+                            int64_t first, int priority)
+#else
+int hyla_task_ssytrd_update(starpu_data_handle_t v, starpu_data_handle_t w,
+                            const starpu_data_handle_t *panels, int npanels, int64_t col,
+                            int64_t first, int priority)
+#endif
 {
 	const struct starpu_data_descr fixed[] = {{v, STARPU_R}, {w, STARPU_R}};
 	struct sytrd_args arg = {col, first};
@@ -309,8 +320,13 @@ int TASK(sytrd_update)(starpu_data_handle_t v, starpu_data_handle_t w,
 	                              panels, npanels, STARPU_RW, STARPU_RW);
 }
 
-int TASK(sytrd_step)(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
-                     const starpu_data_handle_t *panels, int npanels, int64_t col)
+#ifdef HYLA_PREC_D
+int hyla_task_dsytrd_step(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
+                          const starpu_data_handle_t *panels, int npanels, int64_t col)
+#else
+int hyla_task_ssytrd_step(starpu_data_handle_t e, starpu_data_handle_t tau, starpu_data_handle_t w,
+                          const starpu_data_handle_t *panels, int npanels, int64_t col)
+#endif
 {
 	const struct starpu_data_descr fixed[] = {{e, STARPU_W}, {tau, STARPU_W}, {w, STARPU_SCRATCH}};
 	struct sytrd_args arg = {col, 0};
