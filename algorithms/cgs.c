@@ -21,6 +21,10 @@
 #include "algorithms.h"
 #include "codelets.h"
 #include "typed.h"
+
+/* Accessors (Chameleon's A(m, n)): panel k of the column panels A, the
+ * panels from k on (an array of handles). */
+#define A(k) hyla__tile(A, 0, k)
 #include "runtime.h"
 
 /* R's column of each panel: rows 0 to the panel's last, in the caller's r;
@@ -46,7 +50,7 @@ static int submit_blocked(const hyla_desc *A, const hyla_desc *info, starpu_data
 	starpu_data_handle_t wpanel = WORKSPACE(cgs)(A->n, A->nb, 0);
 	int ret = TYPED(hyla__gs_columns)(A, info, 0);
 	for (int64_t k = 0; k < A->nt && ret == HYLA_SUCCESS; k++) {
-		starpu_data_handle_t ak = A->tiles[k];
+		starpu_data_handle_t ak = A(k);
 		int64_t c = k * A->nb;
 		if (k > 0)
 			ret = TASK(cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 1, seq);
@@ -80,17 +84,17 @@ static int submit_vector(const hyla_desc *A, const hyla_desc *info, starpu_data_
 		ret = TYPED(hyla__gs_columns)(A, info, p);
 	starpu_data_handle_t w = WORKSPACE(cgs)(A->n, A->nb, 0);
 	for (int64_t p = 0; p < A->nt && ret == HYLA_SUCCESS; p++)
-		if (starpu_data_cpy(V.tiles[p], A->tiles[p], 1, NULL, NULL))
+		if (starpu_data_cpy(V.tiles[p], A(p), 1, NULL, NULL))
 			ret = HYLA_ERROR(HYLA_ERR_SUBMIT, "StarPU refused to copy panel %lld", (long long)p);
 	for (int64_t i = 0; i < A->n && ret == HYLA_SUCCESS; i++) {
 		int64_t k = i / A->nb, j = i % A->nb;
 		for (int64_t p = k; p < A->nt && ret == HYLA_SUCCESS; p++)
-			ret = TYPED(hyla__insert_cgs_vector)(A->tiles[k], A->tiles[p], V.tiles[p], rk[p], w,
+			ret = TYPED(hyla__insert_cgs_vector)(A(k), A(p), V.tiles[p], rk[p], w,
 			                                     i, j, p <= k + 1 ? STARPU_MAX_PRIO
 			                                                     : STARPU_DEFAULT_PRIO, seq);
 		if (j + 1 == hyla__tile_cols(A, k)) {
 			hyla__write_back(A, 0, k);
-			hyla__progress_mark(A->tiles[k], k + 1, A->nt);
+			hyla__progress_mark(A(k), k + 1, A->nt);
 		}
 	}
 	hyla__workspace_release(w);

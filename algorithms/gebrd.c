@@ -25,6 +25,11 @@
 #include "runtime.h"
 #include "typed.h"
 
+/* Accessors (Chameleon's A(m, n)): panel k of the column panels A, the
+ * panels from k on (an array of handles). */
+#define A(k) hyla__tile(A, 0, k)
+#define A_FROM(k) (&A->tiles[k])
+
 /* d, e, tauq, taup as descriptors of nb-row tiles. */
 struct gebrd_out {
 	hyla_desc d, e, tauq, taup;
@@ -39,10 +44,10 @@ static int submit_panel(const hyla_desc *A, const starpu_data_handle_t out[4], i
 	/* The panel's X and Y, read by its updates. */
 	starpu_data_handle_t x = hyla__workspace(A->m, A->nb, sizeof(real_t));
 	starpu_data_handle_t y = hyla__workspace(A->n, A->nb, sizeof(real_t));
-	int ret = TASK(gebrd_panel)(out, x, y, &A->tiles[k], (int)(A->nt - k), c);
+	int ret = TASK(gebrd_panel)(out, x, y, A_FROM(k), (int)(A->nt - k), c);
 	for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
 		int64_t count = p == k + 1 ? 1 : (A->nt - p < group ? A->nt - p : group);
-		ret = TASK(gebrd_update)(A->tiles[k], x, y, &A->tiles[p], (int)count, c, p * A->nb,
+		ret = TASK(gebrd_update)(A(k), x, y, A_FROM(p), (int)count, c, p * A->nb,
 		                         p == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
 		p += count;
 	}
@@ -68,11 +73,11 @@ static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o, int64_t w
 	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
 		const starpu_data_handle_t out[4] = {hyla__tile(&o->d, k, 0), hyla__tile(&o->e, k, 0),
 		                                     hyla__tile(&o->tauq, k, 0), hyla__tile(&o->taup, k, 0)};
-		ret = x ? TASK(gebrd_step)(out, x, y, &A->tiles[k], (int)(A->nt - k), k * nb)
+		ret = x ? TASK(gebrd_step)(out, x, y, A_FROM(k), (int)(A->nt - k), k * nb)
 		        : submit_panel(A, out, k, group);
 		if (ret == HYLA_SUCCESS) {
 			hyla__write_back(A, 0, k);
-			hyla__progress_mark(A->tiles[k], k + 1, A->nt);
+			hyla__progress_mark(A(k), k + 1, A->nt);
 		}
 	}
 	hyla__workspace_release(x);
@@ -81,7 +86,7 @@ static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o, int64_t w
 	if (ret == HYLA_SUCCESS) {
 		starpu_data_handle_t scratch = hyla__workspace_vector(2 * t + 64 * (m - last + t),
 		                                                      sizeof(real_t));
-		ret = TYPED(hyla__insert_gebrd_tail)(A->tiles[A->nt - 1], hyla__tile(&o->tauq, A->nt - 1, 0),
+		ret = TYPED(hyla__insert_gebrd_tail)(A(A->nt - 1), hyla__tile(&o->tauq, A->nt - 1, 0),
 		                                     hyla__tile(&o->taup, A->nt - 1, 0), scratch, last);
 		hyla__workspace_release(scratch);
 	}

@@ -22,6 +22,11 @@
 #include "runtime.h"
 #include "typed.h"
 
+/* Accessors (Chameleon's A(m, n)): panel k of the column panels A, the
+ * panels from k on (an array of handles). */
+#define A(k) hyla__tile(A, 0, k)
+#define A_FROM(k) (&A->tiles[k])
+
 /* What the panels of one reduction share: the fused panel's scratch (where
  * it may run) and its Y and V of even and odd steps (adjacent views of one
  * matrix, so that a GPU update multiplies by [Y V] at once), or the split
@@ -46,7 +51,7 @@ static int submit_split_panel(const struct gehrd_run *r, int64_t k, starpu_data_
 	const hyla_desc *A = r->A;
 	int64_t nb = A->nb, ntrail = A->nt - k - 1;
 	int nparts = ntrail < r->nparts ? (int)ntrail : r->nparts;
-	struct hyla_split_panel p = {.panel = A->tiles[k], .y = y, .t = t, .tau = hyla__tile(r->tau, k, 0),
+	struct hyla_split_panel p = {.panel = A(k), .y = y, .t = t, .tau = hyla__tile(r->tau, k, 0),
 	                             .vj = r->vj, .ei = r->ei, .v = v, .col = k * nb};
 	p.snapshot = hyla__workspace(A->n, nb, sizeof(real_t));
 	int ret = TYPED(hyla__insert_gehrd_snapshot)(p.panel, p.snapshot);
@@ -54,12 +59,12 @@ static int submit_split_panel(const struct gehrd_run *r, int64_t k, starpu_data_
 		ret = TYPED(hyla__insert_gehrd_column)(&p, j, r->parts, j > 0 ? nparts : 0);
 		for (int g = 0; j < nb && g < nparts && ret == HYLA_SUCCESS; g++) {
 			int64_t c0 = k + 1 + ntrail * g / nparts, c1 = k + 1 + ntrail * (g + 1) / nparts;
-			ret = TYPED(hyla__insert_gehrd_gemv)(&p, j, r->parts[g], &A->tiles[c0], (int)(c1 - c0),
+			ret = TYPED(hyla__insert_gehrd_gemv)(&p, j, r->parts[g], A_FROM(c0), (int)(c1 - c0),
 			                                     c0 * nb, g == 0, r->where);
 		}
 	}
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__insert_gehrd_ytop)(y, v, t, &A->tiles[k], (int)(A->nt - k), k * nb,
+		ret = TYPED(hyla__insert_gehrd_ytop)(y, v, t, A_FROM(k), (int)(A->nt - k), k * nb,
 		                                     r->where);
 	hyla__workspace_release(p.snapshot);
 	return ret;
@@ -83,7 +88,7 @@ static int submit_gehrd(const struct gehrd_run *r)
 		}
 		int ret = r->split ? submit_split_panel(r, k, t, y, v)
 		                   : TASK(gehrd_panel)(hyla__tile(r->tau, k, 0), t, y, v, r->scratch,
-		                                       &A->tiles[k], (int)(A->nt - k), k * nb, r->where);
+		                                       A_FROM(k), (int)(A->nt - k), k * nb, r->where);
 		/* The split panel's first column needs only the next panel: that one
 		 * first (on the critical path), then groups wide enough for Level-3
 		 * efficiency. The fused panel reads the whole trailing matrix, so
@@ -91,7 +96,7 @@ static int submit_gehrd(const struct gehrd_run *r)
 		for (int64_t c = k + 1; c < A->nt && ret == HYLA_SUCCESS;) {
 			int64_t count = c == k + 1 && r->split ? 1 : (A->nt - c < r->group ? A->nt - c : r->group);
 			int prio = c == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO;
-			ret = TASK(gehrd_update)(v, t, y, r->w, &A->tiles[c], (int)count, k * nb, c * nb,
+			ret = TASK(gehrd_update)(v, t, y, r->w, A_FROM(c), (int)count, k * nb, c * nb,
 			                         prio);
 			c += count;
 		}

@@ -26,6 +26,11 @@
 #include "runtime.h"
 #include "typed.h"
 
+/* Accessors (Chameleon's A(m, n)): panel k of the column panels A, the
+ * panels from k on (an array of handles). */
+#define A(k) hyla__tile(A, 0, k)
+#define A_FROM(k) (&A->tiles[k])
+
 struct geqrf_run {
 	const hyla_desc *A, *B, *tau; /* B: the columns after min(m, n), or NULL */
 	starpu_data_handle_t w, scratch;
@@ -73,7 +78,7 @@ static int submit_head(const struct geqrf_run *r)
 	starpu_data_handle_t work = hyla__workspace_vector(width * r->head * A->nb, sizeof(real_t));
 	int ret = TYPED(hyla__insert_geqrf_head_t)(A->tiles, tau, count, t);
 	for (int64_t g = r->head; g < A->nt && ret == HYLA_SUCCESS; g += r->head)
-		ret = TYPED(hyla__insert_geqrf_head)(A->tiles, count, t, work, &A->tiles[g],
+		ret = TYPED(hyla__insert_geqrf_head)(A->tiles, count, t, work, A_FROM(g),
 		                                     (int)(A->nt - g < r->head ? A->nt - g : r->head));
 	hyla__workspace_release(t);
 	hyla__workspace_release(work);
@@ -88,10 +93,10 @@ static int submit_geqrf(const struct geqrf_run *r)
 	starpu_data_handle_t t_prev = NULL;
 	for (int64_t k = 0; k < A->nt && ret == HYLA_SUCCESS; k++) {
 		int64_t c0 = k * A->nb, w = hyla__tile_cols(A, k), end = k < r->head ? r->head : A->nt;
-		starpu_data_handle_t panel = A->tiles[k], tau = hyla__tile(r->tau, k, 0);
+		starpu_data_handle_t panel = A(k), tau = hyla__tile(r->tau, k, 0);
 		starpu_data_handle_t t = hyla__workspace(w, w, sizeof(real_t));
 		if (r->work && k > 0)
-			ret = TASK(geqrf_step)(A->tiles[k - 1], t_prev, r->work, &A->tiles[k], (int)(end - k),
+			ret = TASK(geqrf_step)(A(k - 1), t_prev, r->work, A_FROM(k), (int)(end - k),
 			                       tau, t, r->scratch, c0);
 		else
 			ret = TASK(geqrf_panel)(panel, tau, t, r->scratch, c0);

@@ -17,6 +17,11 @@
 #include "runtime.h"
 #include "typed.h"
 
+/* Accessors (Chameleon's A(m, n)): panel k of the column panels A, the
+ * panels from k on (an array of handles). */
+#define A(k) hyla__tile(A, 0, k)
+#define A_FROM(k) (&A->tiles[k])
+
 /* apply(panel, ...) on the panels [first, d->nt) of d in groups, the first
  * alone when it is next in line. */
 static int submit_applies(starpu_data_handle_t panel, starpu_data_handle_t t, starpu_data_handle_t w,
@@ -39,7 +44,7 @@ static int submit_t(const hyla_desc *A, const hyla_desc *tau, int64_t i, starpu_
 {
 	int64_t w = hyla__tile_cols(A, i);
 	*t = hyla__workspace(w, w, sizeof(real_t));
-	return TASK(larft)(A->tiles[i], hyla__tile(tau, i, 0), *t, i * A->nb, STARPU_MAX_PRIO);
+	return TASK(larft)(A(i), hyla__tile(tau, i, 0), *t, i * A->nb, STARPU_MAX_PRIO);
 }
 
 /* With a GPU (steps), panel i's apply and form and panel i - 1's T in one
@@ -52,7 +57,7 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc 
 	int ret = submit_t(A, tau, A->nt - 1, &t);
 	for (int64_t i = A->nt - 1; i >= 0 && ret == HYLA_SUCCESS; i--) {
 		int64_t c0 = i * A->nb;
-		starpu_data_handle_t panel = A->tiles[i];
+		starpu_data_handle_t panel = A(i);
 		/* The columns after the reflectors first: the step overwrites the panel. */
 		if (B)
 			ret = submit_applies(panel, t, w_apply, c0, B, 0, 0, group);
@@ -60,9 +65,9 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc 
 			int64_t w = i > 0 ? hyla__tile_cols(A, i - 1) : 0;
 			if (i > 0)
 				next = hyla__workspace(w, w, sizeof(real_t));
-			ret = TASK(orgqr_step)(panel, t, w_form, w_apply, i > 0 ? A->tiles[i - 1] : NULL,
+			ret = TASK(orgqr_step)(panel, t, w_form, w_apply, i > 0 ? A(i - 1) : NULL,
 			                       i > 0 ? hyla__tile(tau, i - 1, 0) : NULL, next,
-			                       &A->tiles[i + 1], (int)(A->nt - i - 1), c0);
+			                       A_FROM(i + 1), (int)(A->nt - i - 1), c0);
 		} else if (ret == HYLA_SUCCESS) {
 			/* Without a GPU the panel next to this one first: the next
 			 * step's apply waits on it. */

@@ -22,6 +22,13 @@
 #include "runtime.h"
 #include "typed.h"
 
+/* Accessors (Chameleon's A(m, n)): panel k of the column panels A, the
+ * panels from k on (an array of handles), tile k of a vector. */
+#define A(k) hyla__tile(A, 0, k)
+#define A_FROM(k) (&A->tiles[k])
+#define E(k) hyla__tile(E, k, 0)
+#define TAU(k) hyla__tile(Tau, k, 0)
+
 /* Panel k, then its updates of the later panels: the next panel's first
  * (look-ahead), the others in groups. */
 static int submit_panel(const hyla_desc *A, const hyla_desc *E, const hyla_desc *Tau, int64_t k,
@@ -29,11 +36,11 @@ static int submit_panel(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
 {
 	int64_t c = k * A->nb;
 	starpu_data_handle_t w = hyla__workspace(A->n, A->nb, sizeof(real_t)); /* read by its updates */
-	int ret = TASK(sytrd_panel)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), w, &A->tiles[k],
+	int ret = TASK(sytrd_panel)(E(k), TAU(k), w, A_FROM(k),
 	                            (int)(A->nt - k), c);
 	for (int64_t p = k + 1; p < A->nt && ret == HYLA_SUCCESS;) {
 		int64_t count = p == k + 1 ? 1 : (A->nt - p < group ? A->nt - p : group);
-		ret = TASK(sytrd_update)(A->tiles[k], w, &A->tiles[p], (int)count, c, p * A->nb,
+		ret = TASK(sytrd_update)(A(k), w, A_FROM(p), (int)count, c, p * A->nb,
 		                         p == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
 		p += count;
 	}
@@ -55,19 +62,19 @@ static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
 		w = hyla__workspace(n, nb, sizeof(real_t));
 	int ret = HYLA_SUCCESS;
 	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {
-		ret = w ? TASK(sytrd_step)(hyla__tile(E, k, 0), hyla__tile(Tau, k, 0), w, &A->tiles[k],
+		ret = w ? TASK(sytrd_step)(E(k), TAU(k), w, A_FROM(k),
 		                           (int)(A->nt - k), k * nb)
 		        : submit_panel(A, E, Tau, k, group);
 		if (ret == HYLA_SUCCESS) {
 			hyla__write_back(A, 0, k);
-			hyla__progress_mark(A->tiles[k], k + 1, A->nt);
+			hyla__progress_mark(A(k), k + 1, A->nt);
 		}
 	}
 	hyla__workspace_release(w);
 	int64_t last = (A->nt - 1) * nb, t = n - last;
 	if (ret == HYLA_SUCCESS && t >= 2) {
 		starpu_data_handle_t scratch = hyla__workspace_vector(2 * t + 64 * t, sizeof(real_t));
-		ret = TYPED(hyla__insert_sytrd_tail)(A->tiles[A->nt - 1], hyla__tile(Tau, A->nt - 1, 0),
+		ret = TYPED(hyla__insert_sytrd_tail)(A(A->nt - 1), TAU(A->nt - 1),
 		                                     scratch, last);
 		hyla__workspace_release(scratch);
 	}
