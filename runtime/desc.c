@@ -62,17 +62,11 @@ static void partition_views(hyla_desc *d)
 		d->tiles[j] = starpu_data_get_sub_data(d->parent, 1, (unsigned)j);
 }
 
-int hyla__views_node(void)
-{
-	int gpu = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
-	return gpu >= 0 ? (int)starpu_worker_get_memory_node(gpu) : STARPU_MAIN_RAM;
-}
-
 #ifdef HYLA_WITH_CUDA
 /* The parent's copy on the GPU node with only rows skip * j.. of panel j
  * sent (the host copy then invalid): acquired for writing, so StarPU makes
  * room there without a transfer, and filled by the calling thread. */
-static int upload_below(const hyla_desc *d, int gpu, unsigned node, int64_t skip)
+static int upload_below(const hyla_desc *d, unsigned node, int64_t skip)
 {
 	if (starpu_data_acquire_on_node(d->parent, (int)node, STARPU_W))
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
@@ -80,7 +74,7 @@ static int upload_below(const hyla_desc *d, int gpu, unsigned node, int64_t skip
 	const struct starpu_matrix_interface *dev = starpu_data_get_interface_on_node(d->parent, node);
 	int device, ret = HYLA_SUCCESS;
 	cudaGetDevice(&device);
-	cudaSetDevice(starpu_worker_get_devid(gpu));
+	cudaSetDevice(starpu_memory_node_get_devid(node));
 	for (int64_t j = 0; j < d->nt && ret == HYLA_SUCCESS; j++) {
 		int64_t r0 = skip * j < d->m ? skip * j : d->m, c0 = j * d->nb;
 		int64_t cols = d->n - c0 < d->nb ? d->n - c0 : d->nb;
@@ -111,23 +105,24 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)d->nt);
 	starpu_matrix_data_register(&d->parent, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)ld,
 	                            (uint32_t)m, (uint32_t)n, elsize);
-	int gpu = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0), ret = HYLA_SUCCESS;
-	unsigned node = gpu >= 0 ? starpu_worker_get_memory_node(gpu) : STARPU_MAIN_RAM;
-	if (gpu >= 0 && skip == WHOLE && starpu_data_fetch_on_node(d->parent, node, 0))
+	d->node = hyla__devices_update(starpu_sched_ctx_get_context());
+	unsigned node = (unsigned)d->node;
+	int gpu = node != STARPU_MAIN_RAM, ret = HYLA_SUCCESS;
+	if (gpu && skip == WHOLE && starpu_data_fetch_on_node(d->parent, node, 0))
 		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
 		                 (long long)m, (long long)n);
 	/* Room, not data: the panels inherit it, invalid there. Where it cannot be
 	 * had (StarPU keeps buffers of earlier data there that only its own
 	 * allocations reclaim), the whole copy. */
-	if (gpu >= 0 && skip == STREAMED &&
+	if (gpu && skip == STREAMED &&
 	    (d->room = starpu_malloc_on_node(node, (size_t)(m * n) * elsize)))
 		starpu_matrix_ptr_register(d->parent, node, d->room, d->room, 0, (uint32_t)m);
-	else if (gpu >= 0 && skip == STREAMED && starpu_data_fetch_on_node(d->parent, node, 0))
+	else if (gpu && skip == STREAMED && starpu_data_fetch_on_node(d->parent, node, 0))
 		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
 		                 (long long)m, (long long)n);
 #ifdef HYLA_WITH_CUDA
-	if (gpu >= 0 && skip >= 0)
-		ret = upload_below(d, gpu, node, skip);
+	if (gpu && skip >= 0)
+		ret = upload_below(d, node, skip);
 #endif
 	if (ret != HYLA_SUCCESS) { /* the host's copy as it was: a partial one on the GPU stays there */
 		starpu_data_unregister_no_coherency(d->parent);
@@ -174,7 +169,7 @@ int hyla__desc_wrap(hyla_desc *d, starpu_data_handle_t handle, int64_t nb)
 	/* On the GPU whole (a no-op where it is valid there already), so that
 	 * panels next to each other are one matrix there too: acquired there,
 	 * after the application's tasks on it (a prefetch would not wait). */
-	int node = hyla__views_node();
+	int node = d->node = hyla__devices_update(starpu_sched_ctx_get_context());
 	if (node != STARPU_MAIN_RAM) {
 		if (starpu_data_acquire_on_node(handle, node, STARPU_R)) {
 			free(d->tiles);
@@ -193,7 +188,7 @@ int hyla__desc_wrap(hyla_desc *d, starpu_data_handle_t handle, int64_t nb)
  * cross the bus). */
 static unsigned gathering_node(const hyla_desc *d)
 {
-	unsigned gpu = (unsigned)hyla__views_node();
+	unsigned gpu = (unsigned)d->node;
 	int64_t missing_gpu = 0, missing_host = 0;
 	for (int64_t j = 0; j < d->nt; j++) {
 		starpu_data_acquire_on_node(d->tiles[j], STARPU_ACQUIRE_NO_NODE, STARPU_R);
@@ -217,7 +212,7 @@ static void desc_release(hyla_desc *d, void (*unregister)(starpu_data_handle_t))
 		starpu_data_unpartition(d->parent, STARPU_MAIN_RAM);
 		starpu_data_unregister(d->parent);
 		if (d->room)
-			starpu_free_on_node(hyla__views_node(), d->room, (size_t)(d->m * d->n) * d->elsize);
+			starpu_free_on_node((unsigned)d->node, d->room, (size_t)(d->m * d->n) * d->elsize);
 		free(d->tiles);
 		d->tiles = NULL;
 		d->parent = NULL;

@@ -60,6 +60,7 @@ static int start(void)
 		        "starpu_init\n", blas_threads);
 #ifdef HYLA_WITH_CUDA
 	hyla__side_streams_create();
+	hyla__devices_update(0);
 #endif
 	return HYLA_SUCCESS;
 }
@@ -189,6 +190,7 @@ unsigned hyla__context_enter(const hyla_options *o)
 		entered_ctx = o->sched_ctx;
 		starpu_sched_ctx_set_context(&entered_ctx);
 	}
+	hyla__devices_update(starpu_sched_ctx_get_context());
 	return outer;
 }
 

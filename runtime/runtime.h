@@ -43,6 +43,7 @@ typedef struct hyla_desc {
 	size_t elsize;
 	starpu_data_handle_t *tiles; /* mt*nt, tile (i, j) at i + j*mt */
 	starpu_data_handle_t parent; /* set when the tiles are views of one handle */
+	int node;                    /* where the views are one matrix (hyla__views_node) */
 	uintptr_t room;              /* the views' room on the GPU if hyla made it, or 0 */
 	int borrowed;                /* parent is the application's: given back, not unregistered */
 } hyla_desc;
@@ -67,9 +68,13 @@ int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n
  * first. */
 int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                                  int64_t nb, size_t elsize);
-/* The memory node where such views are contiguous: the first GPU's (or the
- * host's); codelets that rely on it run on no other GPU. */
-int hyla__views_node(void);
+/* The memory node where such views are contiguous for the scheduling
+ * context ctx (runtime/devices.c): its first GPU's, or the host's; codelets
+ * that rely on it run on no other GPU. hyla__devices_update(ctx) works it
+ * out and returns it (at the start, as each call enters its context, as a
+ * matrix is registered). */
+int hyla__views_node(unsigned ctx);
+int hyla__devices_update(unsigned ctx);
 /* The application's registered matrix handle as column-panel views of
  * width nb (d->parent, borrowed): no copy where it is valid (with a GPU it
  * is fetched there whole first, a no-op if it is there already); StarPU's

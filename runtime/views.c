@@ -59,23 +59,10 @@ void hyla__spmd_barrier(struct hyla_spmd_barrier *b, int size)
  * 10 minutes; hr_reduce 8000's first run took 95 s with its panels on
  * cores). So a core leaves a task to the GPU when one can run it and the
  * task's model's size base passes the bound. */
-/* Whether the task's scheduling context has a CUDA worker where the views
- * live (the one a task left to a GPU can run on). */
-static int context_has_cuda(unsigned ctx)
-{
-	if (ctx == 0 || ctx >= STARPU_NMAX_SCHED_CTXS)
-		return starpu_cuda_worker_get_count() > 0;
-	for (unsigned w = 0; w < starpu_worker_get_count(); w++)
-		if (hyla__is_cuda_worker(w) && starpu_sched_ctx_contains_worker((int)w, ctx) &&
-		    (int)starpu_worker_get_memory_node(w) == hyla__views_node())
-			return 1;
-	return 0;
-}
-
 int hyla__leave_to_gpu(struct starpu_task *task, unsigned impl, size_t bound)
 {
 	const struct starpu_perfmodel *model = task->cl->model;
-	return context_has_cuda(task->sched_ctx) && task->cl->cuda_funcs[0] &&
+	return hyla__views_node(task->sched_ctx) != STARPU_MAIN_RAM && task->cl->cuda_funcs[0] &&
 	       (task->where & STARPU_CUDA) && model && model->size_base &&
 	       model->size_base(task, impl) > bound;
 }
@@ -90,7 +77,7 @@ int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl
 {
 	if (!hyla__is_cuda_worker(worker))
 		return hyla__fits_worker(worker, task, impl);
-	return (int)starpu_worker_get_memory_node(worker) == hyla__views_node();
+	return (int)starpu_worker_get_memory_node(worker) == hyla__views_node(task->sched_ctx);
 }
 
 /* A core up to bound (the task's size base) when a GPU can take the task;
