@@ -179,38 +179,15 @@ static void gemv_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-/* The GEMV's cost follows the rows times the columns it sweeps. */
-static size_t gemv_size(struct starpu_task *task, unsigned impl)
-{
-	(void)impl;
-	const struct split_args a_ = args_of(task->cl_arg), *arg = &a_;
-	starpu_data_handle_t first = STARPU_TASK_GET_HANDLE(task, G_MAT);
-	size_t rows = starpu_matrix_get_nx(first) - (size_t)arg->col - 1;
-	size_t own = arg->own ? starpu_matrix_get_ny(first) - (size_t)arg->j - 1 : 0;
-	return rows * (hyla__cols_from(task, G_MAT + (unsigned)arg->own) + own);
-}
-
-
-static struct starpu_perfmodel gemv_model = {
-	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_gehrd_gemv_" PREC_NAME "_v1",
-	.size_base = gemv_size,
-	.footprint = hyla__size_footprint,
-};
-
-/* The snapshot is made where the panel is (the GPU, after the updates). */
-static struct starpu_perfmodel snapshot_model = {
-	.type = STARPU_HISTORY_BASED,
-	.symbol = "hyla_gehrd_snapshot_" PREC_NAME "_v1",
-};
-
+/* The GEMVs and the snapshot take microseconds: below what a model can
+ * time (StarPU flushed their histories for noise, run after run), so they
+ * have none; dmda places them by the data they need and the queues. */
 static struct starpu_codelet snapshot_cl = {
 	.cpu_funcs = {snapshot_cpu},
 #ifdef HYLA_WITH_CUDA
 	.cuda_funcs = {snapshot_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-	.model = &snapshot_model,
 	.nbuffers = 2,
 	.modes = {STARPU_R, STARPU_W},
 	.name = "gehrd_snapshot_" PREC_NAME,
@@ -230,7 +207,6 @@ static struct starpu_codelet gemv_cl = {
 #endif
 	.can_execute = hyla__on_views_node,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
-	.model = &gemv_model,
 	.name = "gehrd_gemv_" PREC_NAME,
 };
 

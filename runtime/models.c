@@ -12,7 +12,7 @@
  * regression a n^b + c, a power law a n^b (for costs so flat on one kind of
  * worker that StarPU's a n^b + c fit fails: NaN), or history-based (one
  * size: a mean per footprint). */
-enum model_kind { NL_REGRESSION, POWER_LAW, HISTORY };
+enum model_kind { NL_REGRESSION, POWER_LAW };
 
 struct model_use {
 	const char *symbol;
@@ -59,9 +59,7 @@ static const struct model_use gebrd_cores[] = {REGRESSION("hyla_gebrd_panel_%c_v
  * schedulers, else the split panel. */
 static const struct model_use gehrd_fused[] = {REGRESSION("hyla_gehrd_panel_%c_v3", 1),
                                              {"hyla_gehrd_update_%c_v3", 1, POWER_LAW}, {0}};
-static const struct model_use gehrd_split[] = {{"hyla_gehrd_snapshot_%c_v1", 1, HISTORY},
-                                             REGRESSION("hyla_gehrd_gemv_%c_v1", 1),
-                                             REGRESSION("hyla_gehrd_ytop_%c_v1", 1),
+static const struct model_use gehrd_split[] = {REGRESSION("hyla_gehrd_ytop_%c_v1", 1),
                                              {"hyla_gehrd_update_%c_v3", 1, POWER_LAW}, {0}};
 
 static const struct model_use *uses_of(const char *algorithm)
@@ -107,26 +105,6 @@ static double fit_error(const struct starpu_perfmodel_per_arch *per, enum model_
 	return count ? sqrt(sum / count) : NAN;
 }
 
-/* A history-based model on one kind of worker: ready when a size it has
- * seen has StarPU's minimum of samples (STARPU_CALIBRATE_MINIMUM, 10): the
- * sizes a calibration runs over and over. */
-static int history_ready(const struct starpu_perfmodel_per_arch *per, const char *symbol,
-                         const char *arch, FILE *report)
-{
-	const char *env = getenv("STARPU_CALIBRATE_MINIMUM");
-	unsigned minimum = env ? (unsigned)atoi(env) : 10, most = 0, sizes = 0;
-	for (const struct starpu_perfmodel_history_list *l = per ? per->list : NULL; l; l = l->next)
-		if (l->entry) {
-			sizes++;
-			most = l->entry->nsample > most ? l->entry->nsample : most;
-		}
-	int ok = most >= minimum;
-	if (report)
-		fprintf(report, "%-28s %-14s history: %u sizes, at most %u samples: %s\n", symbol, arch,
-		        sizes, most, ok ? "ready" : "not ready");
-	return ok;
-}
-
 /* One model: ready on every kind of worker present that runs its codelet;
  * a report line per kind. */
 static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE *report)
@@ -150,10 +128,6 @@ static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE 
 		struct starpu_perfmodel_per_arch *per = starpu_perfmodel_get_model_per_arch(&model, arch, 0);
 		char name[64];
 		starpu_perfmodel_get_arch_name(arch, name, sizeof name, 0);
-		if (kind == HISTORY) {
-			ready &= history_ready(per, symbol, name, report);
-			continue;
-		}
 		const struct starpu_perfmodel_regression_model *r = per ? &per->regression : NULL;
 		int ok = r && (kind == POWER_LAW ? r->valid : r->nl_valid);
 		ready &= ok;

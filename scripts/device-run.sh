@@ -15,7 +15,8 @@
 #   checks       MGS, CGS, Householder QR, tridiagonal, bidiagonal and
 #                Hessenberg testers, the asynchronous calls and the embedding
 #                examples under eager, random, dmda and ws, CUDA on.
-#                HYLA_CHECKS=gs: the Gram-Schmidt QRs only.
+#                HYLA_CHECKS=gs: the Gram-Schmidt QRs only; HYLA_CHECK_SCHEDS:
+#                fewer schedulers.
 #   parallel     checks under pheft and peager (parallel tasks on combined
 #                workers) with the GPU.
 #   reliability  the Gram-Schmidt edges (scaled inputs, dependent columns), the
@@ -82,7 +83,7 @@ nproc | sed 's/^/cores: /' | tee -a "$out/machine.txt"
 
 if [ "$what" = checks ] || [ "$what" = all ]; then
 	echo "== checks: MGS, CGS and gehrd against LAPACK and the identities, every scheduler, CUDA on"
-	for sched in eager random dmda ws; do
+	for sched in ${HYLA_CHECK_SCHEDS:-eager random dmda ws}; do
 		for args in "mgs d 3000 1700 256" "mgs d 2048 2048 256" "mgs_vector d 1000 600 128" \
 			"mgs s 3000 1000 256" "mgs_vector s 900 900 128" "mgs d 2000 1000 256 1e10" \
 			"mgs d 600 1 64" "cgs2 d 3000 1700 256" "cgs2 d 2048 2048 128" "cgs2 d 2000 1000 256 1e13" \

@@ -9,7 +9,9 @@
  * (Q from LAPACK's dorghr), and under dmda with a GPU that the bytes that
  * crossed the bus between the wrap and the handle given back are fewer
  * than the matrix's each way (it stays on the GPU; panels that tasks on
- * the cores take cross).
+ * the cores take cross). Also prints how long the wrap and the give-back
+ * took, and for comparison hyla_matrix_create on a copy of the matrix in
+ * host memory (the path that sends it whole).
  * Prints one line; exit status 0 pass, 1 fail, 77 no StarPU. */
 #include <cblas.h>
 #include <starpu.h>
@@ -84,14 +86,30 @@ int main(int argc, char **argv)
 
 	long long to_gpu, from_gpu;
 	bus_bytes(&to_gpu, &from_gpu);
+	double t0 = starpu_timing_now();
 	hyla_matrix *m = hyla_matrix_wrap(handle, nb);
+	double wrap_us = starpu_timing_now() - t0;
 	hyla_sequence *seq = hyla_sequence_create();
 	int info = m && seq ? hyla_dgehrd_async(m, tau, NULL, seq) : -1;
 	if (seq)
 		info = info ? info : hyla_sequence_wait(seq);
 	hyla_sequence_destroy(seq);
+	t0 = starpu_timing_now();
 	hyla_matrix_destroy(m);
+	double give_back_us = starpu_timing_now() - t0;
 	bus_bytes(&to_gpu, &from_gpu);
+
+	/* The copying path on the same sizes: a matrix in host memory,
+	 * registered and sent to the GPU whole by hyla_matrix_create. */
+	double *copy = hyla_malloc(sizeof *copy * (size_t)(n * n)), create_us = -1;
+	if (copy) {
+		memcpy(copy, a0, sizeof *copy * (size_t)(n * n));
+		t0 = starpu_timing_now();
+		hyla_matrix *c = hyla_matrix_create(copy, sizeof *copy, n, n, n, nb);
+		create_us = starpu_timing_now() - t0;
+		hyla_matrix_destroy(c);
+		hyla_free(copy, sizeof *copy * (size_t)(n * n));
+	}
 
 	starpu_data_acquire(handle, STARPU_R);
 	double resid = 1, orth = 1, eps = 0x1p-53, matrix = 8.0 * (double)(n * n);
@@ -102,9 +120,11 @@ int main(int argc, char **argv)
 	               (to_gpu < matrix && from_gpu < matrix);
 	int ok = info == 0 && resid <= 30 * eps && orth <= 30 * eps && moved_ok;
 	printf("wrapped handle %lld-by-%lld (ld %lld, nb %lld): info %d, resid %.2e, orth %.2e, bus "
-	       "while hyla held it: %.1f MB to the GPU, %.1f MB back (the matrix: %.1f MB) %s\n",
+	       "while hyla held it: %.1f MB to the GPU, %.1f MB back (the matrix: %.1f MB); wrap %.2f ms, "
+	       "give back %.2f ms; hyla_matrix_create of a host copy %.2f ms %s\n",
 	       (long long)n, (long long)n, (long long)ld, (long long)nb, info, resid, orth,
-	       (double)to_gpu / 1e6, (double)from_gpu / 1e6, matrix / 1e6, ok ? "pass" : "FAILED");
+	       (double)to_gpu / 1e6, (double)from_gpu / 1e6, matrix / 1e6, wrap_us / 1e3,
+	       give_back_us / 1e3, create_us / 1e3, ok ? "pass" : "FAILED");
 	starpu_data_release(handle);
 	starpu_data_unregister(handle);
 	free(a), free(a0), free(tau);
