@@ -1,0 +1,193 @@
+#!/bin/sh
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
+# LAPACK's own testers against the drop-in LAPACK (libhyla_lapack). Each
+# run twice: on the system LAPACK, then with the drop-in preloaded, hyla for
+# every size (HYLA_LAPACK_MIN_N=0) and a small block size (HYLA_LAPACK_NB=4,
+# so that hyla's task graphs run on the testers' small matrices). The two
+# verdicts (the testers' lines that pass, fail or report an error) must be
+# equal, and hyla must have taken calls of each routine the input exercises.
+#   scripts/lapack-testers.sh [--full] [BUILD_DIR]     (BUILD_DIR: build/)
+# The testers' own inputs, double and single precision: nep.in, sep.in,
+# svd.in, ded.in/sed.in, dsg.in/ssg.in, gqr.in, glm.in, lse.in (error exits
+# included) through xeigtst[ds], and the QR paths of dtest.in/stest.in (QR,
+# QP, LS) through xlintst[ds]. --full adds larger matrices (up to the
+# testers' limit, 132), at block size 4 and at hyla's own. Outputs in
+# BUILD_DIR/lapack-testers/. The testers are built once from Debian's lapack
+# source package (the installed liblapack3's version), linked to the system
+# -llapack -lblas, and cached in $HYLA_CACHE (default ~/.cache/hyla).
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+full=
+if [ "${1:-}" = --full ]; then
+	full=1
+	shift
+fi
+build=$(cd "${1:-$here/build}" && pwd)
+dropin=$build/lapack/libhyla_lapack.so
+if [ ! -f "$dropin" ]; then
+	echo "lapack-testers: no $dropin (build hyla first: scripts/build.sh)" >&2
+	exit 1
+fi
+cache=${HYLA_CACHE:-$HOME/.cache/hyla}
+version=$(dpkg-query -W -f='${Version}' liblapack3)
+
+# The testers' build: LAPACK's makefiles, the system's libraries. The cache's
+# key: the version, this make.inc and the build steps' revision (raise it
+# when the steps below change what is built).
+recipe=1
+make_inc="FC = gfortran
+FFLAGS = -O2 -frecursive
+FFLAGS_DRV = \$(FFLAGS)
+FFLAGS_NOOPT = -O0 -frecursive
+AR = ar
+ARFLAGS = cr
+RANLIB = ranlib
+TIMER = INT_ETIME
+BLASLIB = /usr/lib/$(gcc -print-multiarch)/libblas.so
+LAPACKLIB = /usr/lib/$(gcc -print-multiarch)/liblapack.so
+TMGLIB = \$(TOPSRCDIR)/libtmglib.a"
+key=$(printf '%s\n%s\n' "$make_inc" "$recipe" | sha256sum | cut -c1-12)
+testers=$cache/lapack-testers-$version-$key
+
+build_testers() {
+	if ! command -v gfortran >/dev/null; then
+		if [ -n "${HYLA_NO_APT:-}" ] || [ "$(id -u)" != 0 ]; then
+			echo "lapack-testers: gfortran is missing (apt-get install gfortran, as root)" >&2
+			exit 1
+		fi
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gfortran >/dev/null
+	fi
+	echo "lapack-testers: building LAPACK $version's testers into $testers"
+	mkdir -p "$cache"
+	work=$(mktemp -d "$cache/.lapack-testers.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	"$here/scripts/debian-source.sh" "$work" "lapack=$version" lapack
+	src=$(ls -d "$work"/lapack-*/)
+	printf '%s\n' "$make_inc" >"$src/make.inc"
+	jobs=$(nproc)
+	{ make -s -j"$jobs" -C "$src/TESTING/MATGEN" &&
+		make -s -j"$jobs" -C "$src/TESTING/EIG" double single &&
+		make -s -j"$jobs" -C "$src/TESTING/LIN" double single; } >"$work/make.log" 2>&1 ||
+		{ tail -40 "$work/make.log"; exit 1; }
+	mkdir "$work/testers"
+	cp "$src"/TESTING/EIG/xeigtst[ds] "$src"/TESTING/LIN/xlintst[ds] "$src"/TESTING/*.in \
+		"$work/testers/"
+	# In place whole or not at all (a build beside this one may have won).
+	mv -T "$work/testers" "$testers" 2>/dev/null || [ -x "$testers/xlintsts" ]
+	rm -rf "$work"
+	trap - EXIT
+}
+[ -x "$testers/xlintsts" ] || build_testers
+
+out=$build/lapack-testers
+rm -rf "$out"
+mkdir -p "$out"
+# A sanitizer build's drop-in needs the sanitizer's runtime loaded first.
+preload=$dropin
+if ldd "$dropin" | grep -q libasan; then
+	preload=$(gcc -print-file-name=libasan.so):$dropin
+fi
+export STARPU_SILENT=1
+
+# What decides a tester's verdict: its lines that pass, fail or report an
+# error (the same on the same input and library, timings aside).
+verdict() {
+	grep -iE 'pass|fail|error|illegal|\*\*\*|info' "$1" || true
+}
+now() { date +%s%N; }
+ms() { echo $((($2 - $1) / 1000000)); }
+
+failed=0
+# run NAME TESTER INPUT NB ROUTINES: the tester on the system LAPACK, then
+# on the drop-in with block size NB (empty: hyla's own); ROUTINES (geqrf,
+# ...) are those hyla must have taken calls of.
+run() {
+	name=$1 tester=$testers/$2 input=$3 nb=$4 routines=$5
+	prec=$(printf '%s' "$2" | tail -c 1)
+	t0=$(now)
+	status=0
+	"$tester" <"$input" >"$out/$name.system.out" 2>&1 || status=$?
+	t1=$(now)
+	LD_PRELOAD=$preload HYLA_LAPACK_MIN_N=0 HYLA_LAPACK_NB=$nb HYLA_LAPACK_VERBOSE=1 \
+		"$tester" <"$input" >"$out/$name.hyla.out" 2>"$out/$name.hyla.err" || status=$status/$?
+	t2=$(now)
+	verdict "$out/$name.system.out" >"$out/$name.system.verdict"
+	verdict "$out/$name.hyla.out" >"$out/$name.hyla.verdict"
+	problem=
+	calls=
+	for r in $routines; do
+		count=$(sed -n "s/^hyla_lapack: $prec${r}_ \([0-9]*\) to hyla.*/\1/p" "$out/$name.hyla.err")
+		calls="$calls $prec${r}_ ${count:-0}"
+		[ "${count:-0}" -gt 0 ] || problem="hyla took no call of $prec${r}_"
+	done
+	if [ "$status" != 0 ]; then
+		problem="exit status $status (system/drop-in)"
+	elif ! grep -q 'passed the threshold' "$out/$name.system.verdict"; then
+		problem="no verdict on the system LAPACK (see $out/$name.system.out)"
+	elif ! cmp -s "$out/$name.system.verdict" "$out/$name.hyla.verdict"; then
+		problem="the verdicts differ (system <, drop-in >):
+$(diff "$out/$name.system.verdict" "$out/$name.hyla.verdict" | head -20)"
+	fi
+	passed=$(grep -c 'passed' "$out/$name.hyla.verdict" || true)
+	if [ -n "$problem" ]; then
+		failed=$((failed + 1))
+		echo "FAILED: $name ($2 < $(basename "$input"), nb ${nb:-hyla's}): $problem"
+	else
+		echo "$name ($2 < $(basename "$input"), nb ${nb:-hyla's}): equal verdicts ($passed passed);" \
+			"hyla took$calls; $(ms "$t0" "$t1") ms system, $(ms "$t1" "$t2") ms drop-in"
+	fi
+}
+
+# lin_input PREC [M/N values]: the QR paths of ?test.in (QR, QP, LS), with
+# its sizes or the given ones.
+lin_input() {
+	path=$(echo "$1" | tr ds DS)
+	{
+		if [ -n "${2:-}" ]; then
+			sed -n 1p "$testers/${1}test.in"
+			printf '%s\n%s\n%s\n%s\n' "$(echo $2 | wc -w)" "$2" "$(echo $2 | wc -w)" "$2"
+			sed -n 6,16p "$testers/${1}test.in"
+		else
+			sed -n 1,16p "$testers/${1}test.in"
+		fi
+		printf '%sQR    8\n%sQP    6\n%sLS    6\n' "$path" "$path" "$path"
+	}
+}
+# larger IN FIRST LAST VALUES...: IN with lines FIRST..LAST (its sizes)
+# replaced by the given lines.
+larger() {
+	in=$1 first=$2 last=$3
+	shift 3
+	sed -n "1,$((first - 1))p" "$testers/$in"
+	printf '%s\n' "$@"
+	sed -n "$((last + 1)),\$p" "$testers/$in"
+}
+
+for p in d s; do
+	lin_input $p >"$out/${p}qr.in"
+	run ${p}nep xeigtst$p "$testers/nep.in" 4 "gehrd orghr"
+	run ${p}sep xeigtst$p "$testers/sep.in" 4 "sytrd orgqr"
+	run ${p}svd xeigtst$p "$testers/svd.in" 4 "gebrd geqrf orgqr"
+	run ${p}ed xeigtst$p "$testers/${p}ed.in" 4 "gehrd orghr"
+	run ${p}sg xeigtst$p "$testers/${p}sg.in" 4 "sytrd"
+	run ${p}gqr xeigtst$p "$testers/gqr.in" 4 "geqrf orgqr"
+	run ${p}glm xeigtst$p "$testers/glm.in" 4 "geqrf"
+	run ${p}lse xeigtst$p "$testers/lse.in" 4 "geqrf"
+	run ${p}qr xlintst$p "$out/${p}qr.in" 4 "geqrf orgqr gebrd"
+	[ -n "$full" ] || continue
+	lin_input $p "20 64 100 132" >"$out/${p}qr_large.in"
+	larger nep.in 2 3 3 "40 100 132" >"$out/nep_large.in"
+	larger sep.in 2 3 3 "40 100 132" >"$out/sep_large.in"
+	larger svd.in 2 4 5 "40 132 100 132 60" "100 60 132 132 132" >"$out/svd_large.in"
+	for nb in 4 ""; do
+		run ${p}nep_large_nb${nb:-0} xeigtst$p "$out/nep_large.in" "$nb" "gehrd orghr"
+		run ${p}sep_large_nb${nb:-0} xeigtst$p "$out/sep_large.in" "$nb" "sytrd orgqr"
+		run ${p}svd_large_nb${nb:-0} xeigtst$p "$out/svd_large.in" "$nb" "gebrd geqrf orgqr"
+		run ${p}qr_large_nb${nb:-0} xlintst$p "$out/${p}qr_large.in" "$nb" "geqrf orgqr gebrd"
+	done
+done
+if [ "$failed" != 0 ]; then
+	echo "lapack-testers: $failed run(s) FAILED (outputs in $out)"
+	exit 1
+fi
+echo "lapack-testers: all runs equal to the system LAPACK's: pass"
