@@ -41,13 +41,15 @@ fi
 build=$(cd "$build" && pwd)
 dropin=$build/lapack/libhyla_lapack.so
 cache=${HYLA_CACHE:-$HOME/.cache/hyla}
-version=$(dpkg-query -W -f='${Version}' liblapack3)
 
 # The testers' build: LAPACK's makefiles, the system's libraries. The cache's
 # key: the version, this make.inc and the build steps' revision (raise it
-# when the steps below change what is built).
+# when the steps below change what is built). HYLA_LAPACK_TESTERS names a
+# folder of testers built so instead (the GPU machine's, staged).
 recipe=1
-make_inc="FC = gfortran
+if [ -z "${HYLA_LAPACK_TESTERS:-}" ]; then
+	version=$(dpkg-query -W -f='${Version}' liblapack3)
+	make_inc="FC = gfortran
 FFLAGS = -O2 -frecursive
 FFLAGS_DRV = \$(FFLAGS)
 FFLAGS_NOOPT = -O0 -frecursive
@@ -58,8 +60,9 @@ TIMER = INT_ETIME
 BLASLIB = /usr/lib/$(gcc -print-multiarch)/libblas.so
 LAPACKLIB = /usr/lib/$(gcc -print-multiarch)/liblapack.so
 TMGLIB = \$(TOPSRCDIR)/libtmglib.a"
-key=$(printf '%s\n%s\n' "$make_inc" "$recipe" | sha256sum | cut -c1-12)
-testers=$cache/lapack-testers-$version-$key
+	key=$(printf '%s\n%s\n' "$make_inc" "$recipe" | sha256sum | cut -c1-12)
+fi
+testers=${HYLA_LAPACK_TESTERS:-$cache/lapack-testers-${version:-}-${key:-}}
 
 build_testers() {
 	if ! command -v gfortran >/dev/null; then
@@ -89,7 +92,13 @@ build_testers() {
 	rm -rf "$work"
 	trap - EXIT
 }
-[ -x "$testers/xlintsts" ] || build_testers
+if [ ! -x "$testers/xlintsts" ]; then
+	if [ -n "${HYLA_LAPACK_TESTERS:-}" ]; then
+		echo "lapack-testers: no testers in $testers" >&2
+		exit 1
+	fi
+	build_testers
+fi
 
 out=$build/lapack-testers
 rm -rf "$out"
