@@ -4,11 +4,11 @@
  * ahead of -llapack or given it by LD_PRELOAD, against the system LAPACK's
  * own routines (liblapack.so.3 by dlopen): the results of the six routines
  * in both precisions, the workspace queries, bad arguments through its own
- * xerbla_ (name and number), four threads at once. At the end, with
- * "hyla", StarPU must be running (hyla did the work: HYLA_LAPACK_MIN_N=0);
- * with "system" it must not (the calls were below the crossover). A
- * recursion of the drop-in into itself would hang or crash it. Prints one
- * line; exit status 0 pass, 1 fail, 2 bad arguments. */
+ * xerbla_ (name and number), four threads at once, a child of fork. At the
+ * end, with "hyla", StarPU must be running (hyla did the work:
+ * HYLA_LAPACK_MIN_N=0); with "system" it must not (the calls were below the
+ * crossover). A recursion of the drop-in into itself would hang or crash
+ * it. Prints one line; exit status 0 pass, 1 fail, 2 bad arguments. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <float.h>
@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static void *system_lapack;
 static atomic_int checks, failures;
@@ -104,6 +106,21 @@ static void *caller(void *arg)
 	return NULL;
 }
 
+/* A child of fork, StarPU's threads not in it: the system LAPACK answers,
+ * and the child exits (through exit: at-exit handlers run). */
+static void forked_child(void)
+{
+	int before = atomic_load(&failures), status = -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		qr_d(60, 40, 40, 11);
+		exit(atomic_load(&failures) > before);
+	}
+	check(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	              WEXITSTATUS(status) == 0,
+	      "a child of fork: status %d", status);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2 || (strcmp(argv[1], "hyla") && strcmp(argv[1], "system"))) {
@@ -123,6 +140,7 @@ int main(int argc, char **argv)
 		pthread_create(&threads[i], NULL, caller, (void *)i);
 	for (int i = 0; i < 4; i++)
 		pthread_join(threads[i], NULL);
+	forked_child();
 
 	int (*running)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "starpu_is_initialized");
 	int hyla = running && running();
