@@ -1,10 +1,11 @@
 # Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # What `cmake --install` puts under the prefix: the library (versioned,
-# SONAME libhyla.so.0), its headers, the drivers, hyla-calibrate, the
-# reference models, hyla.pc and the CMake package (hyla::hyla).
+# SONAME libhyla.so.0), the drop-in LAPACK (libhyla_lapack.so.0), the
+# headers, the drivers, hyla-calibrate, the reference models, hyla.pc and
+# the CMake package (hyla::hyla).
 #
 # StarPU stays where it is (the project's cache, or the user's own): its
-# library folder is recorded in the runtime paths of libhyla and the
+# library folder is recorded in the runtime paths of both libraries and the
 # drivers and in both package files, so that a program built against the
 # installed hyla runs with no LD_LIBRARY_PATH. The rest of the runtime
 # paths is relative ($ORIGIN): the prefix can move.
@@ -16,7 +17,7 @@ if(HYLA_WITH_CUDA)
   list(APPEND hyla_starpu_libdirs "${CUDAToolkit_LIBRARY_DIR}") # cuBLAS, cuSOLVER
 endif()
 list(REMOVE_ITEM hyla_starpu_libdirs ${CMAKE_C_IMPLICIT_LINK_DIRECTORIES}) # the system's
-set_target_properties(hyla PROPERTIES INSTALL_RPATH "$ORIGIN;${hyla_starpu_libdirs}")
+set_target_properties(hyla hyla_lapack PROPERTIES INSTALL_RPATH "$ORIGIN;${hyla_starpu_libdirs}")
 set(hyla_drivers qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce)
 set_target_properties(${hyla_drivers} PROPERTIES
   INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR};${hyla_starpu_libdirs}")
@@ -24,6 +25,7 @@ set_target_properties(${hyla_drivers} PROPERTIES
 install(TARGETS hyla EXPORT hylaTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT Development
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS hyla_lapack LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES include/hyla.h include/hyla_async.h include/hyla_codelets.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS ${hyla_drivers} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

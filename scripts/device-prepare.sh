@@ -2,7 +2,8 @@
 # Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # Stage what a run on the GPU machine needs into .device/ (git-ignored, passed
 # to the device tool as `carry`): Debian's runtime libraries as .deb files, the
-# StarPU shared library, and a CUDA build of hyla made here (sm_90 + PTX).
+# StarPU shared library, a CUDA build of hyla made here (sm_90 + PTX) and
+# LAPACK's testers if scripts/lapack-testers.sh has built them.
 # Then run there:  sh scripts/device-run.sh [checks|bench|all]
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,4 +21,11 @@ strip --strip-unneeded "$stage/starpu/lib/"libstarpu-1.3.so.*.* "$stage/starpu/b
 cmake -S "$here" -B "$stage/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="90-real;90-virtual" >/dev/null
 cmake --build "$stage/build" -j"$(nproc)" >/dev/null
 rm -rf "$stage/build/CMakeFiles" "$stage/build"/*/CMakeFiles
+# LAPACK's testers for device-run.sh's lapack mode, as scripts/lapack-testers.sh
+# built them here (run it once first).
+testers=$(ls -d "${HYLA_CACHE:-$HOME/.cache/hyla}"/lapack-testers-*/ 2>/dev/null | tail -n 1)
+if [ -n "$testers" ]; then
+	rm -rf "$stage/lapack-testers"
+	cp -a "$testers" "$stage/lapack-testers"
+fi
 du -sh "$stage"

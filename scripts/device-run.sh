@@ -19,6 +19,10 @@
 #                fewer schedulers.
 #   parallel     checks under pheft and peager (parallel tasks on combined
 #                workers) with the GPU.
+#   lapack       the drop-in LAPACK's test (linked and preloaded) and LAPACK's
+#                own testers on the system LAPACK and on the drop-in
+#                (scripts/lapack-testers.sh, with the testers that
+#                device-prepare.sh staged; their outputs to $OUT), CUDA on.
 #   reliability  the Gram-Schmidt edges (scaled inputs, dependent columns), the
 #                concurrent first use, the API's edges, an application's own
 #                handle reduced in place (the bytes that cross the bus),
@@ -115,6 +119,21 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 	done 2>&1 | tee "$out/checks.txt"
 	grep -c FAILED "$out/checks.txt" | sed 's/^/failed checks: /'
 fi
+
+if [ "$what" = lapack ]; then
+	for sched in eager dmda; do
+		STARPU_SCHED=$sched HYLA_LAPACK_MIN_N=0 HYLA_LAPACK_NB=8 $bin/tests/test_lapack_dropin hyla ||
+			echo "FAILED: test_lapack_dropin hyla under $sched"
+		STARPU_SCHED=$sched $bin/tests/test_lapack_dropin system ||
+			echo "FAILED: test_lapack_dropin system under $sched"
+		STARPU_SCHED=$sched LD_PRELOAD=$bin/lapack/libhyla_lapack.so HYLA_LAPACK_MIN_N=0 \
+			HYLA_LAPACK_NB=8 $bin/tests/test_lapack_preload hyla || echo "FAILED: test_lapack_preload under $sched"
+	done
+	HYLA_LAPACK_TESTERS=$here/.device/lapack-testers sh scripts/lapack-testers.sh $bin ||
+		echo "FAILED: lapack-testers.sh"
+	cp -r $bin/lapack-testers "$out/"
+fi 2>&1 | tee "$out/lapack.txt"
+[ "$what" = lapack ] && grep -c FAILED "$out/lapack.txt" | sed 's/^/failed: /'
 
 if [ "$what" = reliability ]; then
 	for sched in eager random dmda ws; do

@@ -61,24 +61,9 @@ if [ -f "$prefix/.built" ]; then
 	echo "hyla: StarPU $version ($variant) cached in $prefix"
 else
 	echo "hyla: building StarPU $version ($variant) into $prefix"
-	# Debian's source package: its deb-src entry (once), fresh indexes.
-	if apt_ok; then
-		if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ &&
-			! grep -qs '^deb-src' /etc/apt/sources.list; then
-			cat > /etc/apt/sources.list.d/hyla-src.sources <<SRC
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-		fi
-		apt-get update -qq
-	fi
 	work=$(mktemp -d)
 	trap 'rm -rf "$work"' EXIT
-	(cd "$work" && apt-get source -qq starpu=$version+dfsg-2 >/dev/null 2>&1 ||
-		apt-get source -qq starpu >/dev/null)
+	"$here/scripts/debian-source.sh" "$work" starpu=$version+dfsg-2 starpu
 	src=$(ls -d "$work"/starpu-$version*/)
 	(cd "$src" && for p in "$here"/patches/starpu-1.3.10-*.patch; do patch -p1 -s < "$p" || exit 1; done &&
 		./configure -q --prefix="$prefix" $flags >"$work/configure.log" 2>&1 ||

@@ -1,0 +1,127 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* LAPACK's Fortran entry points (LP64: every argument by reference, the
+ * hidden length of a character argument last). A call whose arguments pass
+ * LAPACK's own checks, workspace queries aside, and whose size reaches the
+ * crossover goes to hyla: the system LAPACK answers a workspace query with
+ * the caller's work and lwork first, so that WORK(1) holds the optimal
+ * lwork as after LAPACK's call (hyla needs no workspace of the caller).
+ * Everything else goes to the system LAPACK, which reports a bad argument
+ * (xerbla) exactly as LAPACK does. Typed source: see runtime/precision.h. */
+#include <stddef.h>
+#include "dropin.h"
+#include "precision.h"
+
+#define ID(r) DROPIN_ID(r, PREC_CHAR)
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+static const int query = -1;
+
+typedef void geqrf_fn(const int *m, const int *n, real_t *a, const int *lda, real_t *tau,
+                      real_t *work, const int *lwork, int *info);
+void LAPACK(geqrf)(const int *m, const int *n, real_t *a, const int *lda, real_t *tau,
+                   real_t *work, const int *lwork, int *info)
+{
+	geqrf_fn *lapack = (geqrf_fn *)dropin_system(ID(GEQRF));
+	/* lwork >= max(1, n) always (LAPACK 3.11 takes 1 for m = 0) */
+	int valid = *m >= 0 && *n >= 0 && *lda >= MAX(1, *m) && *lwork >= MAX(1, *n);
+	if (dropin_route(ID(GEQRF), valid, MIN(*m, *n))) {
+		lapack(m, n, a, lda, tau, work, &query, info);
+		dropin_done(ID(GEQRF), PUBLIC(geqrf)(*m, *n, a, *lda, tau, dropin_options()));
+		*info = 0;
+	} else {
+		lapack(m, n, a, lda, tau, work, lwork, info);
+	}
+}
+
+typedef void orgqr_fn(const int *m, const int *n, const int *k, real_t *a, const int *lda,
+                      const real_t *tau, real_t *work, const int *lwork, int *info);
+void LAPACK(orgqr)(const int *m, const int *n, const int *k, real_t *a, const int *lda,
+                   const real_t *tau, real_t *work, const int *lwork, int *info)
+{
+	orgqr_fn *lapack = (orgqr_fn *)dropin_system(ID(ORGQR));
+	int valid = *m >= 0 && *n >= 0 && *n <= *m && *k >= 0 && *k <= *n &&
+	            *lda >= MAX(1, *m) && *lwork >= MAX(1, *n);
+	if (dropin_route(ID(ORGQR), valid, *k)) {
+		lapack(m, n, k, a, lda, tau, work, &query, info);
+		dropin_done(ID(ORGQR), PUBLIC(orgqr)(*m, *n, *k, a, *lda, tau, dropin_options()));
+		*info = 0;
+	} else {
+		lapack(m, n, k, a, lda, tau, work, lwork, info);
+	}
+}
+
+/* dgehrd's and dorghr's checks but lwork's */
+static int hessenberg_valid(const int *n, const int *ilo, const int *ihi, const int *lda)
+{
+	return *n >= 0 && *ilo >= 1 && *ilo <= MAX(1, *n) && *ihi >= MIN(*ilo, *n) && *ihi <= *n &&
+	       *lda >= MAX(1, *n);
+}
+
+typedef void gehrd_fn(const int *n, const int *ilo, const int *ihi, real_t *a, const int *lda,
+                      real_t *tau, real_t *work, const int *lwork, int *info);
+void LAPACK(gehrd)(const int *n, const int *ilo, const int *ihi, real_t *a, const int *lda,
+                   real_t *tau, real_t *work, const int *lwork, int *info)
+{
+	gehrd_fn *lapack = (gehrd_fn *)dropin_system(ID(GEHRD));
+	int valid = hessenberg_valid(n, ilo, ihi, lda) && *lwork >= MAX(1, *n);
+	if (dropin_route(ID(GEHRD), valid, *ihi - *ilo + 1)) {
+		lapack(n, ilo, ihi, a, lda, tau, work, &query, info);
+		dropin_done(ID(GEHRD), PUBLIC(gehrd)(*n, *ilo, *ihi, a, *lda, tau, dropin_options()));
+		*info = 0;
+	} else {
+		lapack(n, ilo, ihi, a, lda, tau, work, lwork, info);
+	}
+}
+
+typedef void orghr_fn(const int *n, const int *ilo, const int *ihi, real_t *a, const int *lda,
+                      const real_t *tau, real_t *work, const int *lwork, int *info);
+void LAPACK(orghr)(const int *n, const int *ilo, const int *ihi, real_t *a, const int *lda,
+                   const real_t *tau, real_t *work, const int *lwork, int *info)
+{
+	orghr_fn *lapack = (orghr_fn *)dropin_system(ID(ORGHR));
+	int valid = hessenberg_valid(n, ilo, ihi, lda) && *lwork >= MAX(1, *ihi - *ilo);
+	if (dropin_route(ID(ORGHR), valid, *ihi - *ilo)) {
+		lapack(n, ilo, ihi, a, lda, tau, work, &query, info);
+		dropin_done(ID(ORGHR), PUBLIC(orghr)(*n, *ilo, *ihi, a, *lda, tau, dropin_options()));
+		*info = 0;
+	} else {
+		lapack(n, ilo, ihi, a, lda, tau, work, lwork, info);
+	}
+}
+
+typedef void sytrd_fn(const char *uplo, const int *n, real_t *a, const int *lda, real_t *d,
+                      real_t *e, real_t *tau, real_t *work, const int *lwork, int *info,
+                      size_t uplo_len);
+void LAPACK(sytrd)(const char *uplo, const int *n, real_t *a, const int *lda, real_t *d,
+                   real_t *e, real_t *tau, real_t *work, const int *lwork, int *info,
+                   size_t uplo_len)
+{
+	sytrd_fn *lapack = (sytrd_fn *)dropin_system(ID(SYTRD));
+	char u = *uplo;
+	int valid = (u == 'U' || u == 'u' || u == 'L' || u == 'l') && *n >= 0 &&
+	            *lda >= MAX(1, *n) && *lwork >= 1;
+	if (dropin_route(ID(SYTRD), valid, *n)) {
+		lapack(uplo, n, a, lda, d, e, tau, work, &query, info, uplo_len);
+		dropin_done(ID(SYTRD), PUBLIC(sytrd)(u, *n, a, *lda, d, e, tau, dropin_options()));
+		*info = 0;
+	} else {
+		lapack(uplo, n, a, lda, d, e, tau, work, lwork, info, uplo_len);
+	}
+}
+
+typedef void gebrd_fn(const int *m, const int *n, real_t *a, const int *lda, real_t *d,
+                      real_t *e, real_t *tauq, real_t *taup, real_t *work, const int *lwork,
+                      int *info);
+void LAPACK(gebrd)(const int *m, const int *n, real_t *a, const int *lda, real_t *d, real_t *e,
+                   real_t *tauq, real_t *taup, real_t *work, const int *lwork, int *info)
+{
+	gebrd_fn *lapack = (gebrd_fn *)dropin_system(ID(GEBRD));
+	int valid = *m >= 0 && *n >= 0 && *lda >= MAX(1, *m) && *lwork >= MAX(1, MAX(*m, *n));
+	if (dropin_route(ID(GEBRD), valid, MIN(*m, *n))) {
+		lapack(m, n, a, lda, d, e, tauq, taup, work, &query, info);
+		dropin_done(ID(GEBRD), PUBLIC(gebrd)(*m, *n, a, *lda, d, e, tauq, taup, dropin_options()));
+		*info = 0;
+	} else {
+		lapack(m, n, a, lda, d, e, tauq, taup, work, lwork, info);
+	}
+}

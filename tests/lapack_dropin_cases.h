@@ -1,0 +1,201 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* test_lapack_dropin's checks in one precision: included once per precision
+ * with real_t, EPS, L(x) (lapack.h's LAPACK_dx or LAPACK_sx: the routine
+ * that the program links, the drop-in's), R(x) (the system LAPACK's, by
+ * dlsym) and T(x) (x_d or x_s) defined. Every routine on the same input
+ * through both: the results must agree to rounding (same reflector
+ * conventions), the workspace queries exactly, and bad arguments must
+ * reach xerbla as the system LAPACK reports them. */
+
+/* A random m-by-n matrix in [-1, 1], from seed. */
+static real_t *T(random_matrix)(int m, int n, unsigned seed)
+{
+	real_t *a = malloc(sizeof *a * (size_t)m * (size_t)n);
+	for (size_t i = 0; a && i < (size_t)m * (size_t)n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		a[i] = (real_t)((seed >> 8) & 0xffff) / 32768 - 1;
+	}
+	return a;
+}
+
+static real_t *T(copy)(const real_t *a, size_t count)
+{
+	real_t *c = malloc(sizeof *c * (count ? count : 1));
+	if (c && count)
+		memcpy(c, a, sizeof *c * count);
+	return c;
+}
+
+/* ||x - ref||_F / ||ref||_F within 100 n eps (the forward difference of two
+ * backward stable reductions: 33 n eps for one Hessenberg form here, most
+ * under 3; a wrong reflector gives O(1)). */
+static void T(compare)(const char *what, size_t count, const real_t *x, const real_t *ref, int n)
+{
+	double sum = 0, norm = 0;
+	for (size_t i = 0; i < count; i++) {
+		sum += ((double)x[i] - (double)ref[i]) * ((double)x[i] - (double)ref[i]);
+		norm += (double)ref[i] * (double)ref[i];
+	}
+	double units = sqrt(sum) / ((norm > 0 ? sqrt(norm) : 1) * (n > 1 ? n : 1) * EPS);
+	check(units <= 100, "%s: %.3g n eps from the system LAPACK's", what, units);
+}
+
+/* dgeqrf, then dorgqr of k reflectors into m-by-n (n <= m). */
+static void T(qr)(int m, int n, int k, unsigned seed)
+{
+	int mn = m < n ? m : n, lwork = 64 * (m + n), info, ld = m;
+	real_t *a = T(random_matrix)(m, n, seed), *b = T(copy)(a, (size_t)m * n);
+	real_t *tau = malloc(sizeof *tau * (size_t)(mn + 1)), *tref = malloc(sizeof *tau * (size_t)(mn + 1));
+	real_t *work = malloc(sizeof *work * (size_t)lwork);
+	L(geqrf)(&m, &n, a, &ld, tau, work, &lwork, &info);
+	check(info == 0, "geqrf %dx%d: info %d", m, n, info);
+	R(geqrf)(&m, &n, b, &ld, tref, work, &lwork, &info);
+	T(compare)("geqrf: R and the reflectors", (size_t)m * n, a, b, m);
+	T(compare)("geqrf: tau", (size_t)mn, tau, tref, m);
+	if (k <= mn && n <= m) {
+		real_t *q = T(copy)(b, (size_t)m * n);
+		L(orgqr)(&m, &n, &k, q, &ld, tref, work, &lwork, &info);
+		check(info == 0, "orgqr %dx%d k %d: info %d", m, n, k, info);
+		R(orgqr)(&m, &n, &k, b, &ld, tref, work, &lwork, &info);
+		T(compare)("orgqr: Q", (size_t)m * n, q, b, m);
+		free(q);
+	}
+	free(a), free(b), free(tau), free(tref), free(work);
+}
+
+/* dgehrd of the rows and columns ilo..ihi, then dorghr. */
+static void T(hessenberg)(int n, int ilo, int ihi, unsigned seed)
+{
+	int lwork = 64 * n + 4096, info;
+	real_t *a = T(random_matrix)(n, n, seed), *b = T(copy)(a, (size_t)n * n);
+	real_t *tau = calloc((size_t)n, sizeof *tau), *tref = calloc((size_t)n, sizeof *tau);
+	real_t *work = malloc(sizeof *work * (size_t)lwork);
+	/* Rows ilo.. and columns ..ihi outside the block zero, as dgebal leaves them. */
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < n; i++)
+			if ((j < ilo - 1 && i > j) || (i > ihi - 1 && i > j))
+				a[i + (size_t)j * n] = b[i + (size_t)j * n] = 0;
+	L(gehrd)(&n, &ilo, &ihi, a, &n, tau, work, &lwork, &info);
+	check(info == 0, "gehrd %d (%d..%d): info %d", n, ilo, ihi, info);
+	R(gehrd)(&n, &ilo, &ihi, b, &n, tref, work, &lwork, &info);
+	T(compare)("gehrd: H and the reflectors", (size_t)n * n, a, b, n);
+	T(compare)("gehrd: tau", (size_t)(n > 1 ? n - 1 : 0), tau, tref, n);
+	memcpy(a, b, sizeof *a * (size_t)n * n); /* the same reflectors for both */
+	L(orghr)(&n, &ilo, &ihi, a, &n, tref, work, &lwork, &info);
+	check(info == 0, "orghr %d (%d..%d): info %d", n, ilo, ihi, info);
+	R(orghr)(&n, &ilo, &ihi, b, &n, tref, work, &lwork, &info);
+	T(compare)("orghr: Q", (size_t)n * n, a, b, n);
+	free(a), free(b), free(tau), free(tref), free(work);
+}
+
+/* dsytrd of a symmetric matrix's uplo triangle. */
+static void T(tridiagonal)(char uplo, int n, unsigned seed)
+{
+	int lwork = 64 * n, info;
+	real_t *a = T(random_matrix)(n, n, seed);
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < j; i++)
+			a[j + (size_t)i * n] = a[i + (size_t)j * n];
+	real_t *b = T(copy)(a, (size_t)n * n), *work = malloc(sizeof *work * (size_t)lwork);
+	real_t *out = malloc(sizeof *out * 3 * (size_t)n), *ref = malloc(sizeof *ref * 3 * (size_t)n);
+	L(sytrd)(&uplo, &n, a, &n, out, out + n, out + 2 * n, work, &lwork, &info);
+	check(info == 0, "sytrd %c %d: info %d", uplo, n, info);
+	R(sytrd)(&uplo, &n, b, &n, ref, ref + n, ref + 2 * n, work, &lwork, &info, 1);
+	T(compare)("sytrd: the reflectors and the other triangle", (size_t)n * n, a, b, n);
+	T(compare)("sytrd: d and e", (size_t)(2 * n - 1), out, ref, n);
+	T(compare)("sytrd: tau", (size_t)(n - 1), out + 2 * n, ref + 2 * n, n);
+	free(a), free(b), free(work), free(out), free(ref);
+}
+
+/* dgebrd of an m-by-n matrix (lower bidiagonal for m < n). */
+static void T(bidiagonal)(int m, int n, unsigned seed)
+{
+	int mn = m < n ? m : n, lwork = 64 * (m + n), info;
+	real_t *a = T(random_matrix)(m, n, seed), *b = T(copy)(a, (size_t)m * n);
+	real_t *work = malloc(sizeof *work * (size_t)lwork);
+	real_t *out = malloc(sizeof *out * 4 * (size_t)mn), *ref = malloc(sizeof *ref * 4 * (size_t)mn);
+	L(gebrd)(&m, &n, a, &m, out, out + mn, out + 2 * mn, out + 3 * mn, work, &lwork, &info);
+	check(info == 0, "gebrd %dx%d: info %d", m, n, info);
+	R(gebrd)(&m, &n, b, &m, ref, ref + mn, ref + 2 * mn, ref + 3 * mn, work, &lwork, &info);
+	T(compare)("gebrd: the reflectors", (size_t)m * n, a, b, m > n ? m : n);
+	T(compare)("gebrd: d and e", (size_t)(2 * mn - 1), out, ref, m > n ? m : n);
+	T(compare)("gebrd: tauq and taup", (size_t)(2 * mn), out + 2 * mn, ref + 2 * mn, m > n ? m : n);
+	free(a), free(b), free(work), free(out), free(ref);
+}
+
+/* Workspace queries: the drop-in answers as the system LAPACK does. */
+static void T(queries)(void)
+{
+	int m = 300, n = 200, k = 150, ilo = 2, ihi = 190, q = -1, info1, info2;
+	real_t a[1], t[1], w1 = 0, w2 = 0;
+#define SAME(what) check(w1 == w2 && info1 == 0 && info2 == 0, \
+	                 "%s query: %g (info %d), the system LAPACK's %g (info %d)", what, \
+	                 (double)w1, info1, (double)w2, info2)
+	L(geqrf)(&m, &n, a, &m, t, &w1, &q, &info1);
+	R(geqrf)(&m, &n, a, &m, t, &w2, &q, &info2);
+	SAME("geqrf");
+	L(orgqr)(&m, &n, &k, a, &m, t, &w1, &q, &info1);
+	R(orgqr)(&m, &n, &k, a, &m, t, &w2, &q, &info2);
+	SAME("orgqr");
+	L(gehrd)(&n, &ilo, &ihi, a, &n, t, &w1, &q, &info1);
+	R(gehrd)(&n, &ilo, &ihi, a, &n, t, &w2, &q, &info2);
+	SAME("gehrd");
+	L(orghr)(&n, &ilo, &ihi, a, &n, t, &w1, &q, &info1);
+	R(orghr)(&n, &ilo, &ihi, a, &n, t, &w2, &q, &info2);
+	SAME("orghr");
+	L(sytrd)("U", &n, a, &n, t, t, t, &w1, &q, &info1);
+	R(sytrd)("U", &n, a, &n, t, t, t, &w2, &q, &info2, 1);
+	SAME("sytrd");
+	L(gebrd)(&m, &n, a, &m, t, t, t, t, &w1, &q, &info1);
+	R(gebrd)(&m, &n, a, &m, t, t, t, t, &w2, &q, &info2);
+	SAME("gebrd");
+#undef SAME
+}
+
+/* Bad arguments: xerbla hears LAPACK's name and number, info is minus it. */
+static void T(argument_errors)(void)
+{
+	const char *name = EPS > 1e-10 ? "S" : "D";
+	int m = 10, n = 8, k = 4, one = 1, neg = -1, zero = 0, big = 9, lw = 1000, info;
+	real_t a[100], t[10], w[1000];
+	char routine[16];
+#define BAD(routine_name, number, call) \
+	do { \
+		snprintf(routine, sizeof routine, "%s%s", name, routine_name); \
+		forget_xerbla(); \
+		call; \
+		xerbla_heard(routine, number, info); \
+	} while (0)
+	BAD("GEQRF", 1, L(geqrf)(&neg, &n, a, &m, t, w, &lw, &info));
+	BAD("GEQRF", 4, L(geqrf)(&m, &n, a, &n, t, w, &lw, &info));
+	BAD("GEQRF", 7, L(geqrf)(&m, &n, a, &m, t, w, &one, &info));
+	BAD("ORGQR", 2, L(orgqr)(&n, &m, &k, a, &m, t, w, &lw, &info));
+	BAD("ORGQR", 3, L(orgqr)(&m, &n, &big, a, &m, t, w, &lw, &info));
+	BAD("ORGQR", 8, L(orgqr)(&m, &n, &k, a, &m, t, w, &k, &info));
+	BAD("GEHRD", 2, L(gehrd)(&n, &zero, &n, a, &n, t, w, &lw, &info));
+	BAD("GEHRD", 3, L(gehrd)(&n, &one, &big, a, &n, t, w, &lw, &info));
+	BAD("GEHRD", 8, L(gehrd)(&n, &one, &n, a, &n, t, w, &one, &info));
+	BAD("ORGHR", 5, L(orghr)(&n, &one, &n, a, &one, t, w, &lw, &info));
+	BAD("ORGHR", 8, L(orghr)(&n, &one, &n, a, &n, t, w, &one, &info));
+	BAD("SYTRD", 1, L(sytrd)("X", &n, a, &n, t, t, t, w, &lw, &info));
+	BAD("SYTRD", 2, L(sytrd)("L", &neg, a, &n, t, t, t, w, &lw, &info));
+	BAD("SYTRD", 9, L(sytrd)("U", &n, a, &n, t, t, t, w, &zero, &info));
+	BAD("GEBRD", 2, L(gebrd)(&m, &neg, a, &m, t, t, t, t, w, &lw, &info));
+	BAD("GEBRD", 10, L(gebrd)(&m, &n, a, &m, t, t, t, t, w, &n, &info));
+#undef BAD
+}
+
+static void T(all)(void)
+{
+	T(queries)();
+	T(argument_errors)();
+	T(qr)(130, 100, 70, 1);
+	T(qr)(90, 140, 0, 2);   /* wide: geqrf only */
+	T(qr)(100, 100, 100, 3);
+	T(hessenberg)(100, 1, 100, 4);
+	T(hessenberg)(100, 4, 90, 5);
+	T(tridiagonal)('L', 100, 6);
+	T(tridiagonal)('U', 97, 7);
+	T(bidiagonal)(130, 100, 8);
+	T(bidiagonal)(90, 140, 9);
+}
