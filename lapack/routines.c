@@ -18,8 +18,13 @@ static const int query = -1;
 
 typedef void geqrf_fn(const int *m, const int *n, real_t *a, const int *lda, real_t *tau,
                       real_t *work, const int *lwork, int *info);
-void LAPACK(geqrf)(const int *m, const int *n, real_t *a, const int *lda, real_t *tau,
-                   real_t *work, const int *lwork, int *info)
+#ifdef HYLA_PREC_D
+void dgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau, double *work,
+             const int *lwork, int *info)
+#else
+void sgeqrf_(const int *m, const int *n, float *a, const int *lda, float *tau, float *work,
+             const int *lwork, int *info)
+#endif
 {
 	geqrf_fn *lapack = (geqrf_fn *)dropin_system(ID(GEQRF));
 	/* lwork >= max(1, n) always (LAPACK 3.11 takes 1 for m = 0) */
@@ -35,8 +40,13 @@ void LAPACK(geqrf)(const int *m, const int *n, real_t *a, const int *lda, real_t
 
 typedef void orgqr_fn(const int *m, const int *n, const int *k, real_t *a, const int *lda,
                       const real_t *tau, real_t *work, const int *lwork, int *info);
-void LAPACK(orgqr)(const int *m, const int *n, const int *k, real_t *a, const int *lda,
-                   const real_t *tau, real_t *work, const int *lwork, int *info)
+#ifdef HYLA_PREC_D
+void dorgqr_(const int *m, const int *n, const int *k, double *a, const int *lda, const double *tau,
+             double *work, const int *lwork, int *info)
+#else
+void sorgqr_(const int *m, const int *n, const int *k, float *a, const int *lda, const float *tau,
+             float *work, const int *lwork, int *info)
+#endif
 {
 	orgqr_fn *lapack = (orgqr_fn *)dropin_system(ID(ORGQR));
 	int valid = *m >= 0 && *n >= 0 && *n <= *m && *k >= 0 && *k <= *n &&
@@ -59,8 +69,13 @@ static int hessenberg_valid(const int *n, const int *ilo, const int *ihi, const 
 
 typedef void gehrd_fn(const int *n, const int *ilo, const int *ihi, real_t *a, const int *lda,
                       real_t *tau, real_t *work, const int *lwork, int *info);
-void LAPACK(gehrd)(const int *n, const int *ilo, const int *ihi, real_t *a, const int *lda,
-                   real_t *tau, real_t *work, const int *lwork, int *info)
+#ifdef HYLA_PREC_D
+void dgehrd_(const int *n, const int *ilo, const int *ihi, double *a, const int *lda, double *tau,
+             double *work, const int *lwork, int *info)
+#else
+void sgehrd_(const int *n, const int *ilo, const int *ihi, float *a, const int *lda, float *tau,
+             float *work, const int *lwork, int *info)
+#endif
 {
 	gehrd_fn *lapack = (gehrd_fn *)dropin_system(ID(GEHRD));
 	int valid = hessenberg_valid(n, ilo, ihi, lda) && *lwork >= MAX(1, *n);
@@ -75,8 +90,13 @@ void LAPACK(gehrd)(const int *n, const int *ilo, const int *ihi, real_t *a, cons
 
 typedef void orghr_fn(const int *n, const int *ilo, const int *ihi, real_t *a, const int *lda,
                       const real_t *tau, real_t *work, const int *lwork, int *info);
-void LAPACK(orghr)(const int *n, const int *ilo, const int *ihi, real_t *a, const int *lda,
-                   const real_t *tau, real_t *work, const int *lwork, int *info)
+#ifdef HYLA_PREC_D
+void dorghr_(const int *n, const int *ilo, const int *ihi, double *a, const int *lda,
+             const double *tau, double *work, const int *lwork, int *info)
+#else
+void sorghr_(const int *n, const int *ilo, const int *ihi, float *a, const int *lda,
+             const float *tau, float *work, const int *lwork, int *info)
+#endif
 {
 	orghr_fn *lapack = (orghr_fn *)dropin_system(ID(ORGHR));
 	int valid = hessenberg_valid(n, ilo, ihi, lda) && *lwork >= MAX(1, *ihi - *ilo);
@@ -92,9 +112,13 @@ void LAPACK(orghr)(const int *n, const int *ilo, const int *ihi, real_t *a, cons
 typedef void sytrd_fn(const char *uplo, const int *n, real_t *a, const int *lda, real_t *d,
                       real_t *e, real_t *tau, real_t *work, const int *lwork, int *info,
                       size_t uplo_len);
-void LAPACK(sytrd)(const char *uplo, const int *n, real_t *a, const int *lda, real_t *d,
-                   real_t *e, real_t *tau, real_t *work, const int *lwork, int *info,
-                   size_t uplo_len)
+#ifdef HYLA_PREC_D
+void dsytrd_(const char *uplo, const int *n, double *a, const int *lda, double *d, double *e,
+             double *tau, double *work, const int *lwork, int *info, size_t uplo_len)
+#else
+void ssytrd_(const char *uplo, const int *n, float *a, const int *lda, float *d, float *e,
+             float *tau, float *work, const int *lwork, int *info, size_t uplo_len)
+#endif
 {
 	sytrd_fn *lapack = (sytrd_fn *)dropin_system(ID(SYTRD));
 	char u = *uplo;
@@ -112,8 +136,13 @@ void LAPACK(sytrd)(const char *uplo, const int *n, real_t *a, const int *lda, re
 typedef void gebrd_fn(const int *m, const int *n, real_t *a, const int *lda, real_t *d,
                       real_t *e, real_t *tauq, real_t *taup, real_t *work, const int *lwork,
                       int *info);
-void LAPACK(gebrd)(const int *m, const int *n, real_t *a, const int *lda, real_t *d, real_t *e,
-                   real_t *tauq, real_t *taup, real_t *work, const int *lwork, int *info)
+#ifdef HYLA_PREC_D
+void dgebrd_(const int *m, const int *n, double *a, const int *lda, double *d, double *e,
+             double *tauq, double *taup, double *work, const int *lwork, int *info)
+#else
+void sgebrd_(const int *m, const int *n, float *a, const int *lda, float *d, float *e, float *tauq,
+             float *taup, float *work, const int *lwork, int *info)
+#endif
 {
 	gebrd_fn *lapack = (gebrd_fn *)dropin_system(ID(GEBRD));
 	int valid = *m >= 0 && *n >= 0 && *lda >= MAX(1, *m) && *lwork >= MAX(1, MAX(*m, *n));

@@ -1,9 +1,9 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Maps the element type of a typed source (compiled once with HYLA_PREC_D,
  * once with HYLA_PREC_S) to its names: real_t, TYPED(x) -> x_d / x_s,
- * TASK(x) -> hyla_task_dx / hyla_task_sx and WORKSPACE(x) ->
- * hyla_workspace_dx (calls of the public codelets, include/hyla_codelets.h;
- * public functions are defined under their own names for each precision), BLAS(x) -> cblas_dx, CUBLAS(x) -> cublasDx,
+ * PUBLIC(x) -> hyla_dx / hyla_sx, TASK(x) -> hyla_task_dx / hyla_task_sx
+ * and WORKSPACE(x) -> hyla_workspace_dx (in calls: public functions are
+ * defined under their own names for each precision), BLAS(x) -> cblas_dx, CUBLAS(x) -> cublasDx,
  * LAPACK(x) -> dx_ (Fortran LAPACK). */
 #ifndef HYLA_PRECISION_H
 #define HYLA_PRECISION_H
@@ -11,6 +11,7 @@
 #if defined(HYLA_PREC_D)
 typedef double real_t;
 #define TYPED(x) x##_d
+#define PUBLIC(x) hyla_d##x
 #define TASK(x) hyla_task_d##x
 #define WORKSPACE(x) hyla_workspace_d##x
 #define BLAS(x) cblas_d##x
@@ -22,6 +23,7 @@ typedef double real_t;
 #elif defined(HYLA_PREC_S)
 typedef float real_t;
 #define TYPED(x) x##_s
+#define PUBLIC(x) hyla_s##x
 #define TASK(x) hyla_task_s##x
 #define WORKSPACE(x) hyla_workspace_s##x
 #define BLAS(x) cblas_s##x
