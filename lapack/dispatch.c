@@ -88,8 +88,11 @@ static int start(void)
 {
 	if (pthread_mutex_trylock(&start_lock))
 		return IDLE;
-	/* Idle with StarPU running: the application's StarPU, whose worker
-	 * key exists (hyla's own start happens under start_lock). */
+	/* StarPU 1.3's worker key is made inside starpu_init, after
+	 * starpu_is_initialized turns true, and deleted inside starpu_shutdown:
+	 * asked while another thread starts StarPU, it reads a key that is not
+	 * StarPU's. Idle with StarPU running is the application's StarPU, up
+	 * (hyla's own start happens under start_lock). */
 	if (atomic_load(&state) == IDLE && !(starpu_is_initialized() && starpu_worker_get_id() >= 0)) {
 		int ret = hyla_init();
 		if (ret == HYLA_SUCCESS) {

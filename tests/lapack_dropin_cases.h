@@ -7,13 +7,13 @@
  * conventions), the workspace queries exactly, and bad arguments must
  * reach xerbla as the system LAPACK reports them. */
 
-/* A random m-by-n matrix in [-1, 1], from seed. */
-static real_t *T(random_matrix)(int m, int n, unsigned seed)
+/* A random m-by-n matrix in [-1, 1], the draw-th of its kind. */
+static real_t *T(random_matrix)(int m, int n, unsigned draw)
 {
 	real_t *a = malloc(sizeof *a * (size_t)m * (size_t)n);
 	for (size_t i = 0; a && i < (size_t)m * (size_t)n; i++) {
-		seed = seed * 1103515245u + 12345u;
-		a[i] = (real_t)((seed >> 8) & 0xffff) / 32768 - 1;
+		draw = draw * 1103515245u + 12345u;
+		a[i] = (real_t)((draw >> 8) & 0xffff) / 32768 - 1;
 	}
 	return a;
 }
@@ -41,10 +41,10 @@ static void T(compare)(const char *what, size_t count, const real_t *x, const re
 }
 
 /* dgeqrf, then dorgqr of k reflectors into m-by-n (n <= m). */
-static void T(qr)(int m, int n, int k, unsigned seed)
+static void T(qr)(int m, int n, int k, unsigned draw)
 {
 	int mn = m < n ? m : n, lwork = 64 * (m + n), info, ld = m;
-	real_t *a = T(random_matrix)(m, n, seed), *b = T(copy)(a, (size_t)m * n);
+	real_t *a = T(random_matrix)(m, n, draw), *b = T(copy)(a, (size_t)m * n);
 	real_t *tau = malloc(sizeof *tau * (size_t)(mn + 1)), *tref = malloc(sizeof *tau * (size_t)(mn + 1));
 	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	L(geqrf)(&m, &n, a, &ld, tau, work, &lwork, &info);
@@ -64,10 +64,10 @@ static void T(qr)(int m, int n, int k, unsigned seed)
 }
 
 /* dgehrd of the rows and columns ilo..ihi, then dorghr. */
-static void T(hessenberg)(int n, int ilo, int ihi, unsigned seed)
+static void T(hessenberg)(int n, int ilo, int ihi, unsigned draw)
 {
 	int lwork = 64 * n + 4096, info;
-	real_t *a = T(random_matrix)(n, n, seed), *b = T(copy)(a, (size_t)n * n);
+	real_t *a = T(random_matrix)(n, n, draw), *b = T(copy)(a, (size_t)n * n);
 	real_t *tau = calloc((size_t)n, sizeof *tau), *tref = calloc((size_t)n, sizeof *tau);
 	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	/* Rows ilo.. and columns ..ihi outside the block zero, as dgebal leaves them. */
@@ -89,10 +89,10 @@ static void T(hessenberg)(int n, int ilo, int ihi, unsigned seed)
 }
 
 /* dsytrd of a symmetric matrix's uplo triangle. */
-static void T(tridiagonal)(char uplo, int n, unsigned seed)
+static void T(tridiagonal)(char uplo, int n, unsigned draw)
 {
 	int lwork = 64 * n, info;
-	real_t *a = T(random_matrix)(n, n, seed);
+	real_t *a = T(random_matrix)(n, n, draw);
 	for (int j = 0; j < n; j++)
 		for (int i = 0; i < j; i++)
 			a[j + (size_t)i * n] = a[i + (size_t)j * n];
@@ -108,10 +108,10 @@ static void T(tridiagonal)(char uplo, int n, unsigned seed)
 }
 
 /* dgebrd of an m-by-n matrix (lower bidiagonal for m < n). */
-static void T(bidiagonal)(int m, int n, unsigned seed)
+static void T(bidiagonal)(int m, int n, unsigned draw)
 {
 	int mn = m < n ? m : n, lwork = 64 * (m + n), info;
-	real_t *a = T(random_matrix)(m, n, seed), *b = T(copy)(a, (size_t)m * n);
+	real_t *a = T(random_matrix)(m, n, draw), *b = T(copy)(a, (size_t)m * n);
 	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	real_t *out = malloc(sizeof *out * 4 * (size_t)mn), *ref = malloc(sizeof *ref * 4 * (size_t)mn);
 	L(gebrd)(&m, &n, a, &m, out, out + mn, out + 2 * mn, out + 3 * mn, work, &lwork, &info);

@@ -99,11 +99,11 @@ static void xerbla_heard(const char *routine, int number, int info)
 /* Concurrent callers: each thread its own matrices, every routine. */
 static void *caller(void *arg)
 {
-	unsigned seed = 100 + (unsigned)(size_t)arg;
-	qr_d(120, 90, 90, seed);
-	hessenberg_d(90, 2, 85, seed);
-	tridiagonal_s('L', 90, seed);
-	bidiagonal_d(100, 90, seed);
+	unsigned draw = 100 + (unsigned)(size_t)arg;
+	qr_d(120, 90, 90, draw);
+	hessenberg_d(90, 2, 85, draw);
+	tridiagonal_s('L', 90, draw);
+	bidiagonal_d(100, 90, draw);
 	return NULL;
 }
 

@@ -23,10 +23,10 @@ static int qr_matches(void)
 {
 	static __thread double a[M * N], b[M * N], tau[N], work[LWORK];
 	int m = M, n = N, lwork = LWORK, info, info2;
-	unsigned seed = 1;
+	unsigned draw = 1;
 	for (int i = 0; i < M * N; i++) {
-		seed = seed * 1103515245u + 12345u;
-		a[i] = b[i] = (double)((seed >> 8) & 0xffff) / 32768 - 1;
+		draw = draw * 1103515245u + 12345u;
+		a[i] = b[i] = (double)((draw >> 8) & 0xffff) / 32768 - 1;
 	}
 	LAPACK_dgeqrf(&m, &n, a, &m, tau, work, &lwork, &info);
 	__typeof__(dgeqrf_) *system = (__typeof__(dgeqrf_) *)dlsym(
