@@ -7,16 +7,26 @@
 #include <stdlib.h>
 #include "typed.h"
 
+/* The workspace for a LAPACK routine: what its query answered, at least the
+ * routine's minimum (an application's ILAENV may give a block size of 0,
+ * and the query then answers 0), plus one against the answer's rounding. */
+static lapack_int lwork_of(real_t query, int64_t minimum)
+{
+	int64_t size = (int64_t)query > minimum ? (int64_t)query : minimum;
+	return (lapack_int)(size + 1);
+}
+
 int TYPED(hyla__host_geqrf)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau)
 {
 	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, ld = (lapack_int)lda;
 	real_t size;
 	LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, tau, &size, -1);
-	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	lapack_int lwork = lwork_of(size, n > 1 ? n : 1);
+	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	if (!work)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgeqrf's workspace");
 	int info = (int)LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, tau, work,
-	                                    (lapack_int)size + 1);
+	                                    lwork);
 	free(work);
 	return info;
 }
@@ -27,11 +37,12 @@ int TYPED(hyla__host_orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t 
 	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lk = (lapack_int)k, ld = (lapack_int)lda;
 	real_t size;
 	LAPACKE(orgqr_work)(LAPACK_COL_MAJOR, lm, ln, lk, a, ld, tau, &size, -1);
-	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	lapack_int lwork = lwork_of(size, n > 1 ? n : 1);
+	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	if (!work)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dorgqr's workspace");
 	int info = (int)LAPACKE(orgqr_work)(LAPACK_COL_MAJOR, lm, ln, lk, a, ld, tau, work,
-	                                    (lapack_int)size + 1);
+	                                    lwork);
 	free(work);
 	return info;
 }
@@ -42,11 +53,12 @@ int TYPED(hyla__host_sytrd)(char uplo, int64_t n, real_t *a, int64_t lda, real_t
 	lapack_int ln = (lapack_int)n, ld = (lapack_int)lda;
 	real_t size;
 	LAPACKE(sytrd_work)(LAPACK_COL_MAJOR, uplo, ln, a, ld, d, e, tau, &size, -1);
-	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	lapack_int lwork = lwork_of(size, 1);
+	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	if (!work)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dsytrd's workspace");
 	int info = (int)LAPACKE(sytrd_work)(LAPACK_COL_MAJOR, uplo, ln, a, ld, d, e, tau, work,
-	                                    (lapack_int)size + 1);
+	                                    lwork);
 	free(work);
 	return info;
 }
@@ -57,11 +69,12 @@ int TYPED(hyla__host_gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t
 	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, ld = (lapack_int)lda;
 	real_t size;
 	LAPACKE(gebrd_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, d, e, tauq, taup, &size, -1);
-	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	lapack_int lwork = lwork_of(size, m > n ? (m > 1 ? m : 1) : (n > 1 ? n : 1));
+	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	if (!work)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgebrd's workspace");
 	int info = (int)LAPACKE(gebrd_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, d, e, tauq, taup, work,
-	                                    (lapack_int)size + 1);
+	                                    lwork);
 	free(work);
 	return info;
 }
@@ -72,11 +85,12 @@ int TYPED(hyla__host_gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int6
 	lapack_int ln = (lapack_int)n, ld = (lapack_int)lda, lo = (lapack_int)ilo, hi = (lapack_int)ihi;
 	real_t size;
 	LAPACKE(gehrd_work)(LAPACK_COL_MAJOR, ln, lo, hi, a, ld, tau, &size, -1);
-	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	lapack_int lwork = lwork_of(size, n > 1 ? n : 1);
+	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	if (!work)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgehrd's workspace");
 	int info = (int)LAPACKE(gehrd_work)(LAPACK_COL_MAJOR, ln, lo, hi, a, ld, tau, work,
-	                                    (lapack_int)size + 1);
+	                                    lwork);
 	free(work);
 	return info;
 }
@@ -88,11 +102,12 @@ int TYPED(hyla__host_ormhr)(char side, char trans, int64_t rows, int64_t cols, c
 	lapack_int m = side == 'L' ? r : k;
 	real_t size;
 	LAPACKE(ormhr_work)(LAPACK_COL_MAJOR, side, trans, r, k, 1, m, b, l, tau, c, l, &size, -1);
-	real_t *work = malloc(sizeof *work * ((size_t)size + 1));
+	lapack_int lwork = lwork_of(size, side == 'L' ? (cols > 1 ? cols : 1) : (rows > 1 ? rows : 1));
+	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	if (!work)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dormhr's workspace");
 	int info = (int)LAPACKE(ormhr_work)(LAPACK_COL_MAJOR, side, trans, r, k, 1, m, b, l, tau, c, l,
-	                                    work, (lapack_int)size + 1);
+	                                    work, lwork);
 	free(work);
 	return info;
 }
