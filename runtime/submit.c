@@ -23,15 +23,21 @@ int hyla__submit(const struct hyla_task *t)
 			return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", t->cl->name);
 		memcpy(arg, t->arg, t->arg_size);
 	}
-	/* StarPU frees arg with the task, a refused one included. */
-	int ret = t->where
-	                  ? starpu_task_insert(t->cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY,
-	                                       t->data, t->ndata, STARPU_CL_ARGS, arg, t->arg_size,
-	                                       STARPU_PRIORITY, t->priority, STARPU_FLOPS, t->flops,
-	                                       STARPU_EXECUTE_WHERE, (unsigned long long)t->where, 0)
-	                  : starpu_task_insert(t->cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY,
-	                                       t->data, t->ndata, STARPU_CL_ARGS, arg, t->arg_size,
-	                                       STARPU_PRIORITY, t->priority, STARPU_FLOPS, t->flops, 0);
+	/* The task owns arg (STARPU_CL_ARGS): destroying it frees arg. */
+	struct starpu_task *task = starpu_task_build(
+		t->cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, t->data, t->ndata,
+		STARPU_CL_ARGS, arg, t->arg_size, STARPU_PRIORITY, t->priority, STARPU_FLOPS, t->flops, 0);
+	if (!task) {
+		free(arg);
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", t->cl->name);
+	}
+	if (t->where)
+		task->where = (int32_t)t->where;
+	int ret = starpu_task_submit(task);
+	if (ret) {
+		task->destroy = 0;
+		starpu_task_destroy(task);
+	}
 	return hyla__submitted(ret, t->cl->name);
 }
 
