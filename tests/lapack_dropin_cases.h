@@ -28,13 +28,18 @@ static real_t *T(copy)(const real_t *a, size_t count)
 
 /* ||x - ref||_F / ||ref||_F within 100 n eps (the forward difference of two
  * backward stable reductions: 33 n eps for one Hessenberg form here, most
- * under 3; a wrong reflector gives O(1)). */
+ * under 3; a wrong reflector gives O(1)). The sums are of entries divided by
+ * ref's largest, so that huge and tiny matrices neither overflow nor
+ * underflow them. */
 static void T(compare)(const char *what, size_t count, const real_t *x, const real_t *ref, int n)
 {
-	double sum = 0, norm = 0;
+	double big = 0, sum = 0, norm = 0;
+	for (size_t i = 0; i < count; i++)
+		big = fmax(big, fabs((double)ref[i]));
+	big = big > 0 ? big : 1;
 	for (size_t i = 0; i < count; i++) {
-		sum += ((double)x[i] - (double)ref[i]) * ((double)x[i] - (double)ref[i]);
-		norm += (double)ref[i] * (double)ref[i];
+		double d = (double)x[i] / big - (double)ref[i] / big, r = (double)ref[i] / big;
+		sum += d * d, norm += r * r;
 	}
 	double units = sqrt(sum) / ((norm > 0 ? sqrt(norm) : 1) * (n > 1 ? n : 1) * EPS);
 	check(units <= 100, "%s: %.3g n eps from the system LAPACK's", what, units);
@@ -185,6 +190,146 @@ static void T(argument_errors)(void)
 #undef BAD
 }
 
+/* A hard input (enum hard_kind), the draw-th of its kind: entries 2^HARD_EXP
+ * or 2^-HARD_EXP times a random matrix's (their squares overflow or
+ * underflow: LAPACK's least-squares testers scale by 1 / (safe minimum /
+ * eps^2)), of rank min(m, n) / 2 so scaled, zero columns beside a column
+ * 2^40 times larger, or zero. */
+#define HARD_EXP (EPS > 1e-10 ? 78 : 915)
+static real_t *T(hard_matrix)(int m, int n, int kind, unsigned draw)
+{
+	real_t *a = T(random_matrix)(m, n, draw);
+	if (kind == HUGE_LOW_RANK || kind == TINY_LOW_RANK) {
+		int r = (m < n ? m : n) / 2;
+		real_t *b = T(random_matrix)(m, r, draw + 1), *c = T(random_matrix)(r, n, draw + 2);
+		for (int j = 0; j < n; j++)
+			for (int i = 0; i < m; i++) {
+				double x = 0;
+				for (int k = 0; k < r; k++)
+					x += (double)b[i + (size_t)k * m] * c[k + (size_t)j * r];
+				a[i + (size_t)j * m] = (real_t)x;
+			}
+		free(b), free(c);
+	}
+	int e = kind == HUGE_SCALE || kind == HUGE_LOW_RANK ? HARD_EXP
+	        : kind == TINY_SCALE || kind == TINY_LOW_RANK ? -HARD_EXP : 0;
+	for (size_t i = 0; i < (size_t)m * n; i++)
+		a[i] = kind == ZERO ? 0 : (real_t)ldexp(a[i], e);
+	for (int j = 0; kind == ZERO_COLUMNS && j < n; j++)
+		for (int i = 0; i < m; i++)
+			a[i + (size_t)j * m] = j % 3 == 1 ? 0 : j == 0 ? (real_t)ldexp(a[i], 40) : a[i + (size_t)j * m];
+	return a;
+}
+
+/* The singular values of the m-by-n a (the system LAPACK's gesvd). */
+static real_t *T(singular_values)(int m, int n, const real_t *a)
+{
+	int mn = m < n ? m : n, one = 1, lwork = 5 * (m + n) + 64, info;
+	real_t *c = T(copy)(a, (size_t)m * n), *s = calloc((size_t)mn + 1, sizeof *s);
+	real_t *work = malloc(sizeof *work * (size_t)lwork);
+	R(gesvd)("N", "N", &m, &n, c, &m, s, NULL, &one, NULL, &one, work, &lwork, &info, 1, 1);
+	check(info == 0, "gesvd %dx%d: info %d", m, n, info);
+	free(c), free(work);
+	return s;
+}
+
+/* The reduced form f (m-by-n) has a's singular values within 100 max(m, n)
+ * eps ||a||_2 (orthogonal transformations keep them, and backward stable
+ * ones within that); a NaN, an overflow or a lost direction does not. */
+static void T(same_singular_values)(const char *what, int m, int n, const real_t *f, const real_t *a)
+{
+	int mn = m < n ? m : n;
+	real_t *s = T(singular_values)(m, n, f), *ref = T(singular_values)(m, n, a);
+	double worst = 0;
+	for (int i = 0; i < mn; i++) {
+		double d = fabs((double)s[i] - (double)ref[i]);
+		worst = d > worst || isnan(d) ? d : worst;
+	}
+	double units = mn && ref[0] > 0 ? worst / ((double)ref[0] * (m > n ? m : n) * EPS) : worst;
+	check(units <= 100, "%s: singular values %.3g max(m, n) eps ||A||_2 from A's", what, units);
+	free(s), free(ref);
+}
+
+/* The m-by-n matrix with d on the diagonal and e on the diagonal offset
+ * (1 above, -1 below; 0: e ignored), zero elsewhere. */
+static real_t *T(banded)(int m, int n, const real_t *d, const real_t *e, int offset)
+{
+	int mn = m < n ? m : n;
+	real_t *b = calloc((size_t)m * n, sizeof *b);
+	for (int i = 0; i < mn; i++) {
+		b[i + (size_t)i * m] = d[i];
+		if (offset > 0 && i + 1 < n)
+			b[i + (size_t)(i + 1) * m] = e[i];
+		if (offset < 0 && i + 1 < m)
+			b[i + 1 + (size_t)i * m] = e[i];
+	}
+	return b;
+}
+
+/* Each routine on a hard input: info 0 and A's singular values, and where
+ * A's reflectors are unique (full rank: not the low-rank kinds) the system
+ * LAPACK's result. */
+static void T(hard)(int kind, unsigned draw)
+{
+	static const char *names[] = {"huge", "tiny", "huge low-rank", "tiny low-rank",
+	                              "zero columns", "zero"};
+	int unique = kind != HUGE_LOW_RANK && kind != TINY_LOW_RANK, info;
+	char what[96];
+	for (int wide = 0; wide < 2; wide++) {
+		int m = wide ? 70 : 120, n = wide ? 110 : 80, mn = m < n ? m : n, lwork = 64 * (m + n);
+		real_t *a = T(hard_matrix)(m, n, kind, draw), *b = T(copy)(a, (size_t)m * n);
+		real_t *ref = T(copy)(a, (size_t)m * n), *work = malloc(sizeof *work * (size_t)lwork);
+		real_t *out = malloc(sizeof *out * 4 * (size_t)mn), *rout = malloc(sizeof *out * 4 * (size_t)mn);
+		snprintf(what, sizeof what, "geqrf %dx%d, %s", m, n, names[kind]);
+		L(geqrf)(&m, &n, b, &m, out, work, &lwork, &info);
+		check(info == 0, "%s: info %d", what, info);
+		real_t *r = calloc((size_t)m * n, sizeof *r);
+		for (int j = 0; j < n; j++)
+			for (int i = 0; i <= j && i < m; i++)
+				r[i + (size_t)j * m] = b[i + (size_t)j * m];
+		T(same_singular_values)(what, m, n, r, a);
+		if (unique) {
+			R(geqrf)(&m, &n, ref, &m, rout, work, &lwork, &info);
+			T(compare)(what, (size_t)m * n, b, ref, m);
+		}
+		free(r);
+		memcpy(b, a, sizeof *b * (size_t)m * n), memcpy(ref, a, sizeof *b * (size_t)m * n);
+		snprintf(what, sizeof what, "gebrd %dx%d, %s", m, n, names[kind]);
+		L(gebrd)(&m, &n, b, &m, out, out + mn, out + 2 * mn, out + 3 * mn, work, &lwork, &info);
+		check(info == 0, "%s: info %d", what, info);
+		real_t *bd = T(banded)(m, n, out, out + mn, wide ? -1 : 1);
+		T(same_singular_values)(what, m, n, bd, a);
+		if (unique) {
+			R(gebrd)(&m, &n, ref, &m, rout, rout + mn, rout + 2 * mn, rout + 3 * mn, work, &lwork,
+			         &info);
+			T(compare)(what, (size_t)(2 * mn - 1), out, rout, m > n ? m : n);
+		}
+		free(bd), free(a), free(b), free(ref), free(work), free(out), free(rout);
+	}
+	int n = 100, one = 1, lwork = 64 * n;
+	real_t *a = T(hard_matrix)(n, n, kind, draw + 3), *b = T(copy)(a, (size_t)n * n);
+	real_t *tau = malloc(sizeof *tau * 3 * (size_t)n), *work = malloc(sizeof *work * (size_t)lwork);
+	snprintf(what, sizeof what, "gehrd %d, %s", n, names[kind]);
+	L(gehrd)(&n, &one, &n, b, &n, tau, work, &lwork, &info);
+	check(info == 0, "%s: info %d", what, info);
+	for (int j = 0; j < n; j++)
+		for (int i = j + 2; i < n; i++)
+			b[i + (size_t)j * n] = 0;
+	T(same_singular_values)(what, n, n, b, a);
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < j; i++)
+			a[i + (size_t)j * n] = a[j + (size_t)i * n];
+	memcpy(b, a, sizeof *b * (size_t)n * n);
+	snprintf(what, sizeof what, "sytrd %d, %s", n, names[kind]);
+	L(sytrd)("L", &n, b, &n, tau, tau + n, tau + 2 * n, work, &lwork, &info);
+	check(info == 0, "%s: info %d", what, info);
+	real_t *t = T(banded)(n, n, tau, tau + n, 1);
+	for (int i = 0; i + 1 < n; i++)
+		t[i + 1 + (size_t)i * n] = tau[n + i];
+	T(same_singular_values)(what, n, n, t, a);
+	free(t), free(a), free(b), free(tau), free(work);
+}
+
 static void T(all)(void)
 {
 	T(queries)();
@@ -198,4 +343,6 @@ static void T(all)(void)
 	T(tridiagonal)('U', 97, 7);
 	T(bidiagonal)(130, 100, 8);
 	T(bidiagonal)(90, 140, 9);
+	for (int kind = 0; kind < HARD_KINDS; kind++)
+		T(hard)(kind, 20 + kind);
 }

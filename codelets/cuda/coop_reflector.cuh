@@ -3,7 +3,14 @@
 // labrd_kernels.cu): blocks own contiguous rows, partial sums go to a
 // scratch (slot-major, COOP_MAXB per slot) and are added in block order,
 // so every block gets the same result and results do not vary from run to
-// run; LAPACK's dlarfg from the blocks' partial norms.
+// run; LAPACK's dlarfg from the blocks' partial norms. The dots with a
+// reflector before it is known (its x unscaled) take x / 2^e, e the
+// exponent of the block's largest |x|, and the blocks' sums are brought to
+// the largest block's exponent after the barrier: where x's squares would
+// overflow or underflow (entries near the square root of either limit,
+// as LAPACK's least-squares drivers give the bidiagonal reduction) the
+// dots do not, and elsewhere the results are those of unscaled dots, bit
+// for bit (powers of 2).
 #ifndef HYLA_CUDA_COOP_REFLECTOR_CUH
 #define HYLA_CUDA_COOP_REFLECTOR_CUH
 
@@ -23,10 +30,21 @@ __device__ inline void coop_rows(int lo, int hi, int *r0, int *r1)
 	*r1 = min(hi, *r0 + chunk);
 }
 
-// Sum over the blocks of slot s, in block order (warp-wide; every lane),
-// the loads all in flight at once.
+// The exponent by which x is divided in the dots, of the largest |x|: of a
+// positive finite amax, kept where 2^-e is a normal number; else 0.
 template <typename T>
-__device__ T coop_blocks_sum(const T *partial, int s)
+__device__ int coop_exponent(T amax)
+{
+	constexpr int most = sizeof(T) == sizeof(double) ? 1021 : 125;
+	return amax > 0 && isfinite(amax) ? max(-most, min(most, ilogb(amax))) : 0;
+}
+
+// Sum over the blocks of slot s, in block order (warp-wide; every lane),
+// the loads all in flight at once. With amax (the blocks' largest |x|) and
+// top (the largest's exponent), block b's sum is of x / 2^e_b: it is
+// multiplied by 2^(e_b - top) first.
+template <typename T>
+__device__ T coop_blocks_sum(const T *partial, int s, const T *amax = nullptr, int top = 0)
 {
 	const int lane = threadIdx.x % 32;
 	T v[COOP_PER_LANE], acc = 0;
@@ -34,6 +52,8 @@ __device__ T coop_blocks_sum(const T *partial, int s)
 	for (int k = 0; k < COOP_PER_LANE; k++) {
 		const int b = lane + 32 * k;
 		v[k] = b < gridDim.x ? __ldcg(&partial[(int64_t)s * COOP_MAXB + b]) : T(0);
+		if (amax && b < gridDim.x)
+			v[k] = scalbn(v[k], coop_exponent(__ldcg(&amax[b])) - top);
 	}
 #pragma unroll
 	for (int k = 0; k < COOP_PER_LANE; k++)
@@ -44,8 +64,9 @@ __device__ T coop_blocks_sum(const T *partial, int s)
 // The block's part of a reflector's norm into slots 0 and 1 (the largest
 // |x(r)| and the sum of squares in its units, r in [lo, hi), stride inc),
 // alpha's into slot 2 (the caller's value, zero unless the block holds it).
+// Returns the block's largest |x(r)| (to every thread).
 template <typename T>
-__device__ void coop_norm_parts(const T *x, int64_t inc, int lo, int hi, T alpha, T *partial)
+__device__ T coop_norm_parts(const T *x, int64_t inc, int lo, int hi, T alpha, T *partial)
 {
 	T amax = 0, sq = 0;
 	for (int r = lo + threadIdx.x; r < hi; r += COOP_THREADS)
@@ -59,12 +80,14 @@ __device__ void coop_norm_parts(const T *x, int64_t inc, int lo, int hi, T alpha
 		partial[1 * COOP_MAXB + blockIdx.x] = sq;
 		partial[2 * COOP_MAXB + blockIdx.x] = alpha;
 	}
+	return amax;
 }
 
 // LAPACK's dlarfg from the blocks' parts (warp-wide, after a grid barrier):
-// beta, tau and the scale of x, v = x / (alpha - beta).
+// beta, tau and the scale of x, v = x / (alpha - beta); *top: the exponent
+// of the largest |x|.
 template <typename T>
-__device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale)
+__device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale, int *top)
 {
 	const int lane = threadIdx.x % 32;
 	T sb[COOP_PER_LANE], sq[COOP_PER_LANE], al[COOP_PER_LANE], s = 0, q = 0, alpha = 0;
@@ -89,7 +112,7 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale)
 			q += sq[k] * (sb[k] / s) * (sb[k] / s);
 	q = warp_reduce<T>(q);
 	const T xnorm = s * sqrt(q);
-	*beta = alpha, *tau = 0, *scale = 1;
+	*beta = alpha, *tau = 0, *scale = 1, *top = coop_exponent(s);
 	if (s > 0) { /* not xnorm: a NaN beside finite entries must spread */
 		*beta = -copysign(hypot(alpha, xnorm), alpha);
 		*tau = (*beta - alpha) / *beta;
@@ -97,10 +120,12 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale)
 	}
 }
 
-// A reflector as every block holds it: v = scale x below its unit element.
+// A reflector as every block holds it: v = scale x below its unit element;
+// top: the exponent of x's largest entry.
 template <typename T>
 struct CoopReflector {
 	T scale, tau;
+	int top;
 };
 
 // After the grid barrier that follows coop_norm_parts, every thread of the
@@ -111,9 +136,10 @@ __device__ CoopReflector<T> coop_reflector_of(const T *partial, T *beta_out, T *
 	__shared__ CoopReflector<T> of;
 	if (threadIdx.x < 32) {
 		T beta, tau, scale;
-		coop_reflector(partial, &beta, &tau, &scale);
+		int top;
+		coop_reflector(partial, &beta, &tau, &scale, &top);
 		if (threadIdx.x == 0) {
-			of = {scale, tau};
+			of = {scale, tau, top};
 			if (blockIdx.x == 0) {
 				*beta_out = beta;
 				*tau_out = tau;
@@ -126,14 +152,16 @@ __device__ CoopReflector<T> coop_reflector_of(const T *partial, T *beta_out, T *
 	return ref;
 }
 
-// The block's sums over its rows [lo, hi) of m_s(r) v(r) for the slots s
-// in [0, count) into partial slots first + s; m_s(r) = mat(s, r). Each slot
+// The block's sums over its rows [lo, hi) of m_s(r) v(r) / 2^e for the
+// slots s in [0, count) into partial slots first + s; m_s(r) = mat(s, r);
+// e = coop_exponent(amax), amax the largest |v(r)| there. Each slot
 // has a group of threads (a power of two, as many as the block has for it,
 // up to a warp), over the rows in turn; a butterfly adds the group's parts.
 template <typename T, typename Mat>
 __device__ void coop_dots(Mat mat, const T *v, int64_t inc, int lo, int hi, int count, int first,
-                          T *partial)
+                          T *partial, T amax)
 {
+	const T down = scalbn(T(1), -coop_exponent(amax));
 	int group = 32;
 	while (group > 1 && group * count > COOP_THREADS)
 		group /= 2;
@@ -143,7 +171,7 @@ __device__ void coop_dots(Mat mat, const T *v, int64_t inc, int lo, int hi, int 
 		T acc = 0;
 #pragma unroll 4
 		for (int r = lo + member; s < count && r < hi; r += group)
-			acc += mat(s, r) * v[r * inc];
+			acc += mat(s, r) * (v[r * inc] * down);
 		for (int off = group / 2; off > 0; off /= 2)
 			acc += __shfl_xor_sync(0xffffffffu, acc, off);
 		if (member == 0 && s < count)
@@ -175,16 +203,18 @@ __device__ void coop_row_sums(int r0, int r1, Part part, Done done)
 	}
 }
 
-// Dots with a reflector from the blocks' parts over its entries below the
-// unit one: out[s] = scale (slot first + s summed over the blocks) +
-// unit(s) (the unit entry's term), s < count, the slots shared among the
-// grid's warps.
+// Dots with a reflector from the blocks' parts (coop_dots) over its entries
+// below the unit one: out[s] = scale (slot first + s summed over the
+// blocks) + unit(s) (the unit entry's term), s < count, the slots shared
+// among the grid's warps; amax: the norm's parts (coop_norm_parts's slot 0).
 template <typename T, typename Unit>
-__device__ void coop_sums_out(const T *partial, int first, int count, T scale, Unit unit, T *out)
+__device__ void coop_sums_out(const T *partial, int first, int count, CoopReflector<T> ref,
+                              const T *amax, Unit unit, T *out)
 {
 	const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = COOP_THREADS / 32;
+	const T scale = scalbn(ref.scale, ref.top);
 	for (int s = blockIdx.x * warps + warp; s < count; s += gridDim.x * warps) {
-		const T one = unit(s), sum = coop_blocks_sum(partial, first + s);
+		const T one = unit(s), sum = coop_blocks_sum(partial, first + s, amax, ref.top);
 		if (lane == 0)
 			out[s] = scale * sum + one;
 	}

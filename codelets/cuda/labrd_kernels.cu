@@ -73,9 +73,9 @@ __device__ void column_phase(const Panel<T> &p, int i, T *yrow, T *acol)
 	coop_row_sums<T>(r0, r1, part, [&](int r, T s) { col[r] = __ldcg(&col[r]) - s; });
 	__syncthreads();
 	auto ax = [&](int s, int r) { return __ldcg(s < i ? &p.a[r + s * p.lda] : &p.x[r + (s - i) * p.ldx]); };
-	coop_dots(ax, col, 1, max(r0, i + 1), r1, 2 * i, P_DOTS, p.scratch);
-	coop_norm_parts(col, 1, max(r0, i + 1), r1, i >= r0 && i < r1 ? col[i] : T(0),
-	                p.scratch + COL_NORM * COOP_MAXB);
+	const T amax = coop_norm_parts(col, 1, max(r0, i + 1), r1, i >= r0 && i < r1 ? col[i] : T(0),
+	                               p.scratch + COL_NORM * COOP_MAXB);
+	coop_dots(ax, col, 1, max(r0, i + 1), r1, 2 * i, P_DOTS, p.scratch, amax);
 }
 
 // The later columns j (from the block's share of i+1..n-1): Y(j, i), the
@@ -126,9 +126,9 @@ __device__ void row_phase(const Panel<T> &p, int i, const Gemv<T> &g, T vscale, 
 	auto ya = [&](int s, int c) {
 		return __ldcg(s <= i ? &p.y[i + 1 + c + s * p.ldy] : &p.a[s - i - 1 + (i + 1 + c) * p.lda]);
 	};
-	coop_dots(ya, row, p.lda, max(c0, 1), c1, 2 * i + 1, Q_DOTS, p.scratch);
-	coop_norm_parts(row, p.lda, max(c0, 1), c1, c0 == 0 && c1 > 0 ? row[0] : T(0),
-	                p.scratch + ROW_NORM * COOP_MAXB);
+	const T amax = coop_norm_parts(row, p.lda, max(c0, 1), c1, c0 == 0 && c1 > 0 ? row[0] : T(0),
+	                               p.scratch + ROW_NORM * COOP_MAXB);
+	coop_dots(ya, row, p.lda, max(c0, 1), c1, 2 * i + 1, Q_DOTS, p.scratch, amax);
 }
 
 // u scaled; X(i+1:m, i) for the block's rows.
@@ -174,8 +174,9 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) labrd_panel(Panel<T> p)
 		Gemv<T> gn = gemv_n(row + 1, p.lda, mi - 1, ni, Reflector<T>{row, p.lda, 0}, pieces);
 		column_phase(p, i, vec, arow);
 		grid.sync();
-		const T vscale = coop_reflector_of(p.scratch + COL_NORM * COOP_MAXB, &p.d[i], &p.tauq[i]).scale;
-		coop_sums_out(p.scratch, P_DOTS, 2 * i, vscale, [&](int s) {
+		const CoopReflector<T> v = coop_reflector_of(p.scratch + COL_NORM * COOP_MAXB, &p.d[i], &p.tauq[i]);
+		const T vscale = v.scale;
+		coop_sums_out(p.scratch, P_DOTS, 2 * i, v, p.scratch + COL_NORM * COOP_MAXB, [&](int s) {
 			return __ldcg(s < i ? &p.a[i + s * p.lda] : &p.x[i + (s - i) * p.ldx]);
 		}, p.scratch + P_OFFSET);
 		gt.u.scale = vscale;
@@ -183,8 +184,9 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) labrd_panel(Panel<T> p)
 		grid.sync();
 		row_phase(p, i, gt, vscale, vec, arow, xrow);
 		grid.sync();
-		const T uscale = coop_reflector_of(p.scratch + ROW_NORM * COOP_MAXB, &p.e[i], &p.taup[i]).scale;
-		coop_sums_out(p.scratch, Q_DOTS, 2 * i + 1, uscale, [&](int s) {
+		const CoopReflector<T> u = coop_reflector_of(p.scratch + ROW_NORM * COOP_MAXB, &p.e[i], &p.taup[i]);
+		const T uscale = u.scale;
+		coop_sums_out(p.scratch, Q_DOTS, 2 * i + 1, u, p.scratch + ROW_NORM * COOP_MAXB, [&](int s) {
 			return __ldcg(s <= i ? &p.y[i + 1 + s * p.ldy] : &p.a[s - i - 1 + (i + 1) * p.lda]);
 		}, p.scratch + Q_OFFSET);
 		gn.u.scale = uscale;

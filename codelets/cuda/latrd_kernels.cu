@@ -138,10 +138,10 @@ __device__ void column_phase(const Panel<T> &p, int i, const T *arow, const T *w
 	};
 	coop_row_sums<T>(r0, r1, part, [&](int r, T x) { col[r] -= x; });
 	__syncthreads();
+	const T amax = coop_norm_parts(col, 1, max(r0, i + 2), r1,
+	                               i + 1 >= r0 && i + 1 < r1 ? col[i + 1] : T(0), p.scratch);
 	coop_dots([&](int s, int r) { return z_entry(p, i, s, r); }, col, 1, max(r0, i + 2), r1, 2 * i,
-	          3, p.scratch);
-	coop_norm_parts(col, 1, max(r0, i + 2), r1, i + 1 >= r0 && i + 1 < r1 ? col[i + 1] : T(0),
-	                p.scratch);
+	          3, p.scratch, amax);
 }
 
 // Column i's reflector (beta to e(i), tau(i) by block 0; the column stays
@@ -151,7 +151,7 @@ template <typename T>
 __device__ CoopReflector<T> symv_phase(const Panel<T> &p, int i)
 {
 	const CoopReflector<T> ref = coop_reflector_of(p.scratch, &p.e[i], &p.tau[i]);
-	coop_sums_out(p.scratch, 3, 2 * i, ref.scale, [&](int s) { return z_entry(p, i, s, i + 1); },
+	coop_sums_out(p.scratch, 3, 2 * i, ref, p.scratch, [&](int s) { return z_entry(p, i, s, i + 1); },
 	              p.scratch + Z_OFFSET);
 	const T vav = block_reduce<COOP_THREADS, T>(symv_tiles(symv_of(p, i, ref.scale)));
 	if (threadIdx.x == 0)
@@ -165,7 +165,7 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) latrd_panel(Panel<T> p)
 	__shared__ T arow[MAXNB], wrow[MAXNB], z[2 * MAXNB];
 	cg::grid_group grid = cg::this_grid();
 	const int cols = min(p.nb, p.n - 1);
-	CoopReflector<T> ref = {0, 0};
+	CoopReflector<T> ref = {0, 0, 0};
 	for (int i = 0; i <= cols; i++) {
 		if (i > 0)
 			finish_column(p, i - 1, ref, z, arow, wrow);
