@@ -39,25 +39,31 @@ __device__ int coop_exponent(T amax)
 	return amax > 0 && isfinite(amax) ? max(-most, min(most, ilogb(amax))) : 0;
 }
 
+// Per block, e_b - top (e_b: the exponent of its largest |x|, top: the
+// largest's), as coop_reflector_of found them: the block's shared memory.
+__device__ inline int *coop_shifts()
+{
+	__shared__ int shifts[COOP_MAXB];
+	return shifts;
+}
+
 // Sum over the blocks of slot s, in block order (warp-wide; every lane),
-// the loads all in flight at once. With amax (the blocks' largest |x|) and
-// top (the largest's exponent), block b's sum is of x / 2^e_b: it is
-// multiplied by 2^(e_b - top) first.
+// the loads all in flight at once. Shifted: block b's sum is of x / 2^e_b,
+// multiplied by 2^(e_b - top) first (coop_shifts).
 template <typename T>
-__device__ T coop_blocks_sum(const T *partial, int s, const T *amax = nullptr, int top = 0)
+__device__ T coop_blocks_sum(const T *partial, int s, bool shifted = false)
 {
 	const int lane = threadIdx.x % 32;
+	const int *shifts = coop_shifts();
 	T v[COOP_PER_LANE], acc = 0;
 #pragma unroll
 	for (int k = 0; k < COOP_PER_LANE; k++) {
 		const int b = lane + 32 * k;
 		v[k] = b < gridDim.x ? __ldcg(&partial[(int64_t)s * COOP_MAXB + b]) : T(0);
-		if (amax && b < gridDim.x)
-			v[k] = scalbn(v[k], coop_exponent(__ldcg(&amax[b])) - top);
 	}
 #pragma unroll
 	for (int k = 0; k < COOP_PER_LANE; k++)
-		acc += v[k];
+		acc += shifted && lane + 32 * k < gridDim.x ? scalbn(v[k], shifts[lane + 32 * k]) : v[k];
 	return warp_reduce<T>(acc);
 }
 
@@ -85,7 +91,7 @@ __device__ T coop_norm_parts(const T *x, int64_t inc, int lo, int hi, T alpha, T
 
 // LAPACK's dlarfg from the blocks' parts (warp-wide, after a grid barrier):
 // beta, tau and the scale of x, v = x / (alpha - beta); *top: the exponent
-// of the largest |x|.
+// of the largest |x|, and the blocks' shifts from it (coop_shifts).
 template <typename T>
 __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale, int *top)
 {
@@ -113,6 +119,10 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale, int 
 	q = warp_reduce<T>(q);
 	const T xnorm = s * sqrt(q);
 	*beta = alpha, *tau = 0, *scale = 1, *top = coop_exponent(s);
+#pragma unroll
+	for (int k = 0; k < COOP_PER_LANE; k++)
+		if (lane + 32 * k < gridDim.x)
+			coop_shifts()[lane + 32 * k] = coop_exponent(sb[k]) - *top;
 	if (s > 0) { /* not xnorm: a NaN beside finite entries must spread */
 		*beta = -copysign(hypot(alpha, xnorm), alpha);
 		*tau = (*beta - alpha) / *beta;
@@ -206,15 +216,15 @@ __device__ void coop_row_sums(int r0, int r1, Part part, Done done)
 // Dots with a reflector from the blocks' parts (coop_dots) over its entries
 // below the unit one: out[s] = scale (slot first + s summed over the
 // blocks) + unit(s) (the unit entry's term), s < count, the slots shared
-// among the grid's warps; amax: the norm's parts (coop_norm_parts's slot 0).
+// among the grid's warps; after coop_reflector_of gave ref.
 template <typename T, typename Unit>
-__device__ void coop_sums_out(const T *partial, int first, int count, CoopReflector<T> ref,
-                              const T *amax, Unit unit, T *out)
+__device__ void coop_sums_out(const T *partial, int first, int count, CoopReflector<T> ref, Unit unit,
+                              T *out)
 {
 	const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = COOP_THREADS / 32;
 	const T scale = scalbn(ref.scale, ref.top);
 	for (int s = blockIdx.x * warps + warp; s < count; s += gridDim.x * warps) {
-		const T one = unit(s), sum = coop_blocks_sum(partial, first + s, amax, ref.top);
+		const T one = unit(s), sum = coop_blocks_sum(partial, first + s, true);
 		if (lane == 0)
 			out[s] = scale * sum + one;
 	}

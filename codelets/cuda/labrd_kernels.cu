@@ -176,7 +176,7 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) labrd_panel(Panel<T> p)
 		grid.sync();
 		const CoopReflector<T> v = coop_reflector_of(p.scratch + COL_NORM * COOP_MAXB, &p.d[i], &p.tauq[i]);
 		const T vscale = v.scale;
-		coop_sums_out(p.scratch, P_DOTS, 2 * i, v, p.scratch + COL_NORM * COOP_MAXB, [&](int s) {
+		coop_sums_out(p.scratch, P_DOTS, 2 * i, v, [&](int s) {
 			return __ldcg(s < i ? &p.a[i + s * p.lda] : &p.x[i + (s - i) * p.ldx]);
 		}, p.scratch + P_OFFSET);
 		gt.u.scale = vscale;
@@ -186,7 +186,7 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) labrd_panel(Panel<T> p)
 		grid.sync();
 		const CoopReflector<T> u = coop_reflector_of(p.scratch + ROW_NORM * COOP_MAXB, &p.e[i], &p.taup[i]);
 		const T uscale = u.scale;
-		coop_sums_out(p.scratch, Q_DOTS, 2 * i + 1, u, p.scratch + ROW_NORM * COOP_MAXB, [&](int s) {
+		coop_sums_out(p.scratch, Q_DOTS, 2 * i + 1, u, [&](int s) {
 			return __ldcg(s <= i ? &p.y[i + 1 + s * p.ldy] : &p.a[s - i - 1 + (i + 1) * p.lda]);
 		}, p.scratch + Q_OFFSET);
 		gn.u.scale = uscale;

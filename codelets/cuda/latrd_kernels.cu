@@ -151,7 +151,7 @@ template <typename T>
 __device__ CoopReflector<T> symv_phase(const Panel<T> &p, int i)
 {
 	const CoopReflector<T> ref = coop_reflector_of(p.scratch, &p.e[i], &p.tau[i]);
-	coop_sums_out(p.scratch, 3, 2 * i, ref, p.scratch, [&](int s) { return z_entry(p, i, s, i + 1); },
+	coop_sums_out(p.scratch, 3, 2 * i, ref, [&](int s) { return z_entry(p, i, s, i + 1); },
 	              p.scratch + Z_OFFSET);
 	const T vav = block_reduce<COOP_THREADS, T>(symv_tiles(symv_of(p, i, ref.scale)));
 	if (threadIdx.x == 0)
