@@ -4,16 +4,16 @@
 // scratch (slot-major, COOP_MAXB per slot) and are added in block order,
 // so every block gets the same result and results do not vary from run to
 // run; LAPACK's dlarfg from the blocks' partial norms. The dots with a
-// reflector before it is known (its x unscaled) take x / 2^e, e the
-// exponent of the block's largest |x|, and the blocks' sums are brought to
-// the largest block's exponent after the barrier: where x's squares would
-// overflow or underflow (entries near the square root of either limit,
-// as LAPACK's least-squares drivers give the bidiagonal reduction) the
-// dots do not, and elsewhere the results are those of unscaled dots, bit
-// for bit (powers of 2).
+// reflector before it is known (its x unscaled, coop_dots) are LAPACK's
+// where x's largest entry lies within 2^+-COOP_SAFE_EXP and no block's sum
+// overflowed; elsewhere (entries near the square root of overflow or
+// underflow, as LAPACK's least-squares drivers give the bidiagonal
+// reduction) the reflector says redo: the blocks take them again after the
+// barrier on x / 2^top, top the exponent of its largest entry.
 #ifndef HYLA_CUDA_COOP_REFLECTOR_CUH
 #define HYLA_CUDA_COOP_REFLECTOR_CUH
 
+#include <cooperative_groups.h>
 #include "block_reduce.cuh"
 #include "launch.h"
 
@@ -21,6 +21,7 @@
 #define COOP_PER_SM 2 // blocks a multiprocessor at most (16 warps)
 #define COOP_MAXB 320 // blocks at most (two a multiprocessor on up to 160)
 #define COOP_PER_LANE ((COOP_MAXB + 31) / 32)
+#define COOP_SAFE_EXP(T) (sizeof(T) == sizeof(double) ? 500 : 50)
 
 // This block's share of [lo, hi): [*r0, *r1).
 __device__ inline void coop_rows(int lo, int hi, int *r0, int *r1)
@@ -30,31 +31,12 @@ __device__ inline void coop_rows(int lo, int hi, int *r0, int *r1)
 	*r1 = min(hi, *r0 + chunk);
 }
 
-// The exponent by which x is divided in the dots, of the largest |x|: of a
-// positive finite amax, kept where 2^-e is a normal number; else 0.
-template <typename T>
-__device__ int coop_exponent(T amax)
-{
-	constexpr int most = sizeof(T) == sizeof(double) ? 1021 : 125;
-	return amax > 0 && isfinite(amax) ? max(-most, min(most, ilogb(amax))) : 0;
-}
-
-// Per block, e_b - top (e_b: the exponent of its largest |x|, top: the
-// largest's), as coop_reflector_of found them: the block's shared memory.
-__device__ inline int *coop_shifts()
-{
-	__shared__ int shifts[COOP_MAXB];
-	return shifts;
-}
-
 // Sum over the blocks of slot s, in block order (warp-wide; every lane),
-// the loads all in flight at once. Shifted: block b's sum is of x / 2^e_b,
-// multiplied by 2^(e_b - top) first (coop_shifts).
+// the loads all in flight at once.
 template <typename T>
-__device__ T coop_blocks_sum(const T *partial, int s, bool shifted = false)
+__device__ T coop_blocks_sum(const T *partial, int s)
 {
 	const int lane = threadIdx.x % 32;
-	const int *shifts = coop_shifts();
 	T v[COOP_PER_LANE], acc = 0;
 #pragma unroll
 	for (int k = 0; k < COOP_PER_LANE; k++) {
@@ -63,16 +45,16 @@ __device__ T coop_blocks_sum(const T *partial, int s, bool shifted = false)
 	}
 #pragma unroll
 	for (int k = 0; k < COOP_PER_LANE; k++)
-		acc += shifted && lane + 32 * k < gridDim.x ? scalbn(v[k], shifts[lane + 32 * k]) : v[k];
+		acc += v[k];
 	return warp_reduce<T>(acc);
 }
 
 // The block's part of a reflector's norm into slots 0 and 1 (the largest
 // |x(r)| and the sum of squares in its units, r in [lo, hi), stride inc),
-// alpha's into slot 2 (the caller's value, zero unless the block holds it).
-// Returns the block's largest |x(r)| (to every thread).
+// alpha's into slot 2 (the caller's value, zero unless the block holds it);
+// the largest's sign: minus where bad (coop_dots's).
 template <typename T>
-__device__ T coop_norm_parts(const T *x, int64_t inc, int lo, int hi, T alpha, T *partial)
+__device__ void coop_norm_parts(const T *x, int64_t inc, int lo, int hi, T alpha, T *partial, bool bad)
 {
 	T amax = 0, sq = 0;
 	for (int r = lo + threadIdx.x; r < hi; r += COOP_THREADS)
@@ -82,21 +64,21 @@ __device__ T coop_norm_parts(const T *x, int64_t inc, int lo, int hi, T alpha, T
 		sq += (x[r * inc] / amax) * (x[r * inc] / amax);
 	sq = block_reduce<COOP_THREADS, T>(sq);
 	if (threadIdx.x == 0) {
-		partial[0 * COOP_MAXB + blockIdx.x] = amax;
+		partial[0 * COOP_MAXB + blockIdx.x] = copysign(amax, bad ? T(-1) : T(1));
 		partial[1 * COOP_MAXB + blockIdx.x] = sq;
 		partial[2 * COOP_MAXB + blockIdx.x] = alpha;
 	}
-	return amax;
 }
 
 // LAPACK's dlarfg from the blocks' parts (warp-wide, after a grid barrier):
-// beta, tau and the scale of x, v = x / (alpha - beta); *top: the exponent
-// of the largest |x|, and the blocks' shifts from it (coop_shifts).
+// beta, tau and the scale of x, v = x / (alpha - beta); top, the exponent
+// of x's largest entry, and whether its dots are to be redone.
 template <typename T>
-__device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale, int *top)
+__device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale, int *top, bool *redo)
 {
 	const int lane = threadIdx.x % 32;
 	T sb[COOP_PER_LANE], sq[COOP_PER_LANE], al[COOP_PER_LANE], s = 0, q = 0, alpha = 0;
+	bool bad = false;
 #pragma unroll
 	for (int k = 0; k < COOP_PER_LANE; k++) {
 		const int b = lane + 32 * k;
@@ -107,10 +89,15 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale, int 
 	}
 #pragma unroll
 	for (int k = 0; k < COOP_PER_LANE; k++) {
+		bad = bad || signbit(sb[k]);
+		sb[k] = fabs(sb[k]);
 		s = fmax(s, sb[k]);
 		alpha += al[k];
 	}
 	s = warp_reduce<T, true>(s);
+	constexpr int most = sizeof(T) == sizeof(double) ? 1021 : 125; // 2^+-most normal
+	*top = s > 0 && isfinite(s) ? max(-most, min(most, ilogb(s))) : 0;
+	*redo = __any_sync(0xffffffffu, bad) || (s > 0 && abs(*top) > COOP_SAFE_EXP(T));
 	alpha = warp_reduce<T>(alpha);
 #pragma unroll
 	for (int k = 0; k < COOP_PER_LANE; k++)
@@ -118,11 +105,7 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale, int 
 			q += sq[k] * (sb[k] / s) * (sb[k] / s);
 	q = warp_reduce<T>(q);
 	const T xnorm = s * sqrt(q);
-	*beta = alpha, *tau = 0, *scale = 1, *top = coop_exponent(s);
-#pragma unroll
-	for (int k = 0; k < COOP_PER_LANE; k++)
-		if (lane + 32 * k < gridDim.x)
-			coop_shifts()[lane + 32 * k] = coop_exponent(sb[k]) - *top;
+	*beta = alpha, *tau = 0, *scale = 1;
 	if (s > 0) { /* not xnorm: a NaN beside finite entries must spread */
 		*beta = -copysign(hypot(alpha, xnorm), alpha);
 		*tau = (*beta - alpha) / *beta;
@@ -131,11 +114,12 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale, int 
 }
 
 // A reflector as every block holds it: v = scale x below its unit element;
-// top: the exponent of x's largest entry.
+// where redo, the dots with x again on x / 2^top (coop_reflector).
 template <typename T>
 struct CoopReflector {
 	T scale, tau;
 	int top;
+	bool redo;
 };
 
 // After the grid barrier that follows coop_norm_parts, every thread of the
@@ -147,9 +131,10 @@ __device__ CoopReflector<T> coop_reflector_of(const T *partial, T *beta_out, T *
 	if (threadIdx.x < 32) {
 		T beta, tau, scale;
 		int top;
-		coop_reflector(partial, &beta, &tau, &scale, &top);
+		bool redo;
+		coop_reflector(partial, &beta, &tau, &scale, &top, &redo);
 		if (threadIdx.x == 0) {
-			of = {scale, tau, top};
+			of = {scale, tau, top, redo};
 			if (blockIdx.x == 0) {
 				*beta_out = beta;
 				*tau_out = tau;
@@ -162,16 +147,16 @@ __device__ CoopReflector<T> coop_reflector_of(const T *partial, T *beta_out, T *
 	return ref;
 }
 
-// The block's sums over its rows [lo, hi) of m_s(r) v(r) / 2^e for the
-// slots s in [0, count) into partial slots first + s; m_s(r) = mat(s, r);
-// e = coop_exponent(amax), amax the largest |v(r)| there. Each slot
-// has a group of threads (a power of two, as many as the block has for it,
-// up to a warp), over the rows in turn; a butterfly adds the group's parts.
+// The block's sums over its rows [lo, hi) of m_s(r) v(r) down for the
+// slots s in [0, count) into partial slots first + s; m_s(r) = mat(s, r).
+// Each slot has a group of threads (a power of two, as many as the block
+// has for it, up to a warp), over the rows in turn; a butterfly adds the
+// group's parts. Returns whether a sum is not finite (to every thread).
 template <typename T, typename Mat>
-__device__ void coop_dots(Mat mat, const T *v, int64_t inc, int lo, int hi, int count, int first,
-                          T *partial, T amax)
+__device__ bool coop_dots(Mat mat, const T *v, int64_t inc, int lo, int hi, int count, int first,
+                          T *partial, T down = 1)
 {
-	const T down = scalbn(T(1), -coop_exponent(amax));
+	bool bad = false;
 	int group = 32;
 	while (group > 1 && group * count > COOP_THREADS)
 		group /= 2;
@@ -186,7 +171,9 @@ __device__ void coop_dots(Mat mat, const T *v, int64_t inc, int lo, int hi, int 
 			acc += __shfl_xor_sync(0xffffffffu, acc, off);
 		if (member == 0 && s < count)
 			partial[(int64_t)(first + s) * COOP_MAXB + blockIdx.x] = acc;
+		bad = bad || !isfinite(acc);
 	}
+	return __syncthreads_or(bad);
 }
 
 // For each row r in [r0, r1): part(r, q) for the slices q in [0,
@@ -213,20 +200,44 @@ __device__ void coop_row_sums(int r0, int r1, Part part, Done done)
 	}
 }
 
-// Dots with a reflector from the blocks' parts (coop_dots) over its entries
-// below the unit one: out[s] = scale (slot first + s summed over the
-// blocks) + unit(s) (the unit entry's term), s < count, the slots shared
-// among the grid's warps; after coop_reflector_of gave ref.
+// Dots with a reflector from the blocks' parts over its entries below the
+// unit one: out[s] = scale (slot first + s summed over the blocks) +
+// unit(s) (the unit entry's term), s < count, the slots shared among the
+// grid's warps.
 template <typename T, typename Unit>
-__device__ void coop_sums_out(const T *partial, int first, int count, CoopReflector<T> ref, Unit unit,
-                              T *out)
+__device__ void coop_sums_out(const T *partial, int first, int count, T scale, Unit unit, T *out)
 {
 	const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = COOP_THREADS / 32;
-	const T scale = scalbn(ref.scale, ref.top);
 	for (int s = blockIdx.x * warps + warp; s < count; s += gridDim.x * warps) {
-		const T one = unit(s), sum = coop_blocks_sum(partial, first + s, true);
+		const T one = unit(s), sum = coop_blocks_sum(partial, first + s);
 		if (lane == 0)
 			out[s] = scale * sum + one;
+	}
+}
+
+// The parts of a reflector (parts(down): each block's dots with x times
+// down, then its norm's parts) and, after a grid barrier, the reflector
+// (beta and tau to *beta_out and *tau_out, by block 0). Where it says
+// redo: a barrier (every block has read the parts), the parts again on x
+// times 2^-top, a barrier, and the same reflector. *dscale: the scale of
+// the dots' sums (coop_sums_out's). One place in the code for both passes:
+// the second costs no registers of the first.
+template <typename T, typename Parts>
+__device__ CoopReflector<T> coop_reflector_after(Parts parts, const T *norm, T *beta_out, T *tau_out,
+                                                 cooperative_groups::grid_group &grid, T *dscale)
+{
+	T down = 1;
+#pragma unroll 1
+	for (int pass = 0;; pass++) {
+		parts(down);
+		grid.sync();
+		const CoopReflector<T> ref = coop_reflector_of(norm, beta_out, tau_out);
+		if (!ref.redo || pass == 1) {
+			*dscale = pass == 0 ? ref.scale : scalbn(ref.scale, ref.top);
+			return ref;
+		}
+		down = scalbn(T(1), -ref.top);
+		grid.sync();
 	}
 }
 

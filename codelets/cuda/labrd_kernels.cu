@@ -22,7 +22,9 @@
 //           q1 - X(i+1:m, 0:i) q2).
 // The reflectors are scaled a phase after their GEMVs read them (which
 // scale as they go: gemv_coop.cuh), and the unit elements are known
-// values, so the next step needs no other barrier. Blocks own contiguous
+// values, so the next step needs no other barrier. A column or row whose
+// entries lie near the limits of the range has its dots taken again after
+// the barrier, scaled (coop_reflector_after). Blocks own contiguous
 // rows (or columns, for the row); sums over blocks are added in block
 // order, so results do not vary from run to run; what another block wrote
 // during the kernel is read through L2 (__ldcg).
@@ -52,9 +54,9 @@ struct Panel {
 	int64_t lda, ldx, ldy;
 };
 
-// Column i brought up to date, the parts of its norm, p1's and p2's.
+// Column i brought up to date.
 template <typename T>
-__device__ void column_phase(const Panel<T> &p, int i, T *yrow, T *acol)
+__device__ void column_update(const Panel<T> &p, int i, T *yrow, T *acol)
 {
 	T *col = p.a + i * p.lda;
 	for (int k = threadIdx.x; k < i; k += COOP_THREADS) {
@@ -72,16 +74,25 @@ __device__ void column_phase(const Panel<T> &p, int i, T *yrow, T *acol)
 	};
 	coop_row_sums<T>(r0, r1, part, [&](int r, T s) { col[r] = __ldcg(&col[r]) - s; });
 	__syncthreads();
+}
+
+// Column i's parts: p1's and p2's (on x times down), its norm's.
+template <typename T>
+__device__ void column_parts(const Panel<T> &p, int i, T down)
+{
+	const T *col = p.a + i * p.lda;
+	int r0, r1;
+	coop_rows(i, p.m, &r0, &r1);
 	auto ax = [&](int s, int r) { return __ldcg(s < i ? &p.a[r + s * p.lda] : &p.x[r + (s - i) * p.ldx]); };
-	const T amax = coop_norm_parts(col, 1, max(r0, i + 1), r1, i >= r0 && i < r1 ? col[i] : T(0),
-	                               p.scratch + COL_NORM * COOP_MAXB);
-	coop_dots(ax, col, 1, max(r0, i + 1), r1, 2 * i, P_DOTS, p.scratch, amax);
+	const bool bad = coop_dots(ax, col, 1, max(r0, i + 1), r1, 2 * i, P_DOTS, p.scratch, down);
+	coop_norm_parts(col, 1, max(r0, i + 1), r1, i >= r0 && i < r1 ? col[i] : T(0),
+	                p.scratch + COL_NORM * COOP_MAXB, bad);
 }
 
 // The later columns j (from the block's share of i+1..n-1): Y(j, i), the
-// row's A(i, j); the parts of the row's norm, q1's and q2's. v scaled.
+// row's A(i, j). v scaled.
 template <typename T>
-__device__ void row_phase(const Panel<T> &p, int i, const Gemv<T> &g, T vscale, T *pq, T *arow,
+__device__ void row_update(const Panel<T> &p, int i, const Gemv<T> &g, T vscale, T *pq, T *arow,
                           T *xrow)
 {
 	T *col = p.a + i * p.lda, *row = p.a + i + (i + 1) * p.lda, *yi = p.y + i * p.ldy;
@@ -122,13 +133,22 @@ __device__ void row_phase(const Panel<T> &p, int i, const Gemv<T> &g, T vscale, 
 		row[(j - i - 1) * p.lda] = __ldcg(&row[(j - i - 1) * p.lda]) - y - s.u;
 	});
 	__syncthreads();
+}
+
+// Row i's parts: q1's and q2's (on x times down), its norm's.
+template <typename T>
+__device__ void row_parts(const Panel<T> &p, int i, T down)
+{
+	const T *row = p.a + i + (i + 1) * p.lda;
+	int j0, j1;
+	coop_rows(i + 1, p.n, &j0, &j1);
 	const int c0 = j0 - i - 1, c1 = j1 - i - 1; // the block's part of the row
 	auto ya = [&](int s, int c) {
 		return __ldcg(s <= i ? &p.y[i + 1 + c + s * p.ldy] : &p.a[s - i - 1 + (i + 1 + c) * p.lda]);
 	};
-	const T amax = coop_norm_parts(row, p.lda, max(c0, 1), c1, c0 == 0 && c1 > 0 ? row[0] : T(0),
-	                               p.scratch + ROW_NORM * COOP_MAXB);
-	coop_dots(ya, row, p.lda, max(c0, 1), c1, 2 * i + 1, Q_DOTS, p.scratch, amax);
+	const bool bad = coop_dots(ya, row, p.lda, max(c0, 1), c1, 2 * i + 1, Q_DOTS, p.scratch, down);
+	coop_norm_parts(row, p.lda, max(c0, 1), c1, c0 == 0 && c1 > 0 ? row[0] : T(0),
+	                p.scratch + ROW_NORM * COOP_MAXB, bad);
 }
 
 // u scaled; X(i+1:m, i) for the block's rows.
@@ -172,21 +192,22 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) labrd_panel(Panel<T> p)
 		const int mi = p.m - i, ni = p.n - i - 1;
 		Gemv<T> gt = gemv_t(col + i + p.lda, p.lda, mi, ni, Reflector<T>{col + i, 1, 0}, pieces);
 		Gemv<T> gn = gemv_n(row + 1, p.lda, mi - 1, ni, Reflector<T>{row, p.lda, 0}, pieces);
-		column_phase(p, i, vec, arow);
-		grid.sync();
-		const CoopReflector<T> v = coop_reflector_of(p.scratch + COL_NORM * COOP_MAXB, &p.d[i], &p.tauq[i]);
-		const T vscale = v.scale;
-		coop_sums_out(p.scratch, P_DOTS, 2 * i, v, [&](int s) {
+		column_update(p, i, vec, arow);
+		T pscale, qscale; // the dots' sums' scales
+		const T vscale = coop_reflector_after([&](T down) { column_parts(p, i, down); },
+		                                      p.scratch + COL_NORM * COOP_MAXB, &p.d[i], &p.tauq[i],
+		                                      grid, &pscale).scale;
+		coop_sums_out(p.scratch, P_DOTS, 2 * i, pscale, [&](int s) {
 			return __ldcg(s < i ? &p.a[i + s * p.lda] : &p.x[i + (s - i) * p.ldx]);
 		}, p.scratch + P_OFFSET);
 		gt.u.scale = vscale;
 		gemv_t_pieces(gt);
 		grid.sync();
-		row_phase(p, i, gt, vscale, vec, arow, xrow);
-		grid.sync();
-		const CoopReflector<T> u = coop_reflector_of(p.scratch + ROW_NORM * COOP_MAXB, &p.e[i], &p.taup[i]);
-		const T uscale = u.scale;
-		coop_sums_out(p.scratch, Q_DOTS, 2 * i + 1, u, [&](int s) {
+		row_update(p, i, gt, vscale, vec, arow, xrow);
+		const T uscale = coop_reflector_after([&](T down) { row_parts(p, i, down); },
+		                                      p.scratch + ROW_NORM * COOP_MAXB, &p.e[i], &p.taup[i],
+		                                      grid, &qscale).scale;
+		coop_sums_out(p.scratch, Q_DOTS, 2 * i + 1, qscale, [&](int s) {
 			return __ldcg(s <= i ? &p.y[i + 1 + s * p.ldy] : &p.a[s - i - 1 + (i + 1) * p.lda]);
 		}, p.scratch + Q_OFFSET);
 		gn.u.scale = uscale;

@@ -20,7 +20,9 @@
 // works out row i of w (the next column's update needs W(i, i - 1)) from
 // the pieces, as its owner does. Between the column's two parts no barrier:
 // both split rows i..n-1 alike (coop_rows(i, n)), so a block reads back
-// only the rows it wrote itself.
+// only the rows it wrote itself. A column whose entries lie near the limits
+// of the range has its dots taken again after the barrier, scaled
+// (coop_reflector_after).
 // Blocks own contiguous rows (coop_reflector.cuh); sums over blocks are
 // added in block order, so results do not vary from run to run; data
 // another block wrote during the kernel is read through L2 (__ldcg): the
@@ -121,11 +123,9 @@ __device__ void finish_column(const Panel<T> &p, int j, CoopReflector<T> ref, T 
 	                 });
 }
 
-// Column i brought up to date (row i of A and W in arow, wrow); the parts
-// of its reflector's norm and of z1, z2 over x = A(i+2:n, i) (v = scale x
-// there).
+// Column i brought up to date (row i of A and W in arow, wrow).
 template <typename T>
-__device__ void column_phase(const Panel<T> &p, int i, const T *arow, const T *wrow)
+__device__ void column_update(const Panel<T> &p, int i, const T *arow, const T *wrow)
 {
 	T *col = p.a + i * p.lda;
 	int r0, r1;
@@ -138,25 +138,33 @@ __device__ void column_phase(const Panel<T> &p, int i, const T *arow, const T *w
 	};
 	coop_row_sums<T>(r0, r1, part, [&](int r, T x) { col[r] -= x; });
 	__syncthreads();
-	const T amax = coop_norm_parts(col, 1, max(r0, i + 2), r1,
-	                               i + 1 >= r0 && i + 1 < r1 ? col[i + 1] : T(0), p.scratch);
-	coop_dots([&](int s, int r) { return z_entry(p, i, s, r); }, col, 1, max(r0, i + 2), r1, 2 * i,
-	          3, p.scratch, amax);
 }
 
-// Column i's reflector (beta to e(i), tau(i) by block 0; the column stays
-// unscaled), z1 and z2 from the blocks' parts (v(i+1) = 1), then the SYMV's
-// pieces and the block's part of v^T A v.
+// Column i's parts over x = A(i+2:n, i) (v = scale x there): z1's and z2's
+// (on x times down), its reflector's norm's.
 template <typename T>
-__device__ CoopReflector<T> symv_phase(const Panel<T> &p, int i)
+__device__ void column_parts(const Panel<T> &p, int i, T down)
 {
-	const CoopReflector<T> ref = coop_reflector_of(p.scratch, &p.e[i], &p.tau[i]);
-	coop_sums_out(p.scratch, 3, 2 * i, ref, [&](int s) { return z_entry(p, i, s, i + 1); },
+	const T *col = p.a + i * p.lda;
+	int r0, r1;
+	coop_rows(i, p.n, &r0, &r1);
+	const bool bad = coop_dots([&](int s, int r) { return z_entry(p, i, s, r); }, col, 1,
+	                           max(r0, i + 2), r1, 2 * i, 3, p.scratch, down);
+	coop_norm_parts(col, 1, max(r0, i + 2), r1, i + 1 >= r0 && i + 1 < r1 ? col[i + 1] : T(0),
+	                p.scratch, bad);
+}
+
+// After column i's reflector (beta to e(i), tau(i) by block 0; the column
+// stays unscaled): z1 and z2 from the blocks' parts (zscale: their scale;
+// v(i+1) = 1), then the SYMV's pieces and the block's part of v^T A v.
+template <typename T>
+__device__ void symv_phase(const Panel<T> &p, int i, CoopReflector<T> ref, T zscale)
+{
+	coop_sums_out(p.scratch, 3, 2 * i, zscale, [&](int s) { return z_entry(p, i, s, i + 1); },
 	              p.scratch + Z_OFFSET);
 	const T vav = block_reduce<COOP_THREADS, T>(symv_tiles(symv_of(p, i, ref.scale)));
 	if (threadIdx.x == 0)
 		p.scratch[VAV_SLOT * COOP_MAXB + blockIdx.x] = vav;
-	return ref;
 }
 
 template <typename T>
@@ -165,15 +173,18 @@ __global__ void __launch_bounds__(COOP_THREADS, 2) latrd_panel(Panel<T> p)
 	__shared__ T arow[MAXNB], wrow[MAXNB], z[2 * MAXNB];
 	cg::grid_group grid = cg::this_grid();
 	const int cols = min(p.nb, p.n - 1);
-	CoopReflector<T> ref = {0, 0, 0};
+	CoopReflector<T> ref = {0, 0, 0, false};
 	for (int i = 0; i <= cols; i++) {
 		if (i > 0)
 			finish_column(p, i - 1, ref, z, arow, wrow);
 		if (i == cols)
 			break;
-		column_phase(p, i, arow, wrow);
-		grid.sync();
-		ref = symv_phase(p, i);
+		column_update(p, i, arow, wrow);
+		T zscale;
+		const CoopReflector<T> r = coop_reflector_after([&](T down) { column_parts(p, i, down); },
+		                                                p.scratch, &p.e[i], &p.tau[i], grid, &zscale);
+		ref = {r.scale, r.tau, 0, false}; // what finish_column needs
+		symv_phase(p, i, ref, zscale);
 		grid.sync();
 	}
 }
