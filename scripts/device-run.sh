@@ -122,8 +122,10 @@ fi
 
 if [ "$what" = lapack ]; then
 	for sched in eager dmda; do
-		STARPU_SCHED=$sched HYLA_LAPACK_MIN_N=0 HYLA_LAPACK_NB=8 $bin/tests/test_lapack_dropin hyla ||
-			echo "FAILED: test_lapack_dropin hyla under $sched"
+		for nb in 4 8; do
+			STARPU_SCHED=$sched HYLA_LAPACK_MIN_N=0 HYLA_LAPACK_NB=$nb $bin/tests/test_lapack_dropin hyla ||
+				echo "FAILED: test_lapack_dropin hyla under $sched, nb $nb"
+		done
 		STARPU_SCHED=$sched $bin/tests/test_lapack_dropin system ||
 			echo "FAILED: test_lapack_dropin system under $sched"
 		STARPU_SCHED=$sched LD_PRELOAD=$bin/lapack/libhyla_lapack.so HYLA_LAPACK_MIN_N=0 \
