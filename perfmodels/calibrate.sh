@@ -2,7 +2,9 @@
 # Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # Calibrates hyla's performance models on this machine: runs each driver
 # (STARPU_CALIBRATE=1, dmda) over sizes from small to the largest you will run,
-# round after round, until every model it uses is ready (the drivers'
+# then once more at each size to check the models' predictions against the
+# tasks' times (HYLA_MODELS_CHECK), round after round until every model it
+# uses is ready (fitted, and its predictions within 25%: the drivers'
 # --models), then prints the report per codelet and worker kind.
 #   perfmodels/calibrate.sh [BUILD_DIR]   (installed: hyla-calibrate [BIN_DIR])
 # Environment: STARPU_PERF_MODEL_DIR where the models go (default: StarPU's,
@@ -15,8 +17,11 @@ set -u
 # The drivers: beside the script where it is installed, else the build's.
 self=$(cd "$(dirname "$0")" && pwd)
 if [ -x "$self/hr_reduce" ]; then bin=${1:-$self}; else bin=${1:-$(dirname "$self")/build}; fi
-export STARPU_SCHED=dmda STARPU_CALIBRATE=1 STARPU_SILENT=1
-[ -n "${STARPU_PERF_MODEL_DIR:-}" ] && mkdir -p "$STARPU_PERF_MODEL_DIR"
+export STARPU_SCHED=dmda STARPU_SILENT=1
+dir=${STARPU_PERF_MODEL_DIR:-${STARPU_HOME:-$HOME}/.starpu/sampling}
+mkdir -p "$dir"
+# Where the library reads the check back (runtime/models.c).
+check=$dir/hyla-check.${STARPU_HOSTNAME:-$(hostname | cut -d. -f1)}
 drivers=${HYLA_CALIBRATE_DRIVERS:-"qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce"}
 if "$bin/qr_mgs" 8 --require-gpu --no-check >/dev/null 2>&1; then
 	sizes=${HYLA_CALIBRATE_SIZES:-"2000 4000 8000"}
@@ -34,10 +39,7 @@ ready() { # every driver's models ready (hr_reduce: with its Q too)
 	done
 }
 
-start=$(date +%s)
-round=0
-while ! ready && [ $round -lt "${HYLA_CALIBRATE_ROUNDS:-6}" ]; do
-	round=$((round + 1))
+runs() { # every driver at every size, both precisions
 	for d in $drivers; do
 		for n in $sizes; do
 			for prec in d s; do
@@ -47,7 +49,16 @@ while ! ready && [ $round -lt "${HYLA_CALIBRATE_ROUNDS:-6}" ]; do
 			done
 		done
 	done
-	echo "round $round done, $(($(date +%s) - start)) s"
+}
+
+start=$(date +%s)
+round=0
+while ! ready && [ $round -lt "${HYLA_CALIBRATE_ROUNDS:-6}" ]; do
+	round=$((round + 1))
+	STARPU_CALIBRATE=1 runs
+	rm -f "$check"
+	STARPU_CALIBRATE=0 HYLA_MODELS_CHECK=$check runs
+	echo "round $round done (calibration and check), $(($(date +%s) - start)) s"
 done
 status=0
 for d in $drivers; do

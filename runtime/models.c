@@ -5,7 +5,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "runtime.h"
+
+/* A model is accurate when a later run's tasks took within this much of
+ * what it predicted: sum |predicted - measured| / sum measured; or within
+ * HYLA_MODEL_SLACK_US a task on average (StarPU's own cost of a task is
+ * about that: placement cannot use a finer prediction, and tasks that
+ * short vary more than 25% from run to run). */
+#define HYLA_MODEL_ACCURACY 0.25
+#define HYLA_MODEL_SLACK_US 20.0
 
 /* A model an algorithm's tasks use: its symbol (%c: the precision), whether
  * its codelet also runs on CUDA workers, and its kind: a non-linear
@@ -105,8 +114,68 @@ static double fit_error(const struct starpu_perfmodel_per_arch *per, enum model_
 	return count ? sqrt(sum / count) : NAN;
 }
 
-/* One model: ready on every kind of worker present that runs its codelet;
- * a report line per kind. */
+/* The models' check (model_check.c): HYLA_MODELS_CHECK, else hyla-check.HOST
+ * where StarPU keeps the models (HOST: STARPU_HOSTNAME, else the host's
+ * name to its first dot, as StarPU names the models' files). */
+static void check_path(char *path, size_t size)
+{
+	const char *set = getenv("HYLA_MODELS_CHECK"), *dir = getenv("STARPU_PERF_MODEL_DIR");
+	if (set && *set) {
+		snprintf(path, size, "%s", set);
+		return;
+	}
+	char host[256] = "", home[1024];
+	if (getenv("STARPU_HOSTNAME"))
+		snprintf(host, sizeof host, "%s", getenv("STARPU_HOSTNAME"));
+	else if (gethostname(host, sizeof host - 1) == 0)
+		host[strcspn(host, ".")] = 0;
+	if (!dir || !*dir) {
+		const char *h = getenv("STARPU_HOME") ? getenv("STARPU_HOME") : getenv("HOME");
+		snprintf(home, sizeof home, "%s/.starpu/sampling", h ? h : ".");
+		dir = home;
+	}
+	snprintf(path, size, "%s/hyla-check.%s", dir, host);
+}
+
+/* A model's check on one kind of worker: the tasks, those without a
+ * prediction, sum |predicted - measured| / sum measured (NaN: none) and
+ * its mean a task (us). */
+struct check {
+	long tasks, unpredicted;
+	double error, mean_us;
+};
+
+static struct check check_of(const char *symbol, const char *kind)
+{
+	char path[1536], line[512];
+	check_path(path, sizeof path);
+	struct check c = {0, 0, NAN, NAN};
+	double error_us = 0, measured_us = 0;
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof line, f)) {
+		char *fields[6], *save = NULL, *p = line;
+		int n = 0;
+		for (char *t; n < 6 && (t = strtok_r(p, "\t\n", &save)); p = NULL)
+			fields[n++] = t;
+		if (n == 6 && !strcmp(fields[0], symbol) && !strcmp(fields[1], kind)) {
+			c.tasks += atol(fields[2]);
+			c.unpredicted += atol(fields[3]);
+			error_us += atof(fields[4]);
+			measured_us += atof(fields[5]);
+		}
+	}
+	if (f)
+		fclose(f);
+	if (c.tasks) {
+		c.error = measured_us > 0 ? error_us / measured_us : 0;
+		c.mean_us = error_us / (double)c.tasks;
+	}
+	return c;
+}
+
+/* One model: ready on every kind of worker present that runs its codelet
+ * (a fit, and a check of its predictions within HYLA_MODEL_ACCURACY); a
+ * report line per kind. */
 static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE *report)
 {
 	struct starpu_perfmodel model;
@@ -129,17 +198,28 @@ static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE 
 		char name[64];
 		starpu_perfmodel_get_arch_name(arch, name, sizeof name, 0);
 		const struct starpu_perfmodel_regression_model *r = per ? &per->regression : NULL;
-		int ok = r && (kind == POWER_LAW ? r->valid : r->nl_valid);
-		ready &= ok;
+		int fitted = r && (kind == POWER_LAW ? r->valid : r->nl_valid);
+		struct check c = check_of(symbol, name);
+		int accurate = c.tasks > 0 && c.unpredicted == 0 &&
+		               (c.error <= HYLA_MODEL_ACCURACY || c.mean_us <= HYLA_MODEL_SLACK_US);
+		ready &= fitted && accurate;
 		if (!report)
 			continue;
-		if (ok)
+		if (fitted) {
 			fprintf(report, "%-28s %-14s regression: %u samples, sizes %lu..%lu, "
-			        "%.3g n^%.3f %+.3g us, error %.1f%%: ready\n", symbol, name, r->nsample,
+			        "%.3g n^%.3f %+.3g us, fit error %.1f%%; ", symbol, name, r->nsample,
 			        r->minx, r->maxx, kind == POWER_LAW ? r->alpha : r->a,
 			        kind == POWER_LAW ? r->beta : r->b, kind == POWER_LAW ? 0 : r->c,
 			        100 * fit_error(per, kind));
-		else
+			if (!c.tasks)
+				fprintf(report, "predictions not checked yet: not ready\n");
+			else if (c.unpredicted)
+				fprintf(report, "%ld of %ld tasks checked had no prediction: not ready\n",
+				        c.unpredicted, c.tasks);
+			else
+				fprintf(report, "predicted %ld tasks within %.1f%% (%.1f us a task): %s\n", c.tasks,
+				        100 * c.error, c.mean_us, accurate ? "ready" : "not accurate, not ready");
+		} else
 			fprintf(report, "%-28s %-14s regression: %u samples, no fit yet: not ready\n", symbol,
 			        name, r ? r->nsample : 0);
 	}

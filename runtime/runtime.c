@@ -62,6 +62,7 @@ static int start(void)
 	hyla__side_streams_create();
 	hyla__devices_update(0);
 #endif
+	hyla__model_check_start();
 	return HYLA_SUCCESS;
 }
 
@@ -83,6 +84,7 @@ void hyla_finalize(void)
 		return;
 	}
 	hyla__matrices_release();
+	hyla__model_check_write();
 #ifdef HYLA_WITH_CUDA
 	if (starpu_is_initialized())
 		hyla__side_streams_destroy();

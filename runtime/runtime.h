@@ -214,6 +214,11 @@ void hyla__progress_mark(starpu_data_handle_t handle, int64_t done, int64_t tota
 
 /* Every hyla task's callback: records it while a trace is on (trace.c). */
 void hyla__task_done(void *arg);
+/* The models' check (model_check.c, HYLA_MODELS_CHECK). */
+int hyla__model_checking(void);
+int hyla__model_check_start(void);
+void hyla__model_check_task(struct starpu_task *task);
+void hyla__model_check_write(void);
 
 /* Unregisters the matrices not yet destroyed (hyla_finalize, before StarPU
  * stops): their data comes home, a wrapped handle is given back. */

@@ -39,6 +39,11 @@ size_t hyla_trace_stop(hyla_trace_event **out)
 void hyla__task_done(void *arg)
 {
 	(void)arg;
+	if (hyla__model_checking()) {
+		struct starpu_task *task = starpu_task_get_current();
+		if (task)
+			hyla__model_check_task(task);
+	}
 	if (!__atomic_load_n(&tracing, __ATOMIC_RELAXED))
 		return; /* every task passes here: no lock when no one traces */
 	struct starpu_task *task = starpu_task_get_current();
