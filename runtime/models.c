@@ -137,7 +137,7 @@ static void check_path(char *path, size_t size)
 	snprintf(path, size, "%s/hyla-check.%s", dir, host);
 }
 
-/* A model's check on one kind of worker: the tasks, those without a
+/* A model's check on one kind of worker (NULL: all): the tasks, those without a
  * prediction, sum |predicted - measured| / sum measured (NaN: none) and
  * its mean a task (us). */
 struct check {
@@ -157,7 +157,7 @@ static struct check check_of(const char *symbol, const char *kind)
 		int n = 0;
 		for (char *t; n < 6 && (t = strtok_r(p, "\t\n", &save)); p = NULL)
 			fields[n++] = t;
-		if (n == 6 && !strcmp(fields[0], symbol) && !strcmp(fields[1], kind)) {
+		if (n == 6 && !strcmp(fields[0], symbol) && (!kind || !strcmp(fields[1], kind))) {
 			c.tasks += atol(fields[2]);
 			c.unpredicted += atol(fields[3]);
 			error_us += atof(fields[4]);
@@ -174,8 +174,9 @@ static struct check check_of(const char *symbol, const char *kind)
 }
 
 /* One model: ready on every kind of worker present that runs its codelet
- * (a fit, and a check of its predictions within HYLA_MODEL_ACCURACY); a
- * report line per kind. */
+ * (a fit, and a check of its predictions within HYLA_MODEL_ACCURACY; a
+ * kind that the check's schedule gave none of its tasks, where another
+ * took them, needs the fit alone); a report line per kind. */
 static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE *report)
 {
 	struct starpu_perfmodel model;
@@ -186,7 +187,7 @@ static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE 
 			fprintf(report, "%-28s no measurements yet: not ready\n", symbol);
 		return 0;
 	}
-	int ready = 1, seen[STARPU_NMAXWORKERS] = {0};
+	int ready = 1, seen[STARPU_NMAXWORKERS] = {0}, checked = check_of(symbol, NULL).tasks > 0;
 	for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
 		struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype((int)w, STARPU_NMAX_SCHED_CTXS);
 		int comb = starpu_perfmodel_arch_comb_get(arch->ndevices, arch->devices);
@@ -200,8 +201,9 @@ static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE 
 		const struct starpu_perfmodel_regression_model *r = per ? &per->regression : NULL;
 		int fitted = r && (kind == POWER_LAW ? r->valid : r->nl_valid);
 		struct check c = check_of(symbol, name);
-		int accurate = c.tasks > 0 && c.unpredicted == 0 &&
-		               (c.error <= HYLA_MODEL_ACCURACY || c.mean_us <= HYLA_MODEL_SLACK_US);
+		int accurate = c.tasks > 0 ? c.unpredicted == 0 && (c.error <= HYLA_MODEL_ACCURACY ||
+		                                                     c.mean_us <= HYLA_MODEL_SLACK_US)
+		                           : checked;
 		ready &= fitted && accurate;
 		if (!report)
 			continue;
@@ -212,7 +214,8 @@ static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE 
 			        kind == POWER_LAW ? r->beta : r->b, kind == POWER_LAW ? 0 : r->c,
 			        100 * fit_error(per, kind));
 			if (!c.tasks)
-				fprintf(report, "predictions not checked yet: not ready\n");
+				fprintf(report, "%s\n", checked ? "the check ran none of its tasks here: ready"
+				                                 : "predictions not checked yet: not ready");
 			else if (c.unpredicted)
 				fprintf(report, "%ld of %ld tasks checked had no prediction: not ready\n",
 				        c.unpredicted, c.tasks);
