@@ -8,13 +8,20 @@
 #include <unistd.h>
 #include "runtime.h"
 
-/* A model is accurate when a later run's tasks took within this much of
- * what it predicted: sum |predicted - measured| / sum measured; or within
- * HYLA_MODEL_SLACK_US a task on average (StarPU's own cost of a task is
- * about that: placement cannot use a finer prediction, and tasks that
- * short vary more than 25% from run to run). */
-#define HYLA_MODEL_ACCURACY 0.25
+/* A model is accurate when a later run's tasks took within HYLA_MODEL_ACCURACY
+ * (default 25%) of what it predicted: sum |predicted - measured| / sum
+ * measured; or within HYLA_MODEL_SLACK_US a task on average (StarPU's own
+ * cost of a task is about that: placement cannot use a finer prediction,
+ * and tasks that short vary more than 25% from run to run). */
 #define HYLA_MODEL_SLACK_US 20.0
+
+static double accuracy(void)
+{
+	const char *set = getenv("HYLA_MODEL_ACCURACY");
+	char *end;
+	double a = set ? strtod(set, &end) : 0;
+	return set && end != set && !*end && a > 0 && a <= 10 ? a : 0.25;
+}
 
 /* A model an algorithm's tasks use: its symbol (%c: the precision), whether
  * its codelet also runs on CUDA workers, and its kind: a non-linear
@@ -201,7 +208,7 @@ static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE 
 		const struct starpu_perfmodel_regression_model *r = per ? &per->regression : NULL;
 		int fitted = r && (kind == POWER_LAW ? r->valid : r->nl_valid);
 		struct check c = check_of(symbol, name);
-		int accurate = c.tasks > 0 ? c.unpredicted == 0 && (c.error <= HYLA_MODEL_ACCURACY ||
+		int accurate = c.tasks > 0 ? c.unpredicted == 0 && (c.error <= accuracy() ||
 		                                                     c.mean_us <= HYLA_MODEL_SLACK_US)
 		                           : checked;
 		ready &= fitted && accurate;
