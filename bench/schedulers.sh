@@ -42,7 +42,7 @@ for d in $drivers; do
 				grep ' time=' | tail -n 1) || line=
 			stop_load
 			t=$(field time "$line") m=$(field median "$line")
-			l=$(field "lapack_[a-z]*" "$line" | head -n 1)
+			l=$(field "lapack_[a-z_]*" "$line" | head -n 1)
 			ratio=$(awk -v l="${l:-0}" -v m="${m:-0}" 'BEGIN { if (m > 0) printf "%.2f", l / m; else print "-" }')
 			echo "| $d | $n | $s | ${t:--} | ${m:--} | ${l:--} | $ratio |"
 		done
