@@ -3,9 +3,10 @@
 # Calibrates hyla's performance models on this machine: runs each driver
 # (STARPU_CALIBRATE=1, dmda) over sizes from small to the largest you will run,
 # then once more at each size to check the models' predictions against the
-# tasks' times (HYLA_MODELS_CHECK), round after round until every model it
-# uses is ready (fitted, and its predictions within 25%: the drivers'
-# --models), then prints the report per codelet and worker kind.
+# tasks' times (HYLA_MODELS_CHECK), round after round (each round the drivers
+# and precisions whose models are not ready yet) until every model it uses
+# is ready (fitted, and its predictions within 25%: the drivers' --models),
+# then prints the report per codelet and worker kind.
 #   perfmodels/calibrate.sh [BUILD_DIR]   (installed: hyla-calibrate [BIN_DIR])
 # Environment: STARPU_PERF_MODEL_DIR where the models go (default: StarPU's,
 # $STARPU_HOME/.starpu/sampling, where the drivers and the library look
@@ -30,43 +31,57 @@ else
 fi
 echo "calibrating into ${STARPU_PERF_MODEL_DIR:-${STARPU_HOME:-$HOME}/.starpu/sampling}, sizes $sizes"
 
-ready() { # every driver's models ready (hr_reduce: with its Q too)
-	for d in $drivers; do
-		for prec in d s; do
-			q=; [ "$d" = hr_reduce ] && q=--want-q
-			"$bin/$d" --models --prec $prec $q >/dev/null 2>&1 || return 1
-		done
+pairs= # the drivers and precisions to run: "driver:prec ..."
+for d in $drivers; do pairs="$pairs $d:d $d:s"; done
+
+models() { # models DRIVER PREC [ARGS...]: its --models report (hr_reduce: with its Q)
+	d=$1 prec=$2
+	shift 2
+	q=; [ "$d" = hr_reduce ] && q=--want-q
+	"$bin/$d" --models --prec $prec $q "$@"
+}
+
+not_ready() { # the pairs whose models are not ready
+	for pair in $pairs; do
+		models "${pair%:*}" "${pair#*:}" >/dev/null 2>&1 || printf '%s ' "$pair"
 	done
 }
 
-runs() { # every driver at every size, both precisions
-	for d in $drivers; do
+runs() { # runs PAIRS: each driver at every size in its precision
+	for pair in $1; do
+		d=${pair%:*} prec=${pair#*:}
+		q=; [ "$d" = hr_reduce ] && q=--want-q
 		for n in $sizes; do
-			for prec in d s; do
-				q=; [ "$d" = hr_reduce ] && q=--want-q
-				"$bin/$d" "$n" --prec $prec --no-check --quiet $q >/dev/null 2>&1 ||
-					echo "  $d $n --prec $prec failed"
-			done
+			"$bin/$d" "$n" --prec $prec --no-check --quiet $q >/dev/null 2>&1 ||
+				echo "  $d $n --prec $prec failed"
 		done
 	done
 }
 
+# Each round calibrates and checks the pairs not ready yet; each pair's
+# last check is kept (parts/), and the check the library reads is theirs
+# together.
+parts=$dir/hyla-check-parts
+mkdir -p "$parts"
 start=$(date +%s)
 round=0
-while ! ready && [ $round -lt "${HYLA_CALIBRATE_ROUNDS:-6}" ]; do
+todo=$(not_ready)
+while [ -n "$todo" ] && [ $round -lt "${HYLA_CALIBRATE_ROUNDS:-6}" ]; do
 	round=$((round + 1))
-	STARPU_CALIBRATE=1 runs
-	rm -f "$check"
-	STARPU_CALIBRATE=0 HYLA_MODELS_CHECK=$check runs
-	echo "round $round done (calibration and check), $(($(date +%s) - start)) s"
-done
-status=0
-for d in $drivers; do
-	for prec in d s; do
-		q=; [ "$d" = hr_reduce ] && q=--want-q
-		"$bin/$d" --models --prec $prec $q || status=1
+	STARPU_CALIBRATE=1 runs "$todo"
+	for pair in $todo; do
+		rm -f "$parts/$pair"
+		STARPU_CALIBRATE=0 HYLA_MODELS_CHECK=$parts/$pair runs "$pair"
 	done
+	cat "$parts"/* >"$check.new" 2>/dev/null
+	mv "$check.new" "$check"
+	echo "round $round done ($(echo $todo | wc -w) driver-precision pairs calibrated and checked), $(($(date +%s) - start)) s"
+	todo=$(not_ready)
+done
+for pair in $pairs; do
+	models "${pair%:*}" "${pair#*:}"
 done | sort -u
-ready || status=1
+status=0
+[ -z "$(not_ready)" ] || status=1
 echo "calibration: $([ $status = 0 ] && echo ready || echo 'not ready (run again, or more rounds)') after $(($(date +%s) - start)) s"
 exit $status

@@ -38,7 +38,7 @@ struct model_use {
 
 #define REGRESSION(symbol, cuda) {symbol, cuda, NL_REGRESSION}
 static const struct model_use mgs[] = {REGRESSION("hyla_gs_columns_%c_v1", 1),
-                                       REGRESSION("hyla_mgs_panel_%c_v4", 1),
+                                       {"hyla_mgs_panel_%c_v4", 1, POWER_LAW},
                                        REGRESSION("hyla_mgs_update_%c_v2", 1), {0}};
 static const struct model_use cgs[] = {REGRESSION("hyla_gs_columns_%c_v1", 1),
                                        REGRESSION("hyla_cgs_project_%c_v1", 1),
