@@ -8,10 +8,12 @@
 #include "typed.h"
 
 /* The workspace for a LAPACK routine: what its query answered, at least the
- * routine's minimum (an application's ILAENV may give a block size of 0,
- * and the query then answers 0), plus one against the answer's rounding. */
+ * routine's minimum max(1, minimum) (an application's ILAENV may give a
+ * block size of 0, and the query then answers 0), plus one against the
+ * answer's rounding. */
 static lapack_int lwork_of(real_t query, int64_t minimum)
 {
+	minimum = minimum > 1 ? minimum : 1;
 	int64_t size = (int64_t)query > minimum ? (int64_t)query : minimum;
 	return (lapack_int)(size + 1);
 }
@@ -21,7 +23,7 @@ int TYPED(hyla__host_geqrf)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t
 	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, ld = (lapack_int)lda;
 	real_t size;
 	LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, tau, &size, -1);
-	lapack_int lwork = lwork_of(size, n > 1 ? n : 1);
+	lapack_int lwork = lwork_of(size, n);
 	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	if (!work)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgeqrf's workspace");
@@ -37,7 +39,7 @@ int TYPED(hyla__host_orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t 
 	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lk = (lapack_int)k, ld = (lapack_int)lda;
 	real_t size;
 	LAPACKE(orgqr_work)(LAPACK_COL_MAJOR, lm, ln, lk, a, ld, tau, &size, -1);
-	lapack_int lwork = lwork_of(size, n > 1 ? n : 1);
+	lapack_int lwork = lwork_of(size, n);
 	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	if (!work)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dorgqr's workspace");
@@ -69,7 +71,7 @@ int TYPED(hyla__host_gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t
 	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, ld = (lapack_int)lda;
 	real_t size;
 	LAPACKE(gebrd_work)(LAPACK_COL_MAJOR, lm, ln, a, ld, d, e, tauq, taup, &size, -1);
-	lapack_int lwork = lwork_of(size, m > n ? (m > 1 ? m : 1) : (n > 1 ? n : 1));
+	lapack_int lwork = lwork_of(size, m > n ? m : n);
 	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	if (!work)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgebrd's workspace");
@@ -85,7 +87,7 @@ int TYPED(hyla__host_gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int6
 	lapack_int ln = (lapack_int)n, ld = (lapack_int)lda, lo = (lapack_int)ilo, hi = (lapack_int)ihi;
 	real_t size;
 	LAPACKE(gehrd_work)(LAPACK_COL_MAJOR, ln, lo, hi, a, ld, tau, &size, -1);
-	lapack_int lwork = lwork_of(size, n > 1 ? n : 1);
+	lapack_int lwork = lwork_of(size, n);
 	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	if (!work)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgehrd's workspace");
@@ -102,7 +104,7 @@ int TYPED(hyla__host_ormhr)(char side, char trans, int64_t rows, int64_t cols, c
 	lapack_int m = side == 'L' ? r : k;
 	real_t size;
 	LAPACKE(ormhr_work)(LAPACK_COL_MAJOR, side, trans, r, k, 1, m, b, l, tau, c, l, &size, -1);
-	lapack_int lwork = lwork_of(size, side == 'L' ? (cols > 1 ? cols : 1) : (rows > 1 ? rows : 1));
+	lapack_int lwork = lwork_of(size, side == 'L' ? cols : rows);
 	real_t *work = malloc(sizeof *work * (size_t)lwork);
 	if (!work)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dormhr's workspace");

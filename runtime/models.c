@@ -151,27 +151,53 @@ struct check {
 	double error, mean_us;
 };
 
-static struct check check_of(const char *symbol, const char *kind)
+/* The check's lines (model_check.c), read once for a report. */
+struct check_line {
+	char symbol[64], kind[64];
+	long tasks, unpredicted;
+	double error_us, measured_us;
+};
+
+struct checks {
+	struct check_line *lines;
+	int count;
+};
+
+static struct checks checks_load(void)
 {
 	char path[1536], line[512];
 	check_path(path, sizeof path);
-	struct check c = {0, 0, NAN, NAN};
-	double error_us = 0, measured_us = 0;
+	struct checks all = {NULL, 0};
 	FILE *f = fopen(path, "r");
 	while (f && fgets(line, sizeof line, f)) {
 		char *fields[6], *save = NULL, *p = line;
 		int n = 0;
 		for (char *t; n < 6 && (t = strtok_r(p, "\t\n", &save)); p = NULL)
 			fields[n++] = t;
-		if (n == 6 && !strcmp(fields[0], symbol) && (!kind || !strcmp(fields[1], kind))) {
-			c.tasks += atol(fields[2]);
-			c.unpredicted += atol(fields[3]);
-			error_us += atof(fields[4]);
-			measured_us += atof(fields[5]);
-		}
+		struct check_line *more = n == 6 ? realloc(all.lines, sizeof *more * (size_t)(all.count + 1)) : NULL;
+		if (!more)
+			continue;
+		all.lines = more;
+		struct check_line *l = &all.lines[all.count++];
+		snprintf(l->symbol, sizeof l->symbol, "%s", fields[0]);
+		snprintf(l->kind, sizeof l->kind, "%s", fields[1]);
+		l->tasks = atol(fields[2]), l->unpredicted = atol(fields[3]);
+		l->error_us = atof(fields[4]), l->measured_us = atof(fields[5]);
 	}
 	if (f)
 		fclose(f);
+	return all;
+}
+
+static struct check check_of(const struct checks *all, const char *symbol, const char *kind)
+{
+	struct check c = {0, 0, NAN, NAN};
+	double error_us = 0, measured_us = 0;
+	for (const struct check_line *l = all->lines; l < all->lines + all->count; l++)
+		if (!strcmp(l->symbol, symbol) && (!kind || !strcmp(l->kind, kind))) {
+			c.tasks += l->tasks, c.unpredicted += l->unpredicted;
+			error_us += l->error_us, measured_us += l->measured_us;
+		}
 	if (c.tasks) {
 		c.error = measured_us > 0 ? error_us / measured_us : 0;
 		c.mean_us = error_us / (double)c.tasks;
@@ -183,7 +209,8 @@ static struct check check_of(const char *symbol, const char *kind)
  * (a fit, and a check of its predictions within HYLA_MODEL_ACCURACY; a
  * kind that the check's schedule gave none of its tasks, where another
  * took them, needs the fit alone); a report line per kind. */
-static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE *report)
+static int model_ready(const char *symbol, int cuda, enum model_kind kind, const struct checks *all,
+                       FILE *report)
 {
 	struct starpu_perfmodel model;
 	memset(&model, 0, sizeof model);
@@ -193,7 +220,7 @@ static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE 
 			fprintf(report, "%-28s no measurements yet: not ready\n", symbol);
 		return 0;
 	}
-	int ready = 1, seen[STARPU_NMAXWORKERS] = {0}, checked = check_of(symbol, NULL).tasks > 0;
+	int ready = 1, seen[STARPU_NMAXWORKERS] = {0}, checked = check_of(all, symbol, NULL).tasks > 0;
 	for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
 		struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype((int)w, STARPU_NMAX_SCHED_CTXS);
 		int comb = starpu_perfmodel_arch_comb_get(arch->ndevices, arch->devices);
@@ -206,7 +233,7 @@ static int model_ready(const char *symbol, int cuda, enum model_kind kind, FILE 
 		starpu_perfmodel_get_arch_name(arch, name, sizeof name, 0);
 		const struct starpu_perfmodel_regression_model *r = per ? &per->regression : NULL;
 		int fitted = r && (kind == POWER_LAW ? r->valid : r->nl_valid);
-		struct check c = check_of(symbol, name);
+		struct check c = check_of(all, symbol, name);
 		int accurate = c.tasks > 0 ? c.unpredicted == 0 && (c.error <= accuracy() ||
 		                                                     c.mean_us <= HYLA_MODEL_SLACK_US)
 		                           : checked;
@@ -245,10 +272,12 @@ int hyla_models_ready(const char *algorithm, char prec, FILE *report)
 	if (hyla__ensure_init() != HYLA_SUCCESS)
 		return HYLA_ERR_STARPU;
 	int ready = 1;
+	struct checks all = checks_load();
 	for (const struct model_use *u = uses; u->symbol; u++) {
 		char symbol[64];
 		snprintf(symbol, sizeof symbol, u->symbol, prec);
-		ready &= model_ready(symbol, u->cuda, u->kind, report);
+		ready &= model_ready(symbol, u->cuda, u->kind, &all, report);
 	}
+	free(all.lines);
 	return ready;
 }

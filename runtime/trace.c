@@ -39,14 +39,14 @@ size_t hyla_trace_stop(hyla_trace_event **out)
 void hyla__task_done(void *arg)
 {
 	(void)arg;
-	if (hyla__model_checking()) {
-		struct starpu_task *task = starpu_task_get_current();
-		if (task)
-			hyla__model_check_task(task);
-	}
-	if (!__atomic_load_n(&tracing, __ATOMIC_RELAXED))
-		return; /* every task passes here: no lock when no one traces */
+	int traced = __atomic_load_n(&tracing, __ATOMIC_RELAXED), checked = hyla__model_checking();
+	if (!traced && !checked)
+		return; /* every task passes here: nothing when no one traces or checks */
 	struct starpu_task *task = starpu_task_get_current();
+	if (task && checked)
+		hyla__model_check_task(task);
+	if (!traced)
+		return;
 	pthread_mutex_lock(&trace_lock);
 	struct starpu_profiling_task_info *info = task ? task->profiling_info : NULL;
 	if (tracing && info) {
