@@ -48,7 +48,7 @@ static void finish_cpu(void *buffers[], void *cl_arg)
 }
 
 static struct starpu_codelet finish_cl = {
-	.cpu_funcs = {finish_cpu},
+	HYLA_HOST_BODY(finish_cpu),
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.name = "band_finish_" PREC_NAME,
 };

@@ -302,9 +302,9 @@ static struct starpu_codelet step_cl = {
 };
 
 static struct starpu_codelet tail_cl = {
-	.cpu_funcs = {tail_cpu},
+	HYLA_HOST_BODY(tail_cpu),
 	.nbuffers = 4,
-	.modes = {STARPU_RW, STARPU_W, STARPU_W, STARPU_SCRATCH},
+	.modes = {STARPU_RW, STARPU_W, STARPU_W, STARPU_W},
 	.name = "gebrd_tail_" PREC_NAME,
 };
 
@@ -372,7 +372,7 @@ int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
 {
 	struct gebrd_args arg = {col, 0};
 	struct starpu_data_descr data[] = {
-		{a, STARPU_RW}, {tauq, STARPU_W}, {taup, STARPU_W}, {scratch, STARPU_SCRATCH}};
+		{a, STARPU_RW}, {tauq, STARPU_W}, {taup, STARPU_W}, {scratch, STARPU_W}};
 	return hyla__submit(&(struct hyla_task){
 		.cl = &tail_cl, .data = data, .ndata = 4, .arg = &arg, .arg_size = sizeof arg,
 		.priority = STARPU_MAX_PRIO});

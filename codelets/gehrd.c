@@ -366,9 +366,9 @@ static struct starpu_codelet ytop_cl = {
 };
 
 static struct starpu_codelet tail_cl = {
-	.cpu_funcs = {tail_cpu},
+	HYLA_HOST_BODY(tail_cpu),
 	.nbuffers = 3,
-	.modes = {STARPU_RW, STARPU_W, STARPU_SCRATCH},
+	.modes = {STARPU_RW, STARPU_W, STARPU_W},
 	.name = "gehrd_tail_" PREC_NAME,
 };
 
@@ -483,7 +483,7 @@ int TYPED(hyla__insert_gehrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
 	struct gehrd_args arg = {.col = col, .first = col};
 	int64_t rows = (int64_t)starpu_matrix_get_nx(a);
 	starpu_data_handle_t work = hyla__workspace_vector(rows, sizeof(real_t));
-	struct starpu_data_descr data[] = {{a, STARPU_RW}, {tau, STARPU_W}, {work, STARPU_SCRATCH}};
+	struct starpu_data_descr data[] = {{a, STARPU_RW}, {tau, STARPU_W}, {work, STARPU_W}};
 	int ret = hyla__submit(&(struct hyla_task){
 		.cl = &tail_cl, .data = data, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
 		.priority = STARPU_MAX_PRIO});

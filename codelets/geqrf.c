@@ -444,7 +444,7 @@ static void tail_cpu(void *buffers[], void *cl_arg)
 }
 
 static struct starpu_codelet tail_cl = {
-	.cpu_funcs = {tail_cpu},
+	HYLA_HOST_BODY(tail_cpu),
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.name = "geqrf_tail_" PREC_NAME,
 };
@@ -452,7 +452,7 @@ static struct starpu_codelet tail_cl = {
 int TYPED(hyla__insert_geqrf_tail)(starpu_data_handle_t tau, starpu_data_handle_t scratch,
                                    const starpu_data_handle_t *panels, int npanels, int64_t r0)
 {
-	const struct starpu_data_descr fixed[] = {{tau, STARPU_W}, {scratch, STARPU_SCRATCH}};
+	const struct starpu_data_descr fixed[] = {{tau, STARPU_W}, {scratch, STARPU_W}};
 	struct householder_args arg = {.c0 = (int)r0};
 	return hyla__submit_on_panels((struct hyla_task){
 		.cl = &tail_cl, .data = fixed, .ndata = 2, .arg = &arg, .arg_size = sizeof arg,

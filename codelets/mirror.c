@@ -58,7 +58,7 @@ static void reverse_cpu(void *buffers[], void *cl_arg)
 }
 
 static struct starpu_codelet reverse_cl = {
-	.cpu_funcs = {reverse_cpu},
+	HYLA_HOST_BODY(reverse_cpu),
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.name = "reverse_" PREC_NAME,
 };
@@ -110,7 +110,7 @@ static void transpose_cpu(void *buffers[], void *cl_arg)
 }
 
 static struct starpu_codelet transpose_cl = {
-	.cpu_funcs = {transpose_cpu},
+	HYLA_HOST_BODY(transpose_cpu),
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.name = "transpose_" PREC_NAME,
 };

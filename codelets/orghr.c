@@ -46,7 +46,7 @@ static void shift_cpu(void *buffers[], void *cl_arg)
 }
 
 static struct starpu_codelet shift_cl = {
-	.cpu_funcs = {shift_cpu},
+	HYLA_HOST_BODY(shift_cpu),
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.name = "orghr_shift_" PREC_NAME,
 };

@@ -280,9 +280,9 @@ static struct starpu_codelet step_cl = {
 };
 
 static struct starpu_codelet tail_cl = {
-	.cpu_funcs = {tail_cpu},
+	HYLA_HOST_BODY(tail_cpu),
 	.nbuffers = 3,
-	.modes = {STARPU_RW, STARPU_W, STARPU_SCRATCH},
+	.modes = {STARPU_RW, STARPU_W, STARPU_W},
 	.name = "sytrd_tail_" PREC_NAME,
 };
 
@@ -340,7 +340,7 @@ int TYPED(hyla__insert_sytrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
                                    starpu_data_handle_t scratch, int64_t col)
 {
 	struct sytrd_args arg = {col, 0};
-	struct starpu_data_descr data[] = {{a, STARPU_RW}, {tau, STARPU_W}, {scratch, STARPU_SCRATCH}};
+	struct starpu_data_descr data[] = {{a, STARPU_RW}, {tau, STARPU_W}, {scratch, STARPU_W}};
 	return hyla__submit(&(struct hyla_task){
 		.cl = &tail_cl, .data = data, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
 		.priority = STARPU_MAX_PRIO});

@@ -14,20 +14,33 @@
 /* Set when a call enters a context (hyla__devices_update), read by the
  * schedulers' can_execute calls, which must not scan the workers. */
 static int views_node[STARPU_NMAX_SCHED_CTXS];
+static int without_cores[STARPU_NMAX_SCHED_CTXS];
+
+int hyla__main_ram_nodes[HYLA_HOST_BODY_BUFFERS]; /* all STARPU_MAIN_RAM (0) */
 
 int hyla__devices_update(unsigned ctx)
 {
 	if (ctx >= STARPU_NMAX_SCHED_CTXS)
 		ctx = 0;
-	int node = STARPU_MAIN_RAM;
-	for (unsigned w = 0; w < starpu_worker_get_count(); w++)
-		if (starpu_worker_get_type((int)w) == STARPU_CUDA_WORKER &&
-		    (ctx == 0 || starpu_sched_ctx_contains_worker((int)w, ctx))) {
+	int node = STARPU_MAIN_RAM, cores = 0;
+	for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
+		if (ctx != 0 && !starpu_sched_ctx_contains_worker((int)w, ctx))
+			continue;
+		if (starpu_worker_get_type((int)w) == STARPU_CPU_WORKER)
+			cores++;
+		else if (starpu_worker_get_type((int)w) == STARPU_CUDA_WORKER && node == STARPU_MAIN_RAM)
 			node = (int)starpu_worker_get_memory_node(w);
-			break;
-		}
+	}
 	__atomic_store_n(&views_node[ctx], node, __ATOMIC_RELAXED);
+	__atomic_store_n(&without_cores[ctx], cores == 0, __ATOMIC_RELAXED);
 	return node;
+}
+
+int hyla__on_cores_else_gpu(unsigned worker, struct starpu_task *task, unsigned impl)
+{
+	(void)impl;
+	unsigned ctx = task->sched_ctx < STARPU_NMAX_SCHED_CTXS ? task->sched_ctx : 0;
+	return !hyla__is_cuda_worker(worker) || __atomic_load_n(&without_cores[ctx], __ATOMIC_RELAXED);
 }
 
 int hyla__views_node(unsigned ctx)

@@ -75,6 +75,17 @@ int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, 
  * matrix is registered). */
 int hyla__views_node(unsigned ctx);
 int hyla__devices_update(unsigned ctx);
+/* Codelets whose work is host code alone (the reductions' tails, the band
+ * finish, the mirrors, orghr's shift) run it on the cores; in a context
+ * without cores (STARPU_NCPU=0) on a GPU's worker thread, with their data
+ * in main memory (StarPU's specific nodes): HYLA_HOST_BODY(f) in the
+ * codelet. Their tasks take at most HYLA_HOST_BODY_BUFFERS buffers. */
+#define HYLA_HOST_BODY_BUFFERS 65536
+extern int hyla__main_ram_nodes[HYLA_HOST_BODY_BUFFERS];
+int hyla__on_cores_else_gpu(unsigned worker, struct starpu_task *task, unsigned impl);
+#define HYLA_HOST_BODY(f)                                                                        \
+	.cpu_funcs = {f}, .cuda_funcs = {f}, .specific_nodes = 1,                                    \
+	.dyn_nodes = hyla__main_ram_nodes, .can_execute = hyla__on_cores_else_gpu
 /* The application's registered matrix handle as column-panel views of
  * width nb (d->parent, borrowed): no copy where it is valid (with a GPU it
  * is fetched there whole first, a no-op if it is there already); StarPU's

@@ -123,21 +123,23 @@ static struct starpu_codelet fence_cl = {
 	.name = "hyla_fence",
 };
 
-/* A CPU task that does nothing: StarPU first brings its handles home. */
-static void home_cpu(void *buffers[], void *arg)
-{
-	(void)buffers, (void)arg;
-}
-
+/* A task that runs nowhere but ends only once StarPU has fetched its
+ * handles into main memory (specific nodes): no worker runs it, so it needs
+ * no core (STARPU_NCPU=0 has none). */
 static struct starpu_codelet home_cl = {
-	.cpu_funcs = {home_cpu},
+	.where = STARPU_NOWHERE,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.specific_nodes = 1,
+	.dyn_nodes = hyla__main_ram_nodes,
 	.name = "hyla_home",
 };
 
 /* The sequence's handles (R) home, into the caller's memory; then token (W). */
 static int submit_home(const hyla_sequence *seq, starpu_data_handle_t token)
 {
+	if (seq->nowned + 1 > HYLA_HOST_BODY_BUFFERS)
+		return HYLA_ERROR(HYLA_ERR_SUBMIT, "a sequence of more than %d handles",
+		                  HYLA_HOST_BODY_BUFFERS - 1);
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)(seq->nowned + 1));
 	if (!descr)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a sequence's home task");

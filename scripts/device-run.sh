@@ -14,7 +14,8 @@
 # Checks
 #   checks       MGS, CGS, Householder QR, tridiagonal, bidiagonal and
 #                Hessenberg testers, the asynchronous calls and the embedding
-#                examples under eager, random, dmda and ws, CUDA on.
+#                examples under eager, random, dmda and ws, CUDA on; the drivers
+#                with the GPU alone (STARPU_NCPU=0).
 #                HYLA_CHECKS=gs: the Gram-Schmidt QRs only; HYLA_CHECK_SCHEDS:
 #                fewer schedulers.
 #   parallel     checks under pheft and peager (parallel tasks on combined
@@ -115,6 +116,13 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 			"s 600 32 auto 1e25" "d 600 32 auto 1e-150" "d 1000 128" "s 900 100" \
 			"d 1500 64 gpu" "d 1025 64 cpu" "s 900 32 cpu" "d 600 32 cpu 1e-150"; do
 			STARPU_SCHED=$sched $bin/tests/test_gehrd $args || echo "FAILED (exit $?): test_gehrd $args under $sched"
+		done
+		# The GPU alone: the host-code codelets on the GPU's worker, the
+		# sequences' home fetch with no core.
+		for cmd in "hr_reduce 1000 --want-q" "tridiag_reduce 900 --uplo U" "bidiag_reduce 600 1000" \
+			"qr_householder 1000" "qr_cgs 1000" "qr_mgs 1000"; do
+			STARPU_SCHED=$sched STARPU_NCPU=0 $bin/$cmd >/dev/null ||
+				echo "FAILED (exit $?): STARPU_NCPU=0 $cmd under $sched"
 		done
 	done 2>&1 | tee "$out/checks.txt"
 	grep -c FAILED "$out/checks.txt" | sed 's/^/failed checks: /'
