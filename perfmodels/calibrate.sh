@@ -18,7 +18,7 @@ set -u
 # The drivers: beside the script where it is installed, else the build's.
 self=$(cd "$(dirname "$0")" && pwd)
 if [ -x "$self/hr_reduce" ]; then bin=${1:-$self}; else bin=${1:-$(dirname "$self")/build}; fi
-export STARPU_SCHED=dmda STARPU_SILENT=1
+export STARPU_SCHED=dmda STARPU_SILENT=1 STARPU_CALIBRATE_MINIMUM=${STARPU_CALIBRATE_MINIMUM:-2}
 dir=${STARPU_PERF_MODEL_DIR:-${STARPU_HOME:-$HOME}/.starpu/sampling}
 mkdir -p "$dir"
 # Where the library reads the check back (runtime/models.c).
@@ -47,12 +47,16 @@ not_ready() { # the pairs whose models are not ready
 	done
 }
 
+# Twice in one process: each size's tasks measured twice a round (the
+# models predict a size measured STARPU_CALIBRATE_MINIMUM times by its mean),
+# and the check judges the second (a task shape's first run in a process
+# pays one-time costs: runtime/model_check.c).
 runs() { # runs PAIRS: each driver at every size in its precision
 	for pair in $1; do
 		d=${pair%:*} prec=${pair#*:}
 		q=; [ "$d" = hr_reduce ] && q=--want-q
 		for n in $sizes; do
-			"$bin/$d" "$n" --prec $prec --no-check --quiet $q >/dev/null 2>&1 ||
+			"$bin/$d" "$n" --prec $prec --no-check --quiet --repeat 2 $q >/dev/null 2>&1 ||
 				echo "  $d $n --prec $prec failed"
 		done
 	done
@@ -68,7 +72,12 @@ round=0
 todo=$(not_ready)
 while [ -n "$todo" ] && [ $round -lt "${HYLA_CALIBRATE_ROUNDS:-6}" ]; do
 	round=$((round + 1))
-	STARPU_CALIBRATE=1 runs "$todo"
+	# CUDA loads a kernel at its first launch (lazy loading): a shape's first
+	# task in a process took up to 35 ms more than the next (cuBLAS's GEMMs on
+	# an H200), and StarPU's history drops a size's measurements when its
+	# first is that far off. So the calibration loads every kernel at the
+	# start (1.5 s more a run there); the check runs as the drivers do.
+	CUDA_MODULE_LOADING=${CUDA_MODULE_LOADING:-EAGER} STARPU_CALIBRATE=1 runs "$todo"
 	for pair in $todo; do
 		rm -f "$parts/$pair"
 		STARPU_CALIBRATE=0 HYLA_MODELS_CHECK=$parts/$pair runs "$pair"

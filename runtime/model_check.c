@@ -1,12 +1,17 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The performance models checked against a later run: with
- * HYLA_MODELS_CHECK=FILE, every hyla task adds at its end the prediction
+ * HYLA_MODELS_CHECK=FILE, every hyla task (but the first of its shape in
+ * the process) adds at its end the prediction
  * the scheduler made for it (task->predicted: dmda's, from its model on the
  * worker kind it chose) and its measured time (StarPU's task profiling) to
  * its model's sums for that kind of worker; hyla_finalize appends them to
  * FILE, a line a model and kind:
  *   symbol<TAB>kind<TAB>tasks<TAB>unpredicted<TAB>sum |p - t|<TAB>sum t  (us)
- * hyla_models_ready reads them back (perfmodels/README.md). */
+ * hyla_models_ready reads them back (perfmodels/README.md).
+ * HYLA_MODELS_CHECK_TASKS=FILE appends the tasks one by one to FILE (what a
+ * model is fitted from and judged by, for finding why one is off):
+ *   symbol<TAB>kind<TAB>footprint<TAB>start<TAB>predicted<TAB>measured  (us)
+ * after a line with the run's command. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -26,6 +31,50 @@ struct checked {
 static pthread_mutex_t check_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct checked checked[CHECKED_MAX];
 static int nchecked, checking = -1; /* -1: HYLA_MODELS_CHECK not looked at yet */
+static FILE *task_log;
+static double started_us;
+
+/* A task shape's first run in a process pays one-time costs that no model
+ * of its size predicts: CUDA loads a kernel at its first launch (cuBLAS's
+ * among them, chosen by shape), library set-ups. On an H200 the first tasks
+ * of a process took 26-160 ms where the same shapes took 0.1-4 ms after;
+ * 3-35 ms of that went with loading every kernel at the start
+ * (CUDA_MODULE_LOADING=EAGER). So a shape's first task (model, worker,
+ * footprint) is not judged: the check runs each driver twice in a process.
+ * The shapes seen, in an open-addressed set; a full set judges every task. */
+#define SHAPES (1 << 16)
+static uint64_t shapes[SHAPES];
+
+static int first_of_shape(const struct starpu_perfmodel *model, int kind, uint32_t footprint)
+{
+	uint64_t key = ((uint64_t)(uintptr_t)model * 0x9e3779b97f4a7c15u) ^
+	               ((uint64_t)(unsigned)kind << 32) ^ footprint;
+	key |= 1; /* 0 marks a free slot */
+	for (uint64_t i = key % SHAPES, probes = 0; probes < SHAPES; i = (i + 1) % SHAPES, probes++) {
+		if (shapes[i] == key)
+			return 0;
+		if (!shapes[i]) {
+			shapes[i] = key;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A run's tasks start with its command line and whether StarPU calibrated. */
+static void log_command(FILE *log)
+{
+	char line[512] = "";
+	FILE *cmd = fopen("/proc/self/cmdline", "r");
+	size_t n = cmd ? fread(line, 1, sizeof line - 1, cmd) : 0;
+	if (cmd)
+		fclose(cmd);
+	for (size_t i = 0; i + 1 < n; i++)
+		if (!line[i])
+			line[i] = ' ';
+	const char *calibrate = getenv("STARPU_CALIBRATE");
+	fprintf(log, "# %s (STARPU_CALIBRATE=%s)\n", line, calibrate ? calibrate : "");
+}
 
 int hyla__model_checking(void)
 {
@@ -35,8 +84,15 @@ int hyla__model_checking(void)
 int hyla__model_check_start(void)
 {
 	pthread_mutex_lock(&check_lock);
-	if (checking < 0)
-		checking = getenv("HYLA_MODELS_CHECK") && *getenv("HYLA_MODELS_CHECK");
+	if (checking < 0) {
+		const char *log = getenv("HYLA_MODELS_CHECK_TASKS");
+		if (log && *log && !(task_log = fopen(log, "a")))
+			fprintf(stderr, "hyla: cannot write the models' tasks to %s\n", log);
+		if (task_log)
+			log_command(task_log);
+		checking = (getenv("HYLA_MODELS_CHECK") && *getenv("HYLA_MODELS_CHECK")) || task_log;
+		started_us = starpu_timing_now();
+	}
 	pthread_mutex_unlock(&check_lock);
 	if (checking)
 		starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
@@ -54,16 +110,25 @@ void hyla__model_check_task(struct starpu_task *task)
 	starpu_perfmodel_get_arch_name(arch, kind, sizeof kind, 0);
 	double measured = starpu_timing_timespec_delay_us(&info->start_time, &info->end_time);
 	double predicted = task->predicted;
+	/* Worked out at the submission (runtime/submit.c): the handles may be
+	 * gone by now, so nothing here may read them. */
+	struct starpu_perfmodel *model = task->cl->model;
+	uint32_t footprint = starpu_task_footprint(model, task, arch, starpu_task_get_implementation(task));
 	pthread_mutex_lock(&check_lock);
+	if (task_log)
+		fprintf(task_log, "%s\t%s\t%08x\t%.0f\t%.1f\t%.1f\n", model->symbol, kind, footprint,
+		        starpu_timing_timespec_to_us(&info->start_time) - started_us, predicted, measured);
+	int first = first_of_shape(model, starpu_perfmodel_arch_comb_get(arch->ndevices, arch->devices),
+	                           footprint);
 	struct checked *c = checked;
 	while (c < checked + nchecked && (strcmp(c->symbol, task->cl->model->symbol) || strcmp(c->kind, kind)))
 		c++;
 	if (c == checked + nchecked && nchecked < CHECKED_MAX) {
 		nchecked++;
-		c->symbol = task->cl->model->symbol;
+		*c = (struct checked){.symbol = task->cl->model->symbol};
 		snprintf(c->kind, sizeof c->kind, "%s", kind);
 	}
-	if (c < checked + CHECKED_MAX) {
+	if (c < checked + CHECKED_MAX && !first) {
 		c->tasks++;
 		c->measured_us += measured;
 		if (isnan(predicted) || predicted <= 0)
@@ -78,8 +143,10 @@ void hyla__model_check_write(void)
 {
 	const char *path = getenv("HYLA_MODELS_CHECK");
 	pthread_mutex_lock(&check_lock);
-	FILE *f = checking > 0 && nchecked && path ? fopen(path, "a") : NULL;
-	if (checking > 0 && nchecked && !f)
+	if (task_log)
+		fflush(task_log);
+	FILE *f = checking > 0 && nchecked && path && *path ? fopen(path, "a") : NULL;
+	if (checking > 0 && nchecked && path && *path && !f)
 		fprintf(stderr, "hyla: cannot write the models' check to %s\n", path);
 	for (int i = 0; f && i < nchecked; i++)
 		fprintf(f, "%s\t%s\t%ld\t%ld\t%.1f\t%.1f\n", checked[i].symbol, checked[i].kind,

@@ -206,9 +206,10 @@ static struct check check_of(const struct checks *all, const char *symbol, const
 }
 
 /* One model: ready on every kind of worker present that runs its codelet
- * (a fit, and a check of its predictions within HYLA_MODEL_ACCURACY; a
- * kind that the check's schedule gave none of its tasks, where another
- * took them, needs the fit alone); a report line per kind. */
+ * (a check of its predictions within HYLA_MODEL_ACCURACY, every task
+ * predicted: from its size's own measurements or the fit; a kind that the
+ * check's schedule gave none of its tasks, where another took them, needs
+ * the fit); a report line per kind. */
 static int model_ready(const char *symbol, int cuda, enum model_kind kind, const struct checks *all,
                        FILE *report)
 {
@@ -236,8 +237,8 @@ static int model_ready(const char *symbol, int cuda, enum model_kind kind, const
 		struct check c = check_of(all, symbol, name);
 		int accurate = c.tasks > 0 ? c.unpredicted == 0 && (c.error <= accuracy() ||
 		                                                     c.mean_us <= HYLA_MODEL_SLACK_US)
-		                           : checked;
-		ready &= fitted && accurate;
+		                           : checked && fitted;
+		ready &= accurate;
 		if (!report)
 			continue;
 		if (fitted) {
@@ -255,7 +256,11 @@ static int model_ready(const char *symbol, int cuda, enum model_kind kind, const
 			else
 				fprintf(report, "predicted %ld tasks within %.1f%% (%.1f us a task): %s\n", c.tasks,
 				        100 * c.error, c.mean_us, accurate ? "ready" : "not accurate, not ready");
-		} else
+		} else if (c.tasks && accurate)
+			fprintf(report, "%-28s %-14s regression: %u samples, no fit (sizes not measured "
+			        "have no prediction); predicted %ld tasks within %.1f%% (%.1f us a task): "
+			        "ready\n", symbol, name, r ? r->nsample : 0, c.tasks, 100 * c.error, c.mean_us);
+		else
 			fprintf(report, "%-28s %-14s regression: %u samples, no fit yet: not ready\n", symbol,
 			        name, r ? r->nsample : 0);
 	}

@@ -6,11 +6,13 @@
  * handle's workspace serves one stream at a time) and the events that fork
  * it from the worker's stream and join it back, so that StarPU sees the
  * task end after both. Each worker touches only its own: made by hyla_init
- * (a first call would pay for the cuBLAS handle, about 10 ms) or at a
+ * (a first call would pay for the cuBLAS handle, about 10 ms; both
+ * handles' first GEMMs are made there too) or at a
  * worker's first use, released by hyla_finalize while StarPU runs. */
 #include "runtime.h"
 #ifdef HYLA_WITH_CUDA
 #include <cublas_v2.h>
+#include <starpu_cublas_v2.h>
 #include <starpu_cuda.h>
 
 struct side {
@@ -59,15 +61,39 @@ void hyla__side_join(void)
 		STARPU_ABORT_MSG("hyla: the side stream's join failed");
 }
 
-static void create_side(void *arg)
+/* A first GEMM on a cuBLAS handle pays cuBLAS's set-up: one tiny GEMM per
+ * handle and precision at hyla_init takes it out of the first task (on an
+ * H200 the Householder QR's first GPU panel took 48-76 ms without it, 20-32
+ * ms with it, 0.5-0.7 ms once its own kernels had run). */
+static void warm_up(cublasHandle_t blas, cudaStream_t stream, double *x)
+{
+	const double one = 1;
+	const float one_s = 1;
+	if (!blas)
+		return;
+	cublasSetStream(blas, stream);
+	cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, x, 8, x, 8, &one, x + 64, 8);
+	cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one_s, (float *)x, 8, (float *)x, 8,
+	            &one_s, (float *)(x + 64), 8);
+}
+
+static void prepare_worker(void *arg)
 {
 	(void)arg;
-	side_of_this_worker();
+	struct side *s = side_of_this_worker();
+	double *x;
+	if (cudaMalloc((void **)&x, sizeof *x * 128) != cudaSuccess)
+		return; /* no warm-up: the first tasks pay for it */
+	cudaMemset(x, 0, sizeof *x * 128);
+	warm_up(starpu_cublas_get_local_handle(), starpu_cuda_get_local_stream(), x);
+	warm_up(s->blas, s->stream, x);
+	cudaDeviceSynchronize();
+	cudaFree(x);
 }
 
 void hyla__side_streams_create(void)
 {
-	starpu_execute_on_each_worker(create_side, NULL, STARPU_CUDA);
+	starpu_execute_on_each_worker(prepare_worker, NULL, STARPU_CUDA);
 }
 
 static void destroy_side(void *arg)

@@ -16,6 +16,9 @@ int hyla__submitted(int ret, const char *codelet)
 
 int hyla__submit(const struct hyla_task *t)
 {
+	if (t->cl->dyn_nodes == hyla__main_ram_nodes && t->ndata > HYLA_HOST_BODY_BUFFERS)
+		return HYLA_ERROR(HYLA_ERR_SUBMIT, "a %s task over more than %d column panels", t->cl->name,
+		                  HYLA_HOST_BODY_BUFFERS);
 	void *arg = NULL;
 	if (t->arg_size) {
 		arg = malloc(t->arg_size);
@@ -33,6 +36,11 @@ int hyla__submit(const struct hyla_task *t)
 	}
 	if (t->where)
 		task->where = (int32_t)t->where;
+	/* The models' check reads the footprint at the task's end, when its
+	 * handles may be gone: StarPU keeps it once worked out, so work it out
+	 * now. */
+	if (t->cl->model && hyla__model_checking())
+		starpu_task_footprint(t->cl->model, task, NULL, 0);
 	int ret = starpu_task_submit(task);
 	if (ret) {
 		task->destroy = 0;

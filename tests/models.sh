@@ -3,7 +3,7 @@
 # The calibration workflow on qr_cgs, in an empty model directory: --models
 # says not ready (exit 1) and a dmda run says so in one line; after
 # perfmodels/calibrate.sh, --models says ready (exit 0) with each model's
-# check, and the note is gone. The accuracy asked is 100% (HYLA_MODEL_ACCURACY):
+# check, and the note is gone; the check judges the tasks it says. The accuracy asked is 100% (HYLA_MODEL_ACCURACY):
 # this tests the workflow; a busy CI machine's task times vary more than 25%.
 # Usage: models.sh BUILD_DIR
 bin=$1
@@ -31,5 +31,15 @@ check "the report gives the fits" grep -q 'n^.*error.*ready' "$dir/after.txt"
 check "the report gives the checks" grep -q 'predicted [0-9]* tasks within' "$dir/after.txt"
 STARPU_SCHED=dmda "$bin/qr_cgs" 200 2> "$dir/note.txt" >/dev/null
 check "no note once calibrated" [ "$(grep -c 'not calibrated' "$dir/note.txt")" -eq 0 ]
+# The check judges every task but each shape's first in the process: its
+# tasks are the logged tasks less the distinct (model, kind, footprint).
+STARPU_SCHED=dmda HYLA_MODELS_CHECK="$dir/check.txt" HYLA_MODELS_CHECK_TASKS="$dir/tasks.txt" \
+	"$bin/qr_cgs" 300 --repeat 2 --no-check >/dev/null
+logged=$(grep -vc '^#' "$dir/tasks.txt")
+shapes=$(grep -v '^#' "$dir/tasks.txt" | cut -f1-3 | sort -u | wc -l)
+judged=$(awk -F'\t' '{n += $3} END {print n + 0}' "$dir/check.txt")
+check "the task log starts with the command" grep -q '^# .*qr_cgs 300' "$dir/tasks.txt"
+check "the check judges all but each shape's first task ($judged = $logged - $shapes)" \
+	[ "$logged" -gt "$shapes" -a "$judged" -eq $((logged - shapes)) ]
 [ $fails -eq 0 ] || cat "$dir/calibrate.txt"
 exit $fails
