@@ -33,6 +33,7 @@ static struct checked checked[CHECKED_MAX];
 static int nchecked, checking = -1; /* -1: HYLA_MODELS_CHECK not looked at yet */
 static FILE *task_log;
 static double started_us;
+static long expected; /* tasks submitted while checking whose end is not seen yet */
 
 /* A task shape's first run in a process pays one-time costs that no model
  * of its size predicts: CUDA loads a kernel at its first launch (cuBLAS's
@@ -50,7 +51,8 @@ static int first_of_shape(const struct starpu_perfmodel *model, int kind, uint32
 {
 	uint64_t key = ((uint64_t)(uintptr_t)model * 0x9e3779b97f4a7c15u) ^
 	               ((uint64_t)(unsigned)kind << 32) ^ footprint;
-	key |= 1; /* 0 marks a free slot */
+	if (!key)
+		key = 1; /* 0 marks a free slot */
 	for (uint64_t i = key % SHAPES, probes = 0; probes < SHAPES; i = (i + 1) % SHAPES, probes++) {
 		if (shapes[i] == key)
 			return 0;
@@ -100,9 +102,14 @@ int hyla__model_check_start(void)
 	return checking;
 }
 
-void hyla__model_check_task(struct starpu_task *task)
+void hyla__model_check_expect(int tasks)
 {
-	struct starpu_profiling_task_info *info = task->profiling_info;
+	__atomic_add_fetch(&expected, tasks, __ATOMIC_RELEASE);
+}
+
+static void check(struct starpu_task *task)
+{
+	struct starpu_profiling_task_info *info = task ? task->profiling_info : NULL;
 	if (!info || !task->cl || !task->cl->model || !task->cl->model->symbol || info->workerid < 0)
 		return;
 	struct starpu_perfmodel_arch *arch =
@@ -140,9 +147,19 @@ void hyla__model_check_task(struct starpu_task *task)
 	pthread_mutex_unlock(&check_lock);
 }
 
+void hyla__model_check_task(struct starpu_task *task)
+{
+	check(task);
+	hyla__model_check_expect(-1);
+}
+
 void hyla__model_check_write(void)
 {
 	const char *path = getenv("HYLA_MODELS_CHECK");
+	/* The last tasks' ends (a few microseconds after the caller's wait;
+	 * ten seconds at most). */
+	for (int waits = 0; __atomic_load_n(&expected, __ATOMIC_ACQUIRE) > 0 && waits < 100000; waits++)
+		starpu_sleep(0.0001f);
 	pthread_mutex_lock(&check_lock);
 	if (task_log)
 		fflush(task_log);

@@ -241,28 +241,24 @@ static int model_ready(const char *symbol, int cuda, enum model_kind kind, const
 		ready &= accurate;
 		if (!report)
 			continue;
-		if (fitted) {
-			fprintf(report, "%-28s %-14s regression: %u samples, sizes %lu..%lu, "
-			        "%.3g n^%.3f %+.3g us, fit error %.1f%%; ", symbol, name, r->nsample,
-			        r->minx, r->maxx, kind == POWER_LAW ? r->alpha : r->a,
+		fprintf(report, "%-28s %-14s regression: %u samples, ", symbol, name, r ? r->nsample : 0);
+		if (fitted)
+			fprintf(report, "sizes %lu..%lu, %.3g n^%.3f %+.3g us, fit error %.1f%%; ", r->minx,
+			        r->maxx, kind == POWER_LAW ? r->alpha : r->a,
 			        kind == POWER_LAW ? r->beta : r->b, kind == POWER_LAW ? 0 : r->c,
 			        100 * fit_error(per, kind));
-			if (!c.tasks)
-				fprintf(report, "%s\n", checked ? "the check ran none of its tasks here: ready"
-				                                 : "predictions not checked yet: not ready");
-			else if (c.unpredicted)
-				fprintf(report, "%ld of %ld tasks checked had no prediction: not ready\n",
-				        c.unpredicted, c.tasks);
-			else
-				fprintf(report, "predicted %ld tasks within %.1f%% (%.1f us a task): %s\n", c.tasks,
-				        100 * c.error, c.mean_us, accurate ? "ready" : "not accurate, not ready");
-		} else if (c.tasks && accurate)
-			fprintf(report, "%-28s %-14s regression: %u samples, no fit (sizes not measured "
-			        "have no prediction); predicted %ld tasks within %.1f%% (%.1f us a task): "
-			        "ready\n", symbol, name, r ? r->nsample : 0, c.tasks, 100 * c.error, c.mean_us);
 		else
-			fprintf(report, "%-28s %-14s regression: %u samples, no fit yet: not ready\n", symbol,
-			        name, r ? r->nsample : 0);
+			fprintf(report, "no fit (sizes not measured have no prediction); ");
+		if (!c.tasks)
+			fprintf(report, "%s\n", !checked ? "predictions not checked yet: not ready"
+			                         : fitted ? "the check ran none of its tasks here: ready"
+			                                  : "the check ran none of its tasks here: not ready");
+		else if (c.unpredicted)
+			fprintf(report, "%ld of %ld tasks checked had no prediction: not ready\n",
+			        c.unpredicted, c.tasks);
+		else
+			fprintf(report, "predicted %ld tasks within %.1f%% (%.1f us a task): %s\n", c.tasks,
+			        100 * c.error, c.mean_us, accurate ? "ready" : "not accurate, not ready");
 	}
 	starpu_perfmodel_unload_model(&model);
 	return ready;

@@ -29,20 +29,26 @@ static int start(void)
 		int ret = hyla__check_environment();
 		if (ret != HYLA_SUCCESS)
 			return ret;
+		/* The models predict a size measured this often by its own mean (a
+		 * patch of hyla's StarPU; docs/models.md), and count a fit valid
+		 * from this many samples: twice, which one calibration round gives.
+		 * StarPU reads it in starpu_init only: the process's environment
+		 * is put back after. */
+		int minimum_set = !getenv("STARPU_CALIBRATE_MINIMUM");
+		if (minimum_set)
+			setenv("STARPU_CALIBRATE_MINIMUM", "2", 0);
 		/* Parallel tasks (pheft, peager) get one combined worker of all the
 		 * cores unless STARPU_SINGLE_COMBINED_WORKER says otherwise: among
 		 * StarPU's default groups of 2, 4, 8 cores, peager gave the
 		 * Hessenberg panel to a small group's master (2.2x slower at 4000 on
 		 * 16 cores). */
-		/* The models predict a size measured this often by its own mean (a
-		 * patch of hyla's StarPU; docs/models.md): twice, which one
-		 * calibration round gives. */
-		setenv("STARPU_CALIBRATE_MINIMUM", "2", 0);
 		struct starpu_conf conf;
 		starpu_conf_init(&conf);
 		if (!getenv("STARPU_SINGLE_COMBINED_WORKER"))
 			conf.single_combined_worker = 1;
 		ret = starpu_init(&conf);
+		if (minimum_set)
+			unsetenv("STARPU_CALIBRATE_MINIMUM");
 		if (ret != 0)
 			return HYLA_ERROR(HYLA_ERR_STARPU, "starpu_init failed (%s)", strerror(-ret));
 #ifdef HYLA_WITH_CUDA

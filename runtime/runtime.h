@@ -76,8 +76,9 @@ int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, 
 int hyla__views_node(unsigned ctx);
 int hyla__devices_update(unsigned ctx);
 /* Codelets whose work is host code alone (the reductions' tails, the band
- * finish, the mirrors, orghr's shift) run it on the cores; in a context
- * without cores (STARPU_NCPU=0) on a GPU's worker thread, with their data
+ * finish, the mirrors, orghr's shift) run it on the cores; where StarPU has
+ * no cores (STARPU_NCPU=0; hyla__context_valid refuses other contexts
+ * without one) on a GPU's worker thread, with their data
  * in main memory (StarPU's specific nodes): HYLA_HOST_BODY(f) in the
  * codelet. Their tasks take at most HYLA_HOST_BODY_BUFFERS buffers. */
 #define HYLA_HOST_BODY_BUFFERS 65536
@@ -228,6 +229,11 @@ void hyla__task_done(void *arg);
 /* The models' check (model_check.c, HYLA_MODELS_CHECK). */
 int hyla__model_checking(void);
 int hyla__model_check_start(void);
+/* A task submitted (+1) or refused (-1) while checking; hyla__model_check_task
+ * counts its end, and hyla__model_check_write waits for every end: StarPU
+ * runs a task's callback after releasing its data, so after the caller's
+ * wait may have returned. */
+void hyla__model_check_expect(int tasks);
 void hyla__model_check_task(struct starpu_task *task);
 void hyla__model_check_write(void);
 

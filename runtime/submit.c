@@ -17,7 +17,7 @@ int hyla__submitted(int ret, const char *codelet)
 int hyla__submit(const struct hyla_task *t)
 {
 	if (t->cl->dyn_nodes == hyla__main_ram_nodes && t->ndata > HYLA_HOST_BODY_BUFFERS)
-		return HYLA_ERROR(HYLA_ERR_SUBMIT, "a %s task over more than %d column panels", t->cl->name,
+		return HYLA_ERROR(HYLA_ERR_SUBMIT, "a %s task of more than %d buffers", t->cl->name,
 		                  HYLA_HOST_BODY_BUFFERS);
 	void *arg = NULL;
 	if (t->arg_size) {
@@ -38,13 +38,18 @@ int hyla__submit(const struct hyla_task *t)
 		task->where = (int32_t)t->where;
 	/* The models' check reads the footprint at the task's end, when its
 	 * handles may be gone: StarPU keeps it once worked out, so work it out
-	 * now. */
-	if (t->cl->model && hyla__model_checking())
+	 * now; and it counts the tasks whose end it has yet to see. */
+	int checked = hyla__model_checking();
+	if (checked && t->cl->model)
 		starpu_task_footprint(t->cl->model, task, NULL, 0);
+	if (checked)
+		hyla__model_check_expect(1);
 	int ret = starpu_task_submit(task);
 	if (ret) {
 		task->destroy = 0;
 		starpu_task_destroy(task);
+		if (checked)
+			hyla__model_check_expect(-1);
 	}
 	return hyla__submitted(ret, t->cl->name);
 }

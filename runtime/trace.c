@@ -43,7 +43,7 @@ void hyla__task_done(void *arg)
 	if (!traced && !checked)
 		return; /* every task passes here: nothing when no one traces or checks */
 	struct starpu_task *task = starpu_task_get_current();
-	if (task && checked)
+	if (checked)
 		hyla__model_check_task(task);
 	if (!traced)
 		return;
