@@ -34,11 +34,12 @@ echo "calibrating into ${STARPU_PERF_MODEL_DIR:-${STARPU_HOME:-$HOME}/.starpu/sa
 pairs= # the drivers and precisions to run: "driver:prec ..."
 for d in $drivers; do pairs="$pairs $d:d $d:s"; done
 
-models() { # models DRIVER PREC [ARGS...]: its --models report (hr_reduce: with its Q)
-	d=$1 prec=$2
-	shift 2
-	q=; [ "$d" = hr_reduce ] && q=--want-q
-	"$bin/$d" --models --prec $prec $q "$@"
+options() { # options DRIVER: the options that change its task graph (hr_reduce: its Q)
+	[ "$1" = hr_reduce ] && echo --want-q
+}
+
+models() { # models DRIVER PREC: its --models report
+	"$bin/$1" --models --prec "$2" $(options "$1")
 }
 
 not_ready() { # the pairs whose models are not ready
@@ -54,9 +55,8 @@ not_ready() { # the pairs whose models are not ready
 runs() { # runs PAIRS: each driver at every size in its precision
 	for pair in $1; do
 		d=${pair%:*} prec=${pair#*:}
-		q=; [ "$d" = hr_reduce ] && q=--want-q
 		for n in $sizes; do
-			"$bin/$d" "$n" --prec $prec --no-check --quiet --repeat 2 $q >/dev/null 2>&1 ||
+			"$bin/$d" "$n" --prec $prec --no-check --quiet --repeat 2 $(options "$d") >/dev/null 2>&1 ||
 				echo "  $d $n --prec $prec failed"
 		done
 	done
