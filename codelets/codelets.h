@@ -77,6 +77,16 @@ void TYPED(hyla__gehrd_ytop_rows)(int t0, int t1, int n, int nb, int r0, real_t 
  * size HYLA_GEHRD_SPMD_STRIDE elements. */
 #define HYLA_GEHRD_SPMD_STRIDE (2 * HYLA_GEHRD_GPU_MAX_NB + 3)
 struct hyla_spmd_barrier;
+/* DLATRD (lower) and DLABRD (m >= n) as rank of the size cores of a
+ * combined worker (codelets/sytrd_spmd.c, codelets/gebrd_spmd.c), the
+ * arguments LAPACK's; arg: zeroed, shared by the cores. 0 where there was
+ * no memory for the cores' sums: none did anything. */
+struct hyla_team_arg;
+int TYPED(hyla__latrd_spmd)(struct hyla_team_arg *arg, int rank, int size, int n, int nb,
+                            real_t *a, int lda, real_t *e, real_t *tau, real_t *w, int ldw);
+int TYPED(hyla__labrd_spmd)(struct hyla_team_arg *arg, int rank, int size, int m, int n, int nb,
+                            real_t *a, int lda, real_t *d, real_t *e, real_t *tauq, real_t *taup,
+                            real_t *x, int ldx, real_t *y, int ldy);
 void TYPED(hyla__gehrd_panel_spmd)(struct hyla_spmd_barrier *barrier, int rank, int size, int n,
                                    int nb, int r0, real_t *a, int lda, real_t *tau, real_t *t,
                                    int ldt, real_t *y, int ldy, real_t *v, int ldv, real_t *scratch);

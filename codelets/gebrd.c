@@ -17,6 +17,7 @@
 #include "codelets.h"
 #include "lapack.h"
 #include "runtime.h"
+#include "spmd_team.h"
 #ifdef HYLA_WITH_CUDA
 #include <starpu_cublas_v2.h>
 #include "cuda/kernels.h"
@@ -31,6 +32,7 @@
 struct gebrd_args {
 	int64_t col;   /* the panel's first column (and row) */
 	int64_t first; /* update: the first column of the panels updated */
+	struct hyla_team_arg team; /* the parallel panel's cores */
 };
 
 /* The task's arguments (runtime.h's struct hyla_task). */
@@ -46,17 +48,27 @@ enum { P_D, P_E, P_TAUQ, P_TAUP, P_X, P_Y, P_OWN };
 /* Update buffers: the panel (R: V), X, Y (R), then the panels updated (RW). */
 enum { U_V, U_X, U_Y, U_A };
 
+/* A parallel task: on a combined worker the cores share the rows and the
+ * columns (codelets/gebrd_spmd.c); on one core LAPACK's DLABRD. */
 static void panel_cpu(void *buffers[], void *cl_arg)
 {
-	const struct gebrd_args arg = args_of(cl_arg);
+	struct gebrd_args *arg = cl_arg;
 	int cols = hyla__contiguous_cols(buffers, P_OWN, sizeof(real_t));
 	if (!cols)
 		STARPU_ABORT_MSG("gebrd panel: trailing panels are not contiguous in host memory");
-	int c = (int)arg.col, lda = LD(buffers[P_OWN]), m = ROWS(buffers[P_OWN]) - c;
+	int c = (int)arg->col, lda = LD(buffers[P_OWN]), m = ROWS(buffers[P_OWN]) - c;
 	int nb = COLS(buffers[P_OWN]), ldx = LD(buffers[P_X]), ldy = LD(buffers[P_Y]);
-	LAPACK(labrd)(&m, &cols, &nb, MAT(buffers[P_OWN]) + c, &lda, MAT(buffers[P_D]),
-	              MAT(buffers[P_E]), MAT(buffers[P_TAUQ]), MAT(buffers[P_TAUP]),
-	              MAT(buffers[P_X]) + c, &ldx, MAT(buffers[P_Y]) + c, &ldy);
+	real_t *a = MAT(buffers[P_OWN]) + c, *d = MAT(buffers[P_D]), *e = MAT(buffers[P_E]);
+	real_t *tauq = MAT(buffers[P_TAUQ]), *taup = MAT(buffers[P_TAUP]);
+	real_t *x = MAT(buffers[P_X]) + c, *y = MAT(buffers[P_Y]) + c;
+	int size = starpu_combined_worker_get_size(), rank = starpu_combined_worker_get_rank();
+	if (rank >= size)
+		return; /* see hyla__spmd_cols */
+	if (size > 1 && TYPED(hyla__labrd_spmd)(&arg->team, rank, size, m, cols, nb, a, lda, d, e,
+	                                         tauq, taup, x, ldx, y, ldy))
+		return;
+	if (rank == 0)
+		LAPACK(labrd)(&m, &cols, &nb, a, &lda, d, e, tauq, taup, x, &ldx, y, &ldy);
 }
 
 #ifdef HYLA_WITH_CUDA
@@ -272,6 +284,8 @@ static struct starpu_codelet panel_cl = {
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
 	.can_execute = panel_can_execute,
+	.type = STARPU_SPMD,
+	.max_parallelism = HYLA_MAX_PARALLELISM,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &panel_model,
 	.name = "gebrd_panel_" PREC_NAME,
@@ -321,10 +335,10 @@ int hyla_task_sgebrd_panel(const starpu_data_handle_t out[4], starpu_data_handle
 	const struct starpu_data_descr fixed[] = {{out[0], STARPU_W}, {out[1], STARPU_W},
 	                                          {out[2], STARPU_W}, {out[3], STARPU_W},
 	                                          {x, STARPU_W}, {y, STARPU_W}};
-	struct gebrd_args arg = {col, 0};
+	struct gebrd_args arg = {.col = col};
 	return hyla__submit_on_panels((struct hyla_task){
 		.cl = &panel_cl, .data = fixed, .ndata = 6, .arg = &arg, .arg_size = sizeof arg,
-		.priority = STARPU_MAX_PRIO},
+		.priority = hyla__parallel_prio(STARPU_MAX_PRIO), .all_cores = 1},
 	                              panels, npanels, STARPU_RW, STARPU_RW);
 }
 
@@ -341,7 +355,7 @@ int hyla_task_sgebrd_step(const starpu_data_handle_t out[4], starpu_data_handle_
 	const struct starpu_data_descr fixed[] = {{out[0], STARPU_W}, {out[1], STARPU_W},
 	                                          {out[2], STARPU_W}, {out[3], STARPU_W},
 	                                          {x, STARPU_SCRATCH}, {y, STARPU_SCRATCH}};
-	struct gebrd_args arg = {col, 0};
+	struct gebrd_args arg = {.col = col};
 	return hyla__submit_on_panels((struct hyla_task){
 		.cl = &step_cl, .data = fixed, .ndata = 6, .arg = &arg, .arg_size = sizeof arg,
 		.priority = STARPU_MAX_PRIO},
@@ -359,7 +373,7 @@ int hyla_task_sgebrd_update(starpu_data_handle_t v, starpu_data_handle_t x, star
 #endif
 {
 	const struct starpu_data_descr fixed[] = {{v, STARPU_R}, {x, STARPU_R}, {y, STARPU_R}};
-	struct gebrd_args arg = {col, first};
+	struct gebrd_args arg = {.col = col, .first = first};
 	return hyla__submit_on_panels((struct hyla_task){
 		.cl = &update_cl, .data = fixed, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
 		.priority = priority},
@@ -370,7 +384,7 @@ int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
                                    starpu_data_handle_t taup, starpu_data_handle_t scratch,
                                    int64_t col)
 {
-	struct gebrd_args arg = {col, 0};
+	struct gebrd_args arg = {.col = col};
 	struct starpu_data_descr data[] = {
 		{a, STARPU_RW}, {tauq, STARPU_W}, {taup, STARPU_W}, {scratch, STARPU_W}};
 	return hyla__submit(&(struct hyla_task){

@@ -419,7 +419,7 @@ int hyla_task_sgehrd_panel(starpu_data_handle_t tau, starpu_data_handle_t t, sta
 	int ret = hyla__submit(&(struct hyla_task){
 		.cl = &panel_cl, .data = descr, .ndata = count, .arg = &arg, .arg_size = sizeof arg,
 		.priority = hyla__parallel_prio(STARPU_MAX_PRIO), .flops = flops,
-		.where = (uint32_t)where});
+		.where = (uint32_t)where, .all_cores = 1});
 	free(descr);
 	return ret;
 }
@@ -452,7 +452,8 @@ int hyla_task_sgehrd_update(starpu_data_handle_t v, starpu_data_handle_t t, star
 	double flops = 2 * n * cols * nb + 4 * (n - (double)col - 1) * cols * nb;
 	int ret = hyla__submit(&(struct hyla_task){
 		.cl = &update_cl, .data = descr, .ndata = count, .arg = &arg,
-		.arg_size = sizeof arg, .priority = hyla__parallel_prio(priority), .flops = flops});
+		.arg_size = sizeof arg, .priority = hyla__parallel_prio(priority), .flops = flops,
+		.all_cores = 1});
 	free(descr);
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include "codelets.h"
 #include "lapack.h"
 #include "runtime.h"
+#include "spmd_team.h"
 #ifdef HYLA_WITH_CUDA
 #include <starpu_cublas_v2.h>
 #include "cuda/kernels.h"
@@ -31,6 +32,7 @@
 struct sytrd_args {
 	int64_t col;   /* the panel's first column */
 	int64_t first; /* update: the first column of the panels updated */
+	struct hyla_team_arg team; /* the parallel panel's cores */
 };
 
 /* The task's arguments (runtime.h's struct hyla_task). */
@@ -46,15 +48,24 @@ enum { P_E, P_TAU, P_W, P_OWN };
 /* Update buffers: the panel (R: V), W (R), then the panels updated (RW). */
 enum { U_V, U_W, U_A };
 
+/* A parallel task: on a combined worker the cores share the rows
+ * (codelets/sytrd_spmd.c); on one core LAPACK's DLATRD. */
 static void panel_cpu(void *buffers[], void *cl_arg)
 {
-	const struct sytrd_args arg = args_of(cl_arg);
+	struct sytrd_args *arg = cl_arg;
 	if (!hyla__contiguous_cols(buffers, P_OWN, sizeof(real_t)))
 		STARPU_ABORT_MSG("sytrd panel: trailing panels are not contiguous in host memory");
-	int c = (int)arg.col, lda = LD(buffers[P_OWN]), ldw = LD(buffers[P_W]);
+	int c = (int)arg->col, lda = LD(buffers[P_OWN]), ldw = LD(buffers[P_W]);
 	int n = ROWS(buffers[P_OWN]) - c, nb = COLS(buffers[P_OWN]);
-	LAPACK(latrd)("L", &n, &nb, MAT(buffers[P_OWN]) + c, &lda, MAT(buffers[P_E]),
-	              MAT(buffers[P_TAU]), MAT(buffers[P_W]) + c, &ldw);
+	real_t *a = MAT(buffers[P_OWN]) + c, *e = MAT(buffers[P_E]), *tau = MAT(buffers[P_TAU]);
+	real_t *w = MAT(buffers[P_W]) + c;
+	int size = starpu_combined_worker_get_size(), rank = starpu_combined_worker_get_rank();
+	if (rank >= size)
+		return; /* see hyla__spmd_cols */
+	if (size > 1 && TYPED(hyla__latrd_spmd)(&arg->team, rank, size, n, nb, a, lda, e, tau, w, ldw))
+		return;
+	if (rank == 0)
+		LAPACK(latrd)("L", &n, &nb, a, &lda, e, tau, w, &ldw);
 }
 
 #ifdef HYLA_WITH_CUDA
@@ -250,6 +261,8 @@ static struct starpu_codelet panel_cl = {
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
 	.can_execute = panel_can_execute,
+	.type = STARPU_SPMD,
+	.max_parallelism = HYLA_MAX_PARALLELISM,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &panel_model,
 	.name = "sytrd_panel_" PREC_NAME,
@@ -295,10 +308,10 @@ int hyla_task_ssytrd_panel(starpu_data_handle_t e, starpu_data_handle_t tau, sta
 #endif
 {
 	const struct starpu_data_descr fixed[] = {{e, STARPU_W}, {tau, STARPU_W}, {w, STARPU_W}};
-	struct sytrd_args arg = {col, 0};
+	struct sytrd_args arg = {.col = col};
 	return hyla__submit_on_panels((struct hyla_task){
 		.cl = &panel_cl, .data = fixed, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
-		.priority = STARPU_MAX_PRIO},
+		.priority = hyla__parallel_prio(STARPU_MAX_PRIO), .all_cores = 1},
 	                              panels, npanels, STARPU_RW, STARPU_R);
 }
 
@@ -313,7 +326,7 @@ int hyla_task_ssytrd_update(starpu_data_handle_t v, starpu_data_handle_t w,
 #endif
 {
 	const struct starpu_data_descr fixed[] = {{v, STARPU_R}, {w, STARPU_R}};
-	struct sytrd_args arg = {col, first};
+	struct sytrd_args arg = {.col = col, .first = first};
 	return hyla__submit_on_panels((struct hyla_task){
 		.cl = &update_cl, .data = fixed, .ndata = 2, .arg = &arg, .arg_size = sizeof arg,
 		.priority = priority},
@@ -329,7 +342,7 @@ int hyla_task_ssytrd_step(starpu_data_handle_t e, starpu_data_handle_t tau, star
 #endif
 {
 	const struct starpu_data_descr fixed[] = {{e, STARPU_W}, {tau, STARPU_W}, {w, STARPU_SCRATCH}};
-	struct sytrd_args arg = {col, 0};
+	struct sytrd_args arg = {.col = col};
 	return hyla__submit_on_panels((struct hyla_task){
 		.cl = &step_cl, .data = fixed, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
 		.priority = STARPU_MAX_PRIO},
@@ -339,7 +352,7 @@ int hyla_task_ssytrd_step(starpu_data_handle_t e, starpu_data_handle_t tau, star
 int TYPED(hyla__insert_sytrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau,
                                    starpu_data_handle_t scratch, int64_t col)
 {
-	struct sytrd_args arg = {col, 0};
+	struct sytrd_args arg = {.col = col};
 	struct starpu_data_descr data[] = {{a, STARPU_RW}, {tau, STARPU_W}, {scratch, STARPU_W}};
 	return hyla__submit(&(struct hyla_task){
 		.cl = &tail_cl, .data = data, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,

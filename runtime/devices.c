@@ -33,6 +33,7 @@ int hyla__devices_update(unsigned ctx)
 	}
 	__atomic_store_n(&views_node[ctx], node, __ATOMIC_RELAXED);
 	__atomic_store_n(&without_cores[ctx], cores == 0, __ATOMIC_RELAXED);
+	hyla__cores_update(ctx, cores, node);
 	return node;
 }
 

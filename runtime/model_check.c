@@ -112,6 +112,8 @@ static void check(struct starpu_task *task)
 	struct starpu_profiling_task_info *info = task ? task->profiling_info : NULL;
 	if (!info || !task->cl || !task->cl->model || !task->cl->model->symbol || info->workerid < 0)
 		return;
+	if (task->execute_on_a_specific_worker)
+		return; /* all the cores' (runtime/spmd.c): no model placed it */
 	struct starpu_perfmodel_arch *arch =
 		starpu_worker_get_perf_archtype(info->workerid, task->sched_ctx);
 	char kind[64];

@@ -70,15 +70,22 @@ static const struct model_use sytrd_cores[] = {REGRESSION("hyla_sytrd_panel_%c_v
 static const struct model_use gebrd_gpu[] = {REGRESSION("hyla_gebrd_step_%c_v1", 1), {0}};
 static const struct model_use gebrd_cores[] = {REGRESSION("hyla_gebrd_panel_%c_v2", 1),
                                                REGRESSION("hyla_gebrd_update_%c_v1", 1), {0}};
-/* hr_reduce's auto: the fused panel with a GPU or under the parallel
- * schedulers, else the split panel. */
+/* hr_reduce's auto: the fused panel with a GPU or on all the cores, else
+ * the split panel. */
 static const struct model_use gehrd_fused[] = {REGRESSION("hyla_gehrd_panel_%c_v3", 1),
                                              {"hyla_gehrd_update_%c_v3", 1, POWER_LAW}, {0}};
 static const struct model_use gehrd_split[] = {REGRESSION("hyla_gehrd_ytop_%c_v1", 1),
                                              {"hyla_gehrd_update_%c_v3", 1, POWER_LAW}, {0}};
 
+/* On all the cores (runtime/spmd.c) the panels (and the Hessenberg
+ * update) are placed without a model: the updates alone are left. */
+static const struct model_use sytrd_all_cores[] = {REGRESSION("hyla_sytrd_update_%c_v1", 1), {0}};
+static const struct model_use gebrd_all_cores[] = {REGRESSION("hyla_gebrd_update_%c_v1", 1), {0}};
+static const struct model_use gehrd_all_cores[] = {{0}};
+
 static const struct model_use *uses_of(const char *algorithm)
 {
+	int cores = hyla_ncuda() == 0 && hyla__parallel_tasks();
 	if (!strcmp(algorithm, "mgs"))
 		return mgs;
 	if (!strcmp(algorithm, "cgs"))
@@ -88,11 +95,11 @@ static const struct model_use *uses_of(const char *algorithm)
 	if (!strcmp(algorithm, "orghr"))
 		return hyla_ncuda() > 0 ? orghr_gpu : orghr;
 	if (!strcmp(algorithm, "sytrd"))
-		return hyla_ncuda() > 0 ? sytrd_gpu : sytrd_cores;
+		return hyla_ncuda() > 0 ? sytrd_gpu : cores ? sytrd_all_cores : sytrd_cores;
 	if (!strcmp(algorithm, "gebrd"))
-		return hyla_ncuda() > 0 ? gebrd_gpu : gebrd_cores;
+		return hyla_ncuda() > 0 ? gebrd_gpu : cores ? gebrd_all_cores : gebrd_cores;
 	if (!strcmp(algorithm, "gehrd"))
-		return hyla_ncuda() > 0 || hyla__parallel_tasks() ? gehrd_fused : gehrd_split;
+		return hyla_ncuda() > 0 ? gehrd_fused : cores ? gehrd_all_cores : gehrd_split;
 	return NULL;
 }
 
@@ -272,6 +279,10 @@ int hyla_models_ready(const char *algorithm, char prec, FILE *report)
 		                  algorithm ? algorithm : "(null)", prec);
 	if (hyla__ensure_init() != HYLA_SUCCESS)
 		return HYLA_ERR_STARPU;
+	uses = uses_of(algorithm); /* the lists depend on the workers */
+	if (!uses->symbol && report)
+		fprintf(report, "%s: its panels run on all the cores, its other tasks without a model\n",
+		        algorithm);
 	int ready = 1;
 	struct checks all = checks_load();
 	for (const struct model_use *u = uses; u->symbol; u++) {

@@ -70,8 +70,9 @@ static int start(void)
 		        "starpu_init\n", blas_threads);
 #ifdef HYLA_WITH_CUDA
 	hyla__side_streams_create();
-	hyla__devices_update(0);
 #endif
+	hyla__cores_start(owns_starpu && starpu_cuda_worker_get_count() == 0);
+	hyla__devices_update(0);
 	hyla__model_check_start();
 	return HYLA_SUCCESS;
 }
@@ -95,6 +96,8 @@ void hyla_finalize(void)
 	}
 	hyla__matrices_release();
 	hyla__model_check_write();
+	if (starpu_is_initialized())
+		hyla__cores_stop();
 #ifdef HYLA_WITH_CUDA
 	if (starpu_is_initialized())
 		hyla__side_streams_destroy();
@@ -265,7 +268,7 @@ int hyla__error(const char *func, int code, const char *fmt, ...)
 
 int hyla__parallel_tasks(void)
 {
-	return HYLA_MAX_PARALLELISM > 1 && starpu_combined_worker_get_count() > 0;
+	return hyla__cores_worker(starpu_sched_ctx_get_context()) >= 0;
 }
 
 int hyla__parallel_prio(int priority)

@@ -119,14 +119,27 @@ void hyla__side_join(void);
 void hyla__side_streams_create(void);
 void hyla__side_streams_destroy(void);
 #endif
+/* Parallel tasks on the cores (runtime/spmd.c). A rank's share of cols
+ * columns: their count, and the first in *first. */
 int hyla__spmd_cols(int cols, int *first);
 /* A barrier for the cores of a combined worker running one parallel task
- * (zeroed before the task runs, e.g. in its cl_arg): they spin until all
- * size of them have arrived. */
+ * (zeroed before the task runs, e.g. in its cl_arg): they spin a little,
+ * then sleep, until all size of them have arrived. */
 struct hyla_spmd_barrier {
-	unsigned arrived, generation;
+	unsigned arrived, generation, sleepers;
 };
 void hyla__spmd_barrier(struct hyla_spmd_barrier *b, int size);
+/* At start (making a combined worker of all the cores if hyla started
+ * StarPU) and stop; a context's workers counted (hyla__devices_update). */
+void hyla__cores_start(int owns_starpu);
+void hyla__cores_stop(void);
+void hyla__cores_update(unsigned ctx, int cores, int node);
+/* The combined worker of all ctx's cores where its matrices live in main
+ * memory (no GPU), or -1; the token its tasks hold (hyla__submit adds it
+ * last); a task's buffers without the token. */
+int hyla__cores_worker(unsigned ctx);
+starpu_data_handle_t hyla__cores_token(void);
+int hyla__task_buffers(struct starpu_task *task);
 /* Such codelets' max_parallelism: every core of a combined worker with a
  * StarPU that carries patches/starpu-1.3.10-parallel-tasks.patch, else one
  * (CMakeLists.txt decides). */
@@ -179,6 +192,7 @@ struct hyla_task {
 	int priority;
 	double flops;
 	uint32_t where;
+	int all_cores; /* a parallel task: all the cores where there is no GPU (runtime/spmd.c) */
 };
 int hyla__submit(const struct hyla_task *t);
 /* The same with the npanels panels after t's data, the first with
@@ -306,8 +320,8 @@ int hyla__sequence_finish(hyla_sequence *seq, int (*fn)(void *arg), void *arg);
 
 /* Checks that an insert function's starpu_task_insert succeeded. */
 int hyla__submitted(int ret, const char *codelet);
-/* Whether parallel codelets get several cores: the scheduler made combined
- * workers (pheft, peager) and StarPU carries the parallel-tasks patch. */
+/* Whether the calling thread's context runs parallel tasks on all its cores
+ * (hyla__cores_worker). */
 int hyla__parallel_tasks(void);
 /* The priority a parallel (STARPU_SPMD) task gets: below STARPU_MAX_PRIO when
  * there are combined workers. pheft puts STARPU_MAX_PRIO tasks at the front

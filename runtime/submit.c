@@ -26,16 +26,31 @@ int hyla__submit(const struct hyla_task *t)
 			return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", t->cl->name);
 		memcpy(arg, t->arg, t->arg_size);
 	}
+	/* A task for all the cores holds their token too (runtime/spmd.c). */
+	int cores = t->all_cores ? hyla__cores_worker(starpu_sched_ctx_get_context()) : -1;
+	int ndata = t->ndata + (cores >= 0);
+	struct starpu_data_descr *data = cores >= 0 ? malloc(sizeof *data * (size_t)ndata) : NULL;
+	if (cores >= 0 && !data) {
+		free(arg);
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", t->cl->name);
+	}
+	if (data) {
+		memcpy(data, t->data, sizeof *data * (size_t)t->ndata);
+		data[t->ndata] = (struct starpu_data_descr){hyla__cores_token(), STARPU_RW | STARPU_COMMUTE};
+	}
 	/* The task owns arg (STARPU_CL_ARGS): destroying it frees arg. */
 	struct starpu_task *task = starpu_task_build(
-		t->cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, t->data, t->ndata,
+		t->cl, STARPU_CALLBACK, hyla__task_done, STARPU_DATA_MODE_ARRAY, data ? data : t->data, ndata,
 		STARPU_CL_ARGS, arg, t->arg_size, STARPU_PRIORITY, t->priority, STARPU_FLOPS, t->flops, 0);
+	free(data);
 	if (!task) {
 		free(arg);
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", t->cl->name);
 	}
 	if (t->where)
 		task->where = (int32_t)t->where;
+	if (cores >= 0)
+		task->execute_on_a_specific_worker = 1, task->workerid = (unsigned)cores;
 	/* The models' check reads the footprint at the task's end, when its
 	 * handles may be gone: StarPU keeps it once worked out, so work it out
 	 * now; and it counts the tasks whose end it has yet to see. */

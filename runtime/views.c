@@ -2,12 +2,11 @@
 /* What codelets over consecutive column-panel views (hyla__desc_register_views)
  * share: treating the panels as one matrix, where that holds, and the size
  * their performance models go by. */
-#include <sched.h>
 #include "runtime.h"
 
 int hyla__contiguous_cols(void *buffers[], int first, size_t elsize)
 {
-	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
+	int nbuffers = hyla__task_buffers(starpu_task_get_current());
 	char *base = (char *)STARPU_MATRIX_GET_PTR(buffers[first]);
 	uint32_t ld = STARPU_MATRIX_GET_LD(buffers[first]);
 	int cols = (int)STARPU_MATRIX_GET_NY(buffers[first]);
@@ -25,32 +24,6 @@ int hyla__is_cuda_worker(unsigned worker)
 {
 	return worker < starpu_worker_get_count() &&
 	       starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER;
-}
-
-int hyla__spmd_cols(int cols, int *first)
-{
-	int64_t size = starpu_combined_worker_get_size(), rank = starpu_combined_worker_get_rank();
-	if (rank >= size) { /* a parallel job StarPU gave no combined worker: rank 0 does it all */
-		*first = cols;
-		return 0;
-	}
-	*first = (int)(cols * rank / size);
-	return (int)(cols * (rank + 1) / size) - *first;
-}
-
-void hyla__spmd_barrier(struct hyla_spmd_barrier *b, int size)
-{
-	unsigned generation = __atomic_load_n(&b->generation, __ATOMIC_ACQUIRE);
-	if (__atomic_add_fetch(&b->arrived, 1, __ATOMIC_ACQ_REL) == (unsigned)size) {
-		__atomic_store_n(&b->arrived, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->generation, generation + 1, __ATOMIC_RELEASE);
-		return;
-	}
-	/* Spin (the cores are the task's), yielding now and then in case a
-	 * waited-for core shares its hardware thread with another. */
-	for (unsigned spins = 1; __atomic_load_n(&b->generation, __ATOMIC_ACQUIRE) == generation; spins++)
-		if (spins % 4096 == 0)
-			sched_yield();
 }
 
 /* Beyond the sizes a regression model has measured StarPU has no prediction,
@@ -99,7 +72,7 @@ int hyla__panel_within_width(unsigned worker, struct starpu_task *task, unsigned
 {
 	if (hyla__is_cuda_worker(worker) &&
 	    (starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, own)) > gpu_max ||
-	     (int)STARPU_TASK_GET_NBUFFERS(task) <= own + 1))
+	     hyla__task_buffers(task) <= own + 1))
 		return 0;
 	return hyla__panel_on_views_node(worker, task, impl);
 }
@@ -112,7 +85,7 @@ int hyla__update_on_views_node(unsigned worker, struct starpu_task *task, unsign
 size_t hyla__cols_from(struct starpu_task *task, unsigned first)
 {
 	size_t cols = 0;
-	for (unsigned b = first; b < STARPU_TASK_GET_NBUFFERS(task); b++)
+	for (int b = (int)first, n = hyla__task_buffers(task); b < n; b++)
 		cols += starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, b));
 	return cols;
 }
