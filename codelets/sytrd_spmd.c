@@ -1,17 +1,18 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The tridiagonal panel (LAPACK's DLATRD, lower) as a parallel task: each
  * core of a combined worker takes a slice of the rows, and the cores meet
- * at four barriers a column (codelets/spmd_team.h). A core's rows of
- * w = A22 v: the symmetric block of its rows, the rows' part left of it,
- * and the columns' part below it (A22 is stored lower). Typed source: see
+ * at four barriers a column (codelets/spmd_team.h); the SYMV over the
+ * trailing matrix reads each entry once (symv_share). Typed source: see
  * runtime/precision.h. */
 #include <cblas.h>
+#include <string.h>
 #include "codelets.h"
 #include "spmd_team.h"
 
 struct latrd {
 	int64_t n, nb, lda, ldw, lo, hi; /* [lo, hi): this core's rows */
 	real_t *a, *e, *tau, *w;
+	real_t *starts, *parts; /* each core's first row of A22 v, and its part (n each) */
 };
 
 /* Slot layout after S_DOTS: W^T v and A^T v (nb each, summed over cores),
@@ -42,19 +43,104 @@ static void update_column(const struct latrd *p, const struct team *t, int64_t i
 	           1, col, 1);
 }
 
-/* w[R] = A22(R, :) v for this core's rows R of A22 = A(i+1:n, i+1:n). */
-static void symv_rows(const struct latrd *p, int64_t i, int64_t lo, int64_t hi, real_t *wi)
+/* Four columns at a time of the lower triangle, read once, their
+ * contributions both ways added into y (rows c0..n-1): y[r] += a[r,c] x[c]
+ * for r >= c, y[c] += a[r,c] x[r] for r > c. Vectors of LANES entries
+ * (GCC's vector extension: AVX2 and FMA where the machine has them). */
+#define LANES (32 / (int)sizeof(real_t))
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define CLONES
+#endif
+typedef real_t lanes_t __attribute__((vector_size(32)));
+
+/* Inline in the clones (a vector argument would change the calling ABI). */
+#define LOAD(v, p) memcpy(&(v), (p), sizeof(v))
+#define TOTAL(v) total_of((const real_t *)&(v))
+
+static real_t total_of(const real_t *v)
+{
+	real_t sum = 0;
+	for (int k = 0; k < LANES; k++)
+		sum += v[k];
+	return sum;
+}
+
+CLONES static void
+symv_columns(int64_t n, const real_t *a, int64_t lda, const real_t *x, int64_t c0, int64_t c1,
+             real_t *y)
+{
+	int64_t c = c0;
+	for (; c + 4 <= c1; c += 4) {
+		const real_t *col[4] = {a + c * lda, a + (c + 1) * lda, a + (c + 2) * lda, a + (c + 3) * lda};
+		real_t t[4] = {0, 0, 0, 0};
+		for (int64_t r = c; r < c + 4; r++) /* the 4-by-4 triangle on top */
+			for (int k = 0; c + k <= r; k++) {
+				y[r] += col[k][r] * x[c + k];
+				if (c + k < r)
+					t[k] += col[k][r] * x[r];
+			}
+		lanes_t s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
+		int64_t r = c + 4;
+		for (; r + LANES <= n; r += LANES) {
+			lanes_t xr, v0, v1, v2, v3, yr;
+			LOAD(xr, x + r), LOAD(v0, col[0] + r), LOAD(v1, col[1] + r);
+			LOAD(v2, col[2] + r), LOAD(v3, col[3] + r), LOAD(yr, y + r);
+			yr += v0 * x[c] + v1 * x[c + 1] + v2 * x[c + 2] + v3 * x[c + 3];
+			memcpy(y + r, &yr, sizeof yr);
+			s0 += v0 * xr, s1 += v1 * xr, s2 += v2 * xr, s3 += v3 * xr;
+		}
+		for (; r < n; r++)
+			for (int k = 0; k < 4; k++) {
+				y[r] += col[k][r] * x[c + k];
+				t[k] += col[k][r] * x[r];
+			}
+		y[c] += t[0] + TOTAL(s0), y[c + 1] += t[1] + TOTAL(s1);
+		y[c + 2] += t[2] + TOTAL(s2), y[c + 3] += t[3] + TOTAL(s3);
+	}
+	for (; c < c1; c++) {
+		const real_t *col = a + c * lda;
+		real_t dot = 0;
+		y[c] += col[c] * x[c];
+		for (int64_t r = c + 1; r < n; r++) {
+			y[r] += col[r] * x[c];
+			dot += col[r] * x[r];
+		}
+		y[c] += dot;
+	}
+}
+
+/* This core's share of w = A22 v, A22 = A(i+1:n, i+1:n) stored lower (as
+ * OpenBLAS's threaded SYMV shares it): the columns [s0, s1) of a split of
+ * A22's triangle into equal areas, each entry read once, into this core's
+ * part of the common slots (rows s0..n-1), which the rows' owners add up
+ * (add_parts). */
+static void symv_share(const struct latrd *p, const struct team *t, int64_t i)
 {
 	const real_t *v = p->a + i * p->lda;
-	int64_t rows = hi - lo, lda = p->lda;
-	BLAS(symv)(CblasColMajor, CblasLower, (int)rows, 1, p->a + lo + lo * lda, (int)lda, v + lo, 1, 0,
-	           wi + lo, 1);
-	if (lo > i + 1)
-		BLAS(gemv)(CblasColMajor, CblasNoTrans, (int)rows, (int)(lo - i - 1), 1,
-		           p->a + lo + (i + 1) * lda, (int)lda, v + i + 1, 1, 1, wi + lo, 1);
-	if (p->n > hi)
-		BLAS(gemv)(CblasColMajor, CblasTrans, (int)(p->n - hi), (int)rows, 1, p->a + hi + lo * lda,
-		           (int)lda, v + hi, 1, 1, wi + lo, 1);
+	double m = (double)(p->n - i - 1);
+	int64_t s0 = i + 1 + (int64_t)(m * (1 - sqrt(1 - (double)t->rank / t->size)));
+	int64_t s1 = t->rank + 1 == t->size
+	                     ? p->n
+	                     : i + 1 + (int64_t)(m * (1 - sqrt(1 - (double)(t->rank + 1) / t->size)));
+	real_t *part = p->parts + t->rank * p->n;
+	p->starts[t->rank] = (real_t)s0;
+	for (int64_t r = s0; r < p->n; r++)
+		part[r] = 0;
+	symv_columns(p->n, p->a, p->lda, v, s0, s1, part);
+}
+
+/* w[r] = the cores' parts for this core's rows, in core order. */
+static void add_parts(const struct latrd *p, const struct team *t, int64_t lo, int64_t hi, real_t *wi)
+{
+	for (int64_t r = lo; r < hi; r++)
+		wi[r] = 0;
+	for (int q = 0; q < t->size; q++) {
+		const real_t *part = p->parts + q * p->n;
+		for (int64_t r = later(lo, (int64_t)p->starts[q]); r < hi; r++)
+			wi[r] += part[r];
+	}
 }
 
 /* Column i (LAPACK's DLATRD loop body); *wlast: W(i, i-1) in, W(i+1, i) out. */
@@ -81,8 +167,8 @@ static void column(const struct latrd *p, const struct team *t, int64_t i, real_
 	real_t *wv = vec(p, t, t->rank, D_WV), *av = vec(p, t, t->rank, D_AV);
 	for (int64_t k = 0; k < i; k++)
 		wv[k] = av[k] = 0;
+	symv_share(p, t, i);
 	if (rows > 0) {
-		symv_rows(p, i, lo, hi, wi);
 		if (i > 0) {
 			BLAS(gemv)(CblasColMajor, CblasTrans, (int)rows, (int)i, 1, p->w + lo, (int)p->ldw,
 			           ai + lo, 1, 0, wv, 1);
@@ -95,6 +181,7 @@ static void column(const struct latrd *p, const struct team *t, int64_t i, real_
 	team_sums(t, S_DOTS + D_WV * (int)p->nb, (int)i, s1);
 	team_sums(t, S_DOTS + D_AV * (int)p->nb, (int)i, s2);
 	if (rows > 0) {
+		add_parts(p, t, lo, hi, wi);
 		if (i > 0) {
 			BLAS(gemv)(CblasColMajor, CblasNoTrans, (int)rows, (int)i, -1, p->a + lo, (int)p->lda,
 			           s1, 1, 1, wi + lo, 1);
@@ -121,9 +208,11 @@ int TYPED(hyla__latrd_spmd)(struct hyla_team_arg *arg, int rank, int size, int n
                             real_t *a, int lda, real_t *e, real_t *tau, real_t *w, int ldw)
 {
 	struct team t;
-	if (!team_join(&t, arg, rank, size, 1, SLOT_VECTORS * nb)) /* W(i+1, i) */
+	/* Common: W(i+1, i), the cores' starts and parts. */
+	if (!team_join(&t, arg, rank, size, 1 + size + (int64_t)size * n, SLOT_VECTORS * nb))
 		return 0;
-	struct latrd p = {n, nb, lda, ldw, 0, 0, a, e, tau, w};
+	struct latrd p = {n, nb, lda, ldw, 0, 0, a, e, tau, w, t.common + C_FREE + 1,
+	                  t.common + C_FREE + 1 + size};
 	team_share(0, n, rank, size, &p.lo, &p.hi);
 	real_t wlast = 0;
 	for (int64_t i = 0; i < nb; i++)
