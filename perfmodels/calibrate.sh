@@ -48,15 +48,17 @@ not_ready() { # the pairs whose models are not ready
 	done
 }
 
-# Twice in one process: each size's tasks measured twice a round (the
-# models predict a size measured STARPU_CALIBRATE_MINIMUM times by its mean),
-# and the check judges the second (a task shape's first run in a process
-# pays one-time costs: runtime/model_check.c).
-runs() { # runs PAIRS: each driver at every size in its precision
+# Several runs in one process: a task shape's first run in a process pays
+# one-time costs, so the check judges the later ones (runtime/model_check.c),
+# and the calibration measures each shape three times a round: StarPU's
+# history drops a size whose samples stray too far (a first run's), so
+# two more keep it, and the models predict a size measured
+# STARPU_CALIBRATE_MINIMUM times by its mean.
+runs() { # runs PAIRS REPEAT: each driver at every size in its precision
 	for pair in $1; do
 		d=${pair%:*} prec=${pair#*:}
 		for n in $sizes; do
-			"$bin/$d" "$n" --prec $prec --no-check --quiet --repeat 2 $(options "$d") >/dev/null 2>&1 ||
+			"$bin/$d" "$n" --prec $prec --no-check --quiet --repeat "$2" $(options "$d") >/dev/null 2>&1 ||
 				echo "  $d $n --prec $prec failed"
 		done
 	done
@@ -77,10 +79,10 @@ while [ -n "$todo" ] && [ $round -lt "${HYLA_CALIBRATE_ROUNDS:-6}" ]; do
 	# an H200), and StarPU's history drops a size's measurements when its
 	# first is that far off. So the calibration loads every kernel at the
 	# start (1.5 s more a run there); the check runs as the drivers do.
-	CUDA_MODULE_LOADING=${CUDA_MODULE_LOADING:-EAGER} STARPU_CALIBRATE=1 runs "$todo"
+	CUDA_MODULE_LOADING=${CUDA_MODULE_LOADING:-EAGER} STARPU_CALIBRATE=1 runs "$todo" 3
 	for pair in $todo; do
 		rm -f "$parts/$pair"
-		STARPU_CALIBRATE=0 HYLA_MODELS_CHECK=$parts/$pair runs "$pair"
+		STARPU_CALIBRATE=0 HYLA_MODELS_CHECK=$parts/$pair runs "$pair" 2
 	done
 	cat "$parts"/* >"$check.new" 2>/dev/null
 	mv "$check.new" "$check"
