@@ -39,21 +39,33 @@ options() { # options DRIVER: the options that change its task graph (hr_reduce:
 }
 
 models() { # models DRIVER PREC: its --models report
-	"$bin/$1" --models --prec "$2" $(options "$1")
+	STARPU_CALIBRATE=0 "$bin/$1" --models --prec "$2" $(options "$1")
 }
 
-not_ready() { # the pairs whose models are not ready
+reports=$(mktemp -d) || exit 1
+trap 'rm -rf "$reports"' EXIT
+report() { # each pair's --models report into reports/, all at once (they only read the models)
 	for pair in $pairs; do
-		models "${pair%:*}" "${pair#*:}" >/dev/null 2>&1 || printf '%s ' "$pair"
+		{ models "${pair%:*}" "${pair#*:}" >"$reports/$pair" 2>&1; echo $? >"$reports/$pair.status"; } &
+	done
+	wait
+}
+
+not_ready() { # the pairs whose models were not ready at the last report
+	for pair in $pairs; do
+		[ "$(cat "$reports/$pair.status")" = 0 ] || printf '%s ' "$pair"
 	done
 }
 
 # Several runs in one process: a task shape's first run in a process pays
-# one-time costs, so the check judges the later ones (runtime/model_check.c),
-# and the calibration measures each shape three times a round: StarPU's
-# history drops a size whose samples stray too far (a first run's), so
-# two more keep it, and the models predict a size measured
-# STARPU_CALIBRATE_MINIMUM times by its mean.
+# one-time costs (CUDA loads a kernel at its first launch: up to 35 ms more
+# than the next on an H200), so the check judges the later ones
+# (runtime/model_check.c), and the calibration measures each shape four
+# times a round: StarPU's history drops a size's samples when the next one
+# strays too far from them (the first run's, at the second), so the last two
+# remain, and the models predict a size measured STARPU_CALIBRATE_MINIMUM
+# times by its mean. In a later round's process that first run counts as one
+# error against two samples, and StarPU drops it alone.
 runs() { # runs PAIRS REPEAT: each driver at every size in its precision
 	for pair in $1; do
 		d=${pair%:*} prec=${pair#*:}
@@ -71,26 +83,26 @@ parts=$dir/hyla-check-parts
 mkdir -p "$parts"
 start=$(date +%s)
 round=0
+report
 todo=$(not_ready)
 while [ -n "$todo" ] && [ $round -lt "${HYLA_CALIBRATE_ROUNDS:-6}" ]; do
 	round=$((round + 1))
-	# CUDA loads a kernel at its first launch (lazy loading): a shape's first
-	# task in a process took up to 35 ms more than the next (cuBLAS's GEMMs on
-	# an H200), and StarPU's history drops a size's measurements when its
-	# first is that far off. So the calibration loads every kernel at the
-	# start (1.5 s more a run there); the check runs as the drivers do.
-	CUDA_MODULE_LOADING=${CUDA_MODULE_LOADING:-EAGER} STARPU_CALIBRATE=1 runs "$todo" 3
+	STARPU_CALIBRATE=1 runs "$todo" 4
 	for pair in $todo; do
 		rm -f "$parts/$pair"
 		STARPU_CALIBRATE=0 HYLA_MODELS_CHECK=$parts/$pair runs "$pair" 2
 	done
 	cat "$parts"/* >"$check.new" 2>/dev/null
 	mv "$check.new" "$check"
+	report
 	echo "round $round done ($(echo $todo | wc -w) driver-precision pairs calibrated and checked), $(($(date +%s) - start)) s"
 	todo=$(not_ready)
+	for pair in $todo; do # what is not ready yet, and why
+		grep -h "not ready$" "$reports/$pair" | sed "s/^/  ${pair%:*} --prec ${pair#*:}: /"
+	done
 done
 for pair in $pairs; do
-	models "${pair%:*}" "${pair#*:}"
+	cat "$reports/$pair"
 done | sort -u
 status=0
 [ -z "$(not_ready)" ] || status=1
