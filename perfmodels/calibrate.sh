@@ -12,7 +12,9 @@
 # $STARPU_HOME/.starpu/sampling, where the drivers and the library look
 # too); HYLA_CALIBRATE_SIZES (default
 # "2000 4000 8000" with a GPU, "500 1000 2000" without); HYLA_CALIBRATE_ROUNDS
-# (at most, default 6); HYLA_CALIBRATE_DRIVERS (default: all).
+# (at most, default 6); HYLA_CALIBRATE_DRIVERS (default: all);
+# HYLA_CALIBRATE_LOG=FILE appends each driver process's wall time there
+# (where a calibration's time goes).
 # Exit status 0 when every model is ready.
 set -u
 # The drivers: beside the script where it is installed, else the build's.
@@ -70,8 +72,12 @@ runs() { # runs PAIRS REPEAT: each driver at every size in its precision
 	for pair in $1; do
 		d=${pair%:*} prec=${pair#*:}
 		for n in $sizes; do
+			t0=$(date +%s%N)
 			"$bin/$d" "$n" --prec $prec --no-check --quiet --repeat "$2" $(options "$d") >/dev/null 2>&1 ||
 				echo "  $d $n --prec $prec failed"
+			[ -z "${HYLA_CALIBRATE_LOG:-}" ] || echo "round $round $d $n $prec" \
+				"$([ "$STARPU_CALIBRATE" = 1 ] && echo calibrate || echo check)" \
+				"$((($(date +%s%N) - t0) / 1000000)) ms" >>"$HYLA_CALIBRATE_LOG"
 		done
 	done
 }
