@@ -71,12 +71,6 @@ void TYPED(hyla__gehrd_ytop_rows)(int t0, int t1, int n, int nb, int r0, real_t 
                                   const real_t *v, int ldv, const real_t *t, int ldt, real_t *y,
                                   int ldy);
 
-/* DLAHR2 on the panel at a (n rows, nb <= HYLA_GEHRD_GPU_MAX_NB columns,
- * reflector j's unit at row r0 + j) as rank of the size cores of a combined
- * worker, then V and Y's top rows (see codelets/gehrd_spmd.c); scratch: 1 +
- * size HYLA_GEHRD_SPMD_STRIDE elements. */
-#define HYLA_GEHRD_SPMD_STRIDE (2 * HYLA_GEHRD_GPU_MAX_NB + 3)
-struct hyla_spmd_barrier;
 /* DLATRD (lower) and DLABRD (m >= n) as rank of the size cores of a
  * combined worker (codelets/sytrd_spmd.c, codelets/gebrd_spmd.c), the
  * arguments LAPACK's; arg: zeroed, shared by the cores. 0 where there was
@@ -87,9 +81,13 @@ int TYPED(hyla__latrd_spmd)(struct hyla_team_arg *arg, int rank, int size, int n
 int TYPED(hyla__labrd_spmd)(struct hyla_team_arg *arg, int rank, int size, int m, int n, int nb,
                             real_t *a, int lda, real_t *d, real_t *e, real_t *tauq, real_t *taup,
                             real_t *x, int ldx, real_t *y, int ldy);
-void TYPED(hyla__gehrd_panel_spmd)(struct hyla_spmd_barrier *barrier, int rank, int size, int n,
-                                   int nb, int r0, real_t *a, int lda, real_t *tau, real_t *t,
-                                   int ldt, real_t *y, int ldy, real_t *v, int ldv, real_t *scratch);
+/* DLAHR2 on the panel at a (n rows, nb columns, reflector j's unit at row
+ * r0 + j, the trailing matrix after it), then V and Y's top rows, as rank of
+ * the size cores of a combined worker (codelets/gehrd_spmd.c); arg and 0 as
+ * the others'. */
+int TYPED(hyla__gehrd_panel_spmd)(struct hyla_team_arg *arg, int rank, int size, int n, int nb,
+                                  int r0, real_t *a, int lda, real_t *tau, real_t *t, int ldt,
+                                  real_t *y, int ldy, real_t *v, int ldv);
 
 /* Reduces the last column panel a (starting at column col) with LAPACK's
  * DGEHD2 on the CPU; tau: its part of tau (W). */

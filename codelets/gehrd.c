@@ -14,6 +14,7 @@
 #include "codelets.h"
 #include "lapack.h"
 #include "runtime.h"
+#include "spmd_team.h"
 #ifdef HYLA_WITH_CUDA
 #include <starpu_cublas_v2.h>
 #include "cuda/kernels.h"
@@ -23,7 +24,7 @@ _Static_assert(HYLA_GEHRD_GPU_MAX_NB == HYLA_GEHRD_MAX_NB, "one widest GPU panel
 struct gehrd_args {
 	int64_t col;   /* first column of the panel */
 	int64_t first; /* first column of the panel being updated (update only) */
-	struct hyla_spmd_barrier barrier; /* the parallel panel's */
+	struct hyla_team_arg team; /* the parallel panel's cores */
 };
 
 #define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
@@ -55,19 +56,15 @@ static void panel_cpu(void *buffers[], void *cl_arg)
 		STARPU_ABORT_MSG("gehrd panel: trailing panels are not contiguous in host memory");
 	real_t *a = MAT(buffers[P_OWN]), *t = MAT(buffers[P_T]), *y = MAT(buffers[P_Y]);
 	real_t *v = MAT(buffers[P_V]), *tau = MAT(buffers[P_TAU]);
-	real_t *scratch = (real_t *)STARPU_VECTOR_GET_PTR(buffers[P_SCRATCH]);
 	int n = ROWS(buffers[P_OWN]), nb = COLS(buffers[P_OWN]), lda = LD(buffers[P_OWN]);
 	int ldt = LD(buffers[P_T]), ldy = LD(buffers[P_Y]), ldv = LD(buffers[P_V]);
 	int k = (int)arg->col + 1, r0 = k;
 	int size = starpu_combined_worker_get_size(), rank = starpu_combined_worker_get_rank();
 	if (rank >= size)
 		return; /* see hyla__spmd_cols */
-	if (size > 1 && nb <= HYLA_GEHRD_GPU_MAX_NB &&
-	    STARPU_VECTOR_GET_NX(buffers[P_SCRATCH]) >= 1 + (uint32_t)size * HYLA_GEHRD_SPMD_STRIDE) {
-		TYPED(hyla__gehrd_panel_spmd)(&arg->barrier, rank, size, n, nb, r0, a, lda, tau, t, ldt, y,
-		                              ldy, v, ldv, scratch);
+	if (size > 1 && TYPED(hyla__gehrd_panel_spmd)(&arg->team, rank, size, n, nb, r0, a, lda, tau, t,
+	                                              ldt, y, ldy, v, ldv))
 		return;
-	}
 	if (rank > 0)
 		return;
 	LAPACK(lahr2)(&n, &k, &nb, a, &lda, tau, t, &ldt, y, &ldy);
@@ -379,11 +376,11 @@ starpu_data_handle_t hyla_workspace_sgehrd(void)
 #endif
 {
 	starpu_data_handle_t scratch;
-	/* The GPU kernel's, or the parallel CPU panel's with every core. */
-	uint32_t elems = 1 + starpu_cpu_worker_get_count() * HYLA_GEHRD_SPMD_STRIDE;
+	/* The GPU kernel's (the cores' panel keeps its sums in its own memory). */
 #ifdef HYLA_WITH_CUDA
-	if (elems < HYLA_GEHRD_SCRATCH_ELEMS)
-		elems = HYLA_GEHRD_SCRATCH_ELEMS;
+	uint32_t elems = HYLA_GEHRD_SCRATCH_ELEMS;
+#else
+	uint32_t elems = 1;
 #endif
 	starpu_vector_data_register(&scratch, -1, 0, elems, sizeof(real_t));
 	return scratch;

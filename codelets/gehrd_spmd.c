@@ -1,183 +1,153 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The Hessenberg panel (LAPACK's DLAHR2) as a parallel task: each core of a
- * combined worker takes a slice of the rows, and the cores meet at barriers,
- * four per column, as the blocks of the GPU kernel do (a core alone would
- * stream the trailing matrix once per column at one core's bandwidth).
- * Sums over cores are added in core order. Typed source: see
- * runtime/precision.h. */
+ * combined worker takes a slice of the rows, and the cores meet at barriers
+ * (codelets/spmd_team.h), as the blocks of the GPU kernel do (a core alone
+ * would stream the trailing matrix once per column at one core's
+ * bandwidth). Typed source: see runtime/precision.h. */
 #include <cblas.h>
-#include <float.h>
-#include <math.h>
 #include "codelets.h"
-#include "runtime.h"
-
-/* Per core in the scratch: V^T c, V^T v (HYLA_GEHRD_GPU_MAX_NB each), the
- * sum of squares, the largest entry, the rescaled sum; slot 0 holds alpha. */
-enum { DOTS_C, DOTS_V = HYLA_GEHRD_GPU_MAX_NB, SQ = 2 * HYLA_GEHRD_GPU_MAX_NB, AMAX, RESCALED };
+#include "spmd_team.h"
 
 struct panel {
-	int n, nb, r0, lda, ldt, ldy, rank, size;
-	real_t *a, *tau, *t, *y, *scratch;
-	struct hyla_spmd_barrier *barrier;
+	int64_t n, nb, r0, lda, ldt, ldy;
+	int64_t lo, hi; /* this core's rows, of r0..n */
+	real_t *a, *tau, *t, *y;
 };
 
-static real_t *mine(const struct panel *p, int rank)
+/* Slot vectors after S_DOTS, nb each: this core's V^T c and V^T v parts,
+ * and its copy of their sums. */
+enum { DOTS_C, DOTS_V, SUMS, SLOT_VECTORS };
+
+static real_t *vec(const struct panel *p, const struct team *t, int which)
 {
-	return p->scratch + 1 + (int64_t)rank * HYLA_GEHRD_SPMD_STRIDE;
+	return team_slot(t, t->rank) + S_DOTS + which * p->nb;
 }
 
 /* V(r, k): zero above row r0 + k, one there, the stored reflector below. */
-static real_t v_at(const struct panel *p, int64_t r, int k)
+static real_t v_at(const struct panel *p, int64_t r, int64_t k)
 {
-	return r < p->r0 + k ? 0 : r == p->r0 + k ? 1 : p->a[r + (int64_t)k * p->lda];
+	return r < p->r0 + k ? 0 : r == p->r0 + k ? 1 : p->a[r + k * p->lda];
 }
 
 /* out[k] = sum over rows [lo, hi) of V(r, k) x[r], k < j. */
-static void vt_times(const struct panel *p, int64_t lo, int64_t hi, int j, const real_t *x,
+static void vt_times(const struct panel *p, int64_t lo, int64_t hi, int64_t j, const real_t *x,
                      real_t *out)
 {
-	int64_t dense = p->r0 + j > lo ? p->r0 + j : lo; /* V is stored in full from row r0 + j */
-	for (int k = 0; k < j; k++)
+	int64_t dense = later(p->r0 + j, lo); /* V is stored in full from row r0 + j */
+	for (int64_t k = 0; k < j; k++)
 		out[k] = 0;
 	for (int64_t r = lo; r < hi && r < dense; r++)
-		for (int k = 0; k < j; k++)
+		for (int64_t k = 0; k < j; k++)
 			out[k] += v_at(p, r, k) * x[r];
 	if (hi > dense && j > 0)
-		BLAS(gemv)(CblasColMajor, CblasTrans, (int)(hi - dense), j, 1, p->a + dense, p->lda,
-		           x + dense, 1, 1, out, 1);
+		BLAS(gemv)(CblasColMajor, CblasTrans, (int)(hi - dense), (int)j, 1, p->a + dense,
+		           (int)p->lda, x + dense, 1, 1, out, 1);
 }
 
 /* x[r] -= sum_k V(r, k) w[k] over rows [lo, hi), k < j. */
-static void minus_v_times(const struct panel *p, int64_t lo, int64_t hi, int j, const real_t *w,
+static void minus_v_times(const struct panel *p, int64_t lo, int64_t hi, int64_t j, const real_t *w,
                           real_t *x)
 {
-	int64_t dense = p->r0 + j > lo ? p->r0 + j : lo;
+	int64_t dense = later(p->r0 + j, lo);
 	for (int64_t r = lo; r < hi && r < dense; r++)
-		for (int k = 0; k < j; k++)
+		for (int64_t k = 0; k < j; k++)
 			x[r] -= v_at(p, r, k) * w[k];
 	if (hi > dense && j > 0)
-		BLAS(gemv)(CblasColMajor, CblasNoTrans, (int)(hi - dense), j, -1, p->a + dense, p->lda, w,
-		           1, 1, x + dense, 1);
+		BLAS(gemv)(CblasColMajor, CblasNoTrans, (int)(hi - dense), (int)j, -1, p->a + dense,
+		           (int)p->lda, w, 1, 1, x + dense, 1);
 }
 
-/* sum[k] = the cores' values at offset + k, k < count, in core order. */
-static void add_cores(const struct panel *p, int offset, int count, real_t *sum)
+/* Column j from the right (c -= Y times V's row r0 + j - 1) and the left
+ * (c -= V T^T V^T c), the last reflector's beta back on its subdiagonal,
+ * then column j's reflector: tau[j] and T(j, j) (core 0), beta, the column
+ * scaled with its unit stored. The cores' rows of it, not yet all of them. */
+static void reflect(const struct panel *p, const struct team *t, int64_t j, real_t *beta)
 {
-	for (int k = 0; k < count; k++)
-		sum[k] = 0;
-	for (int q = 0; q < p->size; q++)
-		for (int k = 0; k < count; k++)
-			sum[k] += mine(p, q)[offset + k];
-}
-
-/* Column j's reflector from c (LAPACK's dlarfg, every core alike): beta,
- * tau, and the scale of the part below the diagonal. */
-static void reflector(const struct panel *p, const real_t *c, int64_t lo, int64_t hi, int j,
-                      real_t *beta, real_t *tau, real_t *scale)
-{
-	const real_t tiny = sizeof(real_t) == sizeof(double) ? DBL_MIN / DBL_EPSILON : FLT_MIN / FLT_EPSILON;
-	int64_t x0 = p->r0 + j + 1;
-	real_t sq = 0, amax = 0, alpha, scale_norm = 1;
-	for (int q = 0; q < p->size; q++) {
-		sq += mine(p, q)[SQ];
-		amax = fmax(amax, mine(p, q)[AMAX]);
-	}
-	alpha = p->scratch[0];
-	if (amax > 0 && (!isfinite(sq) || sq < tiny)) { /* huge or tiny: the norm of c / amax */
-		real_t part = 0;
-		for (int64_t r = lo > x0 ? lo : x0; r < hi; r++)
-			part += (c[r] / amax) * (c[r] / amax);
-		mine(p, p->rank)[RESCALED] = part;
-		hyla__spmd_barrier(p->barrier, p->size);
-		sq = 0;
-		for (int q = 0; q < p->size; q++)
-			sq += mine(p, q)[RESCALED];
-		scale_norm = amax;
-	}
-	*beta = alpha, *tau = 0, *scale = 1;
-	if (amax > 0) {
-		*beta = -copysign(hypot(alpha, scale_norm * sqrt(sq)), alpha);
-		*tau = (*beta - alpha) / *beta;
-		*scale = 1 / (alpha - *beta);
-	}
-}
-
-/* Column j: the updates from the right and the left, the reflector, y_j and
- * T's column j. beta: the last reflector's, back on its subdiagonal here. */
-static void column(const struct panel *p, int j, int64_t lo, int64_t hi, real_t *beta)
-{
-	real_t *c = p->a + (int64_t)j * p->lda, *yj = p->y + (int64_t)j * p->ldy, *me = mine(p, p->rank);
-	real_t w[HYLA_GEHRD_GPU_MAX_NB], tau, scale;
-	int64_t x0 = p->r0 + j + 1, rows = p->n - p->r0;
+	real_t *c = p->a + j * p->lda, *w = vec(p, t, SUMS), tau, scale;
+	int64_t lo = p->lo, hi = p->hi, x0 = p->r0 + j + 1;
 	if (j > 0) {
-		/* c -= Y u, u = V's row r0 + j - 1; then V^T c. */
 		int64_t up = p->r0 + j - 1;
-		for (int k = 0; k < j; k++)
-			w[k] = k == j - 1 ? 1 : p->a[up + (int64_t)k * p->lda];
-		BLAS(gemv)(CblasColMajor, CblasNoTrans, (int)(hi - lo), j, -1, p->y + lo, p->ldy, w, 1, 1,
-		           c + lo, 1);
+		for (int64_t k = 0; k < j; k++)
+			w[k] = k == j - 1 ? 1 : p->a[up + k * p->lda];
+		BLAS(gemv)(CblasColMajor, CblasNoTrans, (int)(hi - lo), (int)j, -1, p->y + lo, (int)p->ldy,
+		           w, 1, 1, c + lo, 1);
 		if (lo <= up && up < hi)
-			p->a[up + (int64_t)(j - 1) * p->lda] = *beta;
-		vt_times(p, lo, hi, j, c, me + DOTS_C);
-		hyla__spmd_barrier(p->barrier, p->size);
-		/* c -= V T^T V^T c. */
-		add_cores(p, DOTS_C, j, w);
-		BLAS(trmv)(CblasColMajor, CblasUpper, CblasTrans, CblasNonUnit, j, p->t, p->ldt, w, 1);
+			p->a[up + (j - 1) * p->lda] = *beta;
+		vt_times(p, lo, hi, j, c, vec(p, t, DOTS_C));
+		team_wait(t);
+		team_sums(t, S_DOTS + DOTS_C * (int)p->nb, (int)j, w);
+		BLAS(trmv)(CblasColMajor, CblasUpper, CblasTrans, CblasNonUnit, (int)j, p->t, (int)p->ldt,
+		           w, 1);
 		minus_v_times(p, lo, hi, j, w, c);
 	}
-	real_t sq = 0, amax = 0;
-	for (int64_t r = lo > x0 ? lo : x0; r < hi; r++) {
-		sq += c[r] * c[r];
-		amax = fmax(amax, fabs(c[r]));
-	}
-	me[SQ] = sq, me[AMAX] = amax;
+	team_part_norm(t, c, later(lo, x0), hi, 1);
 	if (lo <= x0 - 1 && x0 - 1 < hi)
-		p->scratch[0] = c[x0 - 1];
-	hyla__spmd_barrier(p->barrier, p->size);
-	reflector(p, c, lo, hi, j, beta, &tau, &scale);
-	if (p->rank == 0)
-		p->tau[j] = tau, p->t[j + (int64_t)j * p->ldt] = tau;
-	for (int64_t r = lo > x0 ? lo : x0; r < hi; r++)
+		t->common[C_ALPHA] = c[x0 - 1];
+	team_wait(t);
+	team_reflector(t, c, later(lo, x0), hi, 1, beta, &tau, &scale);
+	if (t->rank == 0)
+		p->tau[j] = tau, p->t[j + j * p->ldt] = tau;
+	for (int64_t r = later(lo, x0); r < hi; r++)
 		c[r] *= scale;
 	if (lo <= x0 - 1 && x0 - 1 < hi)
 		c[x0 - 1] = 1;
-	hyla__spmd_barrier(p->barrier, p->size);
-	/* y_j = A(r0:n, j+1:) v_j and V^T v_j, then y_j = tau (y_j - Y s). */
-	BLAS(gemv)(CblasColMajor, CblasNoTrans, (int)(hi - lo), (int)(rows - j), 1,
-	           p->a + lo + (int64_t)(j + 1) * p->lda, p->lda, c + x0 - 1, 1, 0, yj + lo, 1);
-	vt_times(p, lo > x0 - 1 ? lo : x0 - 1, hi, j, c, me + DOTS_V);
-	hyla__spmd_barrier(p->barrier, p->size);
-	add_cores(p, DOTS_V, j, w);
-	BLAS(gemv)(CblasColMajor, CblasNoTrans, (int)(hi - lo), j, -1, p->y + lo, p->ldy, w, 1, 1,
-	           yj + lo, 1);
+}
+
+/* y_j = tau_j (y_j - Y V^T v_j) on this core's rows, y_j holding there
+ * A(r0:n, j+1:) v_j, and T(0:j, j) = -tau_j T V^T v_j (core 0). */
+static void finish_y(const struct panel *p, const struct team *t, int64_t j)
+{
+	real_t *yj = p->y + j * p->ldy, *w = vec(p, t, SUMS), tau = p->tau[j];
+	int64_t lo = p->lo, hi = p->hi;
+	vt_times(p, later(lo, p->r0 + j), hi, j, p->a + j * p->lda, vec(p, t, DOTS_V));
+	team_wait(t);
+	team_sums(t, S_DOTS + DOTS_V * (int)p->nb, (int)j, w);
+	BLAS(gemv)(CblasColMajor, CblasNoTrans, (int)(hi - lo), (int)j, -1, p->y + lo, (int)p->ldy, w, 1,
+	           1, yj + lo, 1);
 	BLAS(scal)((int)(hi - lo), tau, yj + lo, 1);
-	if (p->rank == 0 && j > 0) { /* T(0:j, j) = -tau T s */
-		real_t *tj = p->t + (int64_t)j * p->ldt;
-		for (int k = 0; k < j; k++)
+	if (t->rank == 0 && j > 0) {
+		real_t *tj = p->t + j * p->ldt;
+		for (int64_t k = 0; k < j; k++)
 			tj[k] = -tau * w[k];
-		BLAS(trmv)(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, j, p->t, p->ldt, tj, 1);
+		BLAS(trmv)(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, (int)j, p->t, (int)p->ldt,
+		           tj, 1);
 	}
 }
 
-void TYPED(hyla__gehrd_panel_spmd)(struct hyla_spmd_barrier *barrier, int rank, int size, int n,
-                                   int nb, int r0, real_t *a, int lda, real_t *tau, real_t *t,
-                                   int ldt, real_t *y, int ldy, real_t *v, int ldv, real_t *scratch)
+int TYPED(hyla__gehrd_panel_spmd)(struct hyla_team_arg *arg, int rank, int size, int n, int nb,
+                                  int r0, real_t *a, int lda, real_t *tau, real_t *t, int ldt,
+                                  real_t *y, int ldy, real_t *v, int ldv)
 {
-	struct panel p = {n, nb, r0, lda, ldt, ldy, rank, size, a, tau, t, y, scratch, barrier};
-	int64_t rows = n - r0, lo = r0 + rows * rank / size, hi = r0 + rows * (rank + 1) / size;
+	struct panel p = {.n = n, .nb = nb, .r0 = r0, .lda = lda, .ldt = ldt, .ldy = ldy, .a = a,
+	                  .tau = tau, .t = t, .y = y};
+	struct team team;
+	if (!team_join(&team, arg, rank, size, 0, SLOT_VECTORS * nb))
+		return 0;
+	team_share(r0, n, rank, size, &p.lo, &p.hi);
 	real_t beta = 0;
-	for (int j = 0; j < nb; j++)
-		column(&p, j, lo, hi, &beta);
+	for (int64_t j = 0; j < nb; j++) {
+		real_t *c = a + j * lda;
+		reflect(&p, &team, j, &beta);
+		team_wait(&team);
+		/* y_j = A(r0:n, j+1:) v_j over this core's rows (the panel's later
+		 * columns not updated yet: DLAHR2's values from before the panel). */
+		BLAS(gemv)(CblasColMajor, CblasNoTrans, (int)(p.hi - p.lo), (int)(n - r0 - j), 1,
+		           a + p.lo + (j + 1) * lda, lda, c + r0 + j, 1, 0, y + p.lo + j * ldy, 1);
+		finish_y(&p, &team, j);
+	}
 	int64_t last = r0 + nb - 1;
-	if (lo <= last && last < hi)
+	if (p.lo <= last && last < p.hi)
 		a[last + (int64_t)(nb - 1) * lda] = beta;
-	hyla__spmd_barrier(barrier, size);
+	team_wait(&team);
 	/* V in full, then Y's rows above r0 and the panel's (ytop_cpu's steps),
 	 * each core its rows. */
-	int v0 = (int)((int64_t)n * rank / size), v1 = (int)((int64_t)n * (rank + 1) / size);
-	TYPED(hyla__gehrd_build_v)(v1 - v0, nb, r0 - v0, a + v0, lda, v + v0, ldv);
-	hyla__spmd_barrier(barrier, size);
-	int t0 = (int)((int64_t)r0 * rank / size), t1 = (int)((int64_t)r0 * (rank + 1) / size);
+	int64_t v0, v1, t0, t1;
+	team_share(0, n, rank, size, &v0, &v1);
+	TYPED(hyla__gehrd_build_v)((int)(v1 - v0), nb, (int)(r0 - v0), a + v0, lda, v + v0, ldv);
+	team_wait(&team);
+	team_share(0, r0, rank, size, &t0, &t1);
 	if (t1 > t0)
-		TYPED(hyla__gehrd_ytop_rows)(t0, t1, n, nb, r0, a, lda, v, ldv, t, ldt, y, ldy);
+		TYPED(hyla__gehrd_ytop_rows)((int)t0, (int)t1, n, nb, r0, a, lda, v, ldv, t, ldt, y, ldy);
+	team_leave(&team);
+	return 1;
 }

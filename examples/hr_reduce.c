@@ -43,10 +43,10 @@ static void usage(void)
 	       "  --sampled-check  check on 4 random vectors with hyla's Q (needs --want-q), O(n^2)\n"
 	       "                   (the default when n^3 > 1e13, where the full check would outlast\n"
 	       "                   the run)\n"
-	       "  --panel P        auto (default): the fused panel where a GPU is (the models pick\n"
-	       "                   GPU or core), the split one on CPUs alone; gpu: the fused panel\n"
-	       "                   on the GPU; cpu: Tomov et al.'s split panel, the column loop on the\n"
-	       "                   CPU and each column's GEMV as tasks where the matrix lives\n"
+	       "  --panel P        auto (default): the fused panel, where a GPU is (the models pick\n"
+	       "                   GPU or core) or on all the cores; gpu: the fused panel on the\n"
+	       "                   GPU; cpu: Tomov et al.'s split panel, the column loop on all the\n"
+	       "                   cores and each column's GEMV as tasks where the matrix lives\n"
 	       DRIVER_OPTIONS_HELP,
 	       prog);
 }
@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 	                                      {"sampled-check", no_argument, 0, OPT_SAMPLED},
 	                                      {"panel", required_argument, 0, 'P'}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 1, extra, on_option, usage);
-	o.algorithms[0] = "gehrd";
+	o.algorithms[0] = panel == HYLA_PANEL_CPU ? "gehrd_split" : "gehrd";
 	o.algorithms[1] = want_q ? "orghr" : NULL;
 	o.output_tags[0] = "tau"; /* what --output writes */
 	o.output_tags[1] = want_q ? "q" : NULL;

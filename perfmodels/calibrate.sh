@@ -12,7 +12,8 @@
 # $STARPU_HOME/.starpu/sampling, where the drivers and the library look
 # too); HYLA_CALIBRATE_SIZES (default
 # "2000 4000 8000" with a GPU, "500 1000 2000" without); HYLA_CALIBRATE_ROUNDS
-# (at most, default 6); HYLA_CALIBRATE_DRIVERS (default: all);
+# (at most, default 6); HYLA_CALIBRATE_DRIVERS (default: all, and
+# hr_reduce+cpu: hr_reduce with the split panel, --panel cpu);
 # HYLA_CALIBRATE_LOG=FILE appends each driver process's wall time there
 # (where a calibration's time goes).
 # Exit status 0 when every model is ready.
@@ -25,7 +26,7 @@ dir=${STARPU_PERF_MODEL_DIR:-${STARPU_HOME:-$HOME}/.starpu/sampling}
 mkdir -p "$dir"
 # Where the library reads the check back (runtime/models.c).
 check=$dir/hyla-check.${STARPU_HOSTNAME:-$(hostname | cut -d. -f1)}
-drivers=${HYLA_CALIBRATE_DRIVERS:-"qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce"}
+drivers=${HYLA_CALIBRATE_DRIVERS:-"qr_mgs qr_cgs qr_householder hr_reduce hr_reduce+cpu tridiag_reduce bidiag_reduce"}
 if "$bin/qr_mgs" 8 --require-gpu --no-check >/dev/null 2>&1; then
 	sizes=${HYLA_CALIBRATE_SIZES:-"2000 4000 8000"}
 else
@@ -36,12 +37,17 @@ echo "calibrating into ${STARPU_PERF_MODEL_DIR:-${STARPU_HOME:-$HOME}/.starpu/sa
 pairs= # the drivers and precisions to run: "driver:prec ..."
 for d in $drivers; do pairs="$pairs $d:d $d:s"; done
 
-options() { # options DRIVER: the options that change its task graph (hr_reduce: its Q)
-	[ "$1" = hr_reduce ] && echo --want-q
+# A driver and the options that change its task graph: hr_reduce's Q, its
+# split panel (DRIVER+cpu).
+options() { # options DRIVER
+	case $1 in
+	hr_reduce) echo --want-q ;;
+	hr_reduce+cpu) echo --want-q --panel cpu ;;
+	esac
 }
 
 models() { # models DRIVER PREC: its --models report
-	STARPU_CALIBRATE=0 "$bin/$1" --models --prec "$2" $(options "$1")
+	STARPU_CALIBRATE=0 "$bin/${1%+*}" --models --prec "$2" $(options "$1")
 }
 
 reports=$(mktemp -d) || exit 1
@@ -73,7 +79,7 @@ runs() { # runs PAIRS REPEAT: each driver at every size in its precision
 		d=${pair%:*} prec=${pair#*:}
 		for n in $sizes; do
 			t0=$(date +%s%N)
-			"$bin/$d" "$n" --prec $prec --no-check --quiet --repeat "$2" $(options "$d") >/dev/null 2>&1 ||
+			"$bin/${d%+*}" "$n" --prec $prec --no-check --quiet --repeat "$2" $(options "$d") >/dev/null 2>&1 ||
 				echo "  $d $n --prec $prec failed"
 			[ -z "${HYLA_CALIBRATE_LOG:-}" ] || echo "round $round $d $n $prec" \
 				"$([ "$STARPU_CALIBRATE" = 1 ] && echo calibrate || echo check)" \

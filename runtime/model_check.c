@@ -6,7 +6,8 @@
  * worker kind it chose) and its measured time (StarPU's task profiling) to
  * its model's sums for that kind of worker; hyla_finalize appends them to
  * FILE, a line a model and kind:
- *   symbol<TAB>kind<TAB>tasks<TAB>unpredicted<TAB>sum |p - t|<TAB>sum t  (us)
+ *   symbol<TAB>kind<TAB>tasks<TAB>unpredicted<TAB>sum |p - t|<TAB>sum t<TAB>
+ *   the largest |p - t|<TAB>that task's t  (us)
  * hyla_models_ready reads them back (perfmodels/README.md).
  * HYLA_MODELS_CHECK_TASKS=FILE appends the tasks one by one to FILE (what a
  * model is fitted from and judged by, for finding why one is off):
@@ -25,7 +26,7 @@ struct checked {
 	const char *symbol;
 	char kind[64];
 	long tasks, unpredicted;
-	double error_us, measured_us;
+	double error_us, measured_us, worst_error_us, worst_measured_us;
 };
 
 static pthread_mutex_t check_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -139,12 +140,13 @@ static void check(struct starpu_task *task)
 		snprintf(c->kind, sizeof c->kind, "%s", kind);
 	}
 	if (c < checked + CHECKED_MAX && !first) {
+		int unpredicted = isnan(predicted) || predicted <= 0;
+		double error = unpredicted ? measured : fabs(predicted - measured);
 		c->tasks++;
-		c->measured_us += measured;
-		if (isnan(predicted) || predicted <= 0)
-			c->unpredicted++, c->error_us += measured;
-		else
-			c->error_us += fabs(predicted - measured);
+		c->unpredicted += unpredicted;
+		c->measured_us += measured, c->error_us += error;
+		if (error > c->worst_error_us)
+			c->worst_error_us = error, c->worst_measured_us = measured;
 	}
 	pthread_mutex_unlock(&check_lock);
 }
@@ -169,9 +171,9 @@ void hyla__model_check_write(void)
 	if (checking > 0 && nchecked && path && *path && !f)
 		fprintf(stderr, "hyla: cannot write the models' check to %s\n", path);
 	for (int i = 0; f && i < nchecked; i++)
-		fprintf(f, "%s\t%s\t%ld\t%ld\t%.1f\t%.1f\n", checked[i].symbol, checked[i].kind,
-		        checked[i].tasks, checked[i].unpredicted, checked[i].error_us,
-		        checked[i].measured_us);
+		fprintf(f, "%s\t%s\t%ld\t%ld\t%.1f\t%.1f\t%.1f\t%.1f\n", checked[i].symbol,
+		        checked[i].kind, checked[i].tasks, checked[i].unpredicted, checked[i].error_us,
+		        checked[i].measured_us, checked[i].worst_error_us, checked[i].worst_measured_us);
 	if (f)
 		fclose(f);
 	nchecked = 0;

@@ -26,8 +26,10 @@ int hyla__is_cuda_worker(unsigned worker)
 	       starpu_worker_get_type((int)worker) == STARPU_CUDA_WORKER;
 }
 
-/* Beyond the sizes a regression model has measured StarPU has no prediction,
- * and dmda then runs the task on an idle core to calibrate it: seconds to
+/* Beyond the sizes a regression model has measured, a StarPU without hyla's
+ * patch (patches/starpu-1.3.10-footprint-history.patch) has no prediction,
+ * and dmda then runs the task on an idle core to calibrate it; so does any
+ * StarPU for a model with no fit yet: seconds to
  * minutes where the GPU takes milliseconds (qr_cgs 50000 did not finish in
  * 10 minutes; hr_reduce 8000's first run took 95 s with its panels on
  * cores). So a core leaves a task to the GPU when one can run it and the
