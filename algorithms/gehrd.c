@@ -96,8 +96,10 @@ static int submit_gehrd(const struct gehrd_run *r)
 		for (int64_t c = k + 1; c < A->nt && ret == HYLA_SUCCESS;) {
 			int64_t count = c == k + 1 && r->split ? 1 : (A->nt - c < r->group ? A->nt - c : r->group);
 			int prio = c == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO;
-			ret = TASK(gehrd_update)(v, t, y, r->w, A_FROM(c), (int)count, k * nb, c * nb,
-			                         prio);
+			ret = r->split ? TYPED(hyla__insert_gehrd_split_update)(v, t, y, r->w, A_FROM(c),
+			                                                        (int)count, k * nb, c * nb, prio)
+			               : TASK(gehrd_update)(v, t, y, r->w, A_FROM(c), (int)count, k * nb,
+			                                    c * nb, prio);
 			c += count;
 		}
 		hyla__workspace_release(t);

@@ -12,8 +12,8 @@
 # $STARPU_HOME/.starpu/sampling, where the drivers and the library look
 # too); HYLA_CALIBRATE_SIZES (default
 # "2000 4000 8000" with a GPU, "500 1000 2000" without); HYLA_CALIBRATE_ROUNDS
-# (at most, default 6); HYLA_CALIBRATE_DRIVERS (default: all, and
-# hr_reduce+cpu: hr_reduce with the split panel, --panel cpu);
+# (at most, default 6); HYLA_CALIBRATE_DRIVERS (default: all; add
+# hr_reduce+cpu for hr_reduce's split panel, --panel cpu: docs/models.md);
 # HYLA_CALIBRATE_LOG=FILE appends each driver process's wall time there
 # (where a calibration's time goes).
 # Exit status 0 when every model is ready.
@@ -26,7 +26,7 @@ dir=${STARPU_PERF_MODEL_DIR:-${STARPU_HOME:-$HOME}/.starpu/sampling}
 mkdir -p "$dir"
 # Where the library reads the check back (runtime/models.c).
 check=$dir/hyla-check.${STARPU_HOSTNAME:-$(hostname | cut -d. -f1)}
-drivers=${HYLA_CALIBRATE_DRIVERS:-"qr_mgs qr_cgs qr_householder hr_reduce hr_reduce+cpu tridiag_reduce bidiag_reduce"}
+drivers=${HYLA_CALIBRATE_DRIVERS:-"qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce"}
 if "$bin/qr_mgs" 8 --require-gpu --no-check >/dev/null 2>&1; then
 	sizes=${HYLA_CALIBRATE_SIZES:-"2000 4000 8000"}
 else

@@ -78,7 +78,8 @@ static const struct model_use gebrd_cores[] = {REGRESSION("hyla_gebrd_panel_%c_v
 static const struct model_use gehrd_fused[] = {REGRESSION("hyla_gehrd_panel_%c_v3", BOTH),
                                              {"hyla_gehrd_update_%c_v3", BOTH, POWER_LAW}, {0}};
 static const struct model_use gehrd_split[] = {REGRESSION("hyla_gehrd_ytop_%c_v1", GPU_WHERE_ONE),
-                                             {"hyla_gehrd_update_%c_v3", BOTH, POWER_LAW}, {0}};
+                                             {"hyla_gehrd_split_update_%c_v1", BOTH, POWER_LAW},
+                                             {0}};
 
 /* On all the cores (runtime/spmd.c) the panels (and the Hessenberg
  * update) are placed without a model: the updates alone are left. */
