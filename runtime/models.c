@@ -261,7 +261,10 @@ static int model_ready(const char *symbol, int where, enum model_kind kind, cons
 		char name[64];
 		starpu_perfmodel_get_arch_name(arch, name, sizeof name, 0);
 		const struct starpu_perfmodel_regression_model *r = per ? &per->regression : NULL;
-		int fitted = r && (kind == POWER_LAW ? r->valid : r->nl_valid);
+		/* Where a n^b + c has no fit, the power law beside it predicts
+		 * (patches/starpu-1.3.10-footprint-history.patch). */
+		enum model_kind used = kind == NL_REGRESSION && r && !r->nl_valid ? POWER_LAW : kind;
+		int fitted = r && (used == POWER_LAW ? r->valid : r->nl_valid);
 		struct check c = check_of(all, symbol, name);
 		int accurate = c.tasks > 0 ? c.unpredicted == 0 && (c.error <= accuracy() ||
 		                                                     c.mean_us <= HYLA_MODEL_SLACK_US)
@@ -271,10 +274,11 @@ static int model_ready(const char *symbol, int where, enum model_kind kind, cons
 			continue;
 		fprintf(report, "%-28s %-14s regression: %u samples, ", symbol, name, r ? r->nsample : 0);
 		if (fitted)
-			fprintf(report, "sizes %lu..%lu, %.3g n^%.3f %+.3g us, fit error %.1f%%; ", r->minx,
-			        r->maxx, kind == POWER_LAW ? r->alpha : r->a,
-			        kind == POWER_LAW ? r->beta : r->b, kind == POWER_LAW ? 0 : r->c,
-			        100 * fit_error(per, kind));
+			fprintf(report, "sizes %lu..%lu, %.3g n^%.3f %+.3g us%s, fit error %.1f%%; ", r->minx,
+			        r->maxx, used == POWER_LAW ? r->alpha : r->a,
+			        used == POWER_LAW ? r->beta : r->b, used == POWER_LAW ? 0 : r->c,
+			        used != kind ? " (no a n^b + c fit: the power law)" : "",
+			        100 * fit_error(per, used));
 		else
 			fprintf(report, "no fit (sizes not measured have no prediction); ");
 		if (!c.tasks)
