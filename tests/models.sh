@@ -3,7 +3,8 @@
 # The calibration workflow on qr_cgs, in an empty model directory: --models
 # says not ready (exit 1) and a dmda run says so in one line; after
 # perfmodels/calibrate.sh, --models says ready (exit 0) with each model's
-# check, and the note is gone; the check judges the tasks it says. The accuracy asked is 100% (HYLA_MODEL_ACCURACY):
+# check, and the note is gone; the check judges the tasks it says, and
+# hr_reduce's split panel reports its own models. The accuracy asked is 100% (HYLA_MODEL_ACCURACY):
 # this tests the workflow; a busy CI machine's task times vary more than 25%.
 # Usage: models.sh BUILD_DIR
 bin=$1
@@ -41,5 +42,10 @@ judged=$(awk -F'\t' '{n += $3} END {print n + 0}' "$dir/check.txt")
 check "the task log starts with the command" grep -q '^# .*qr_cgs 300' "$dir/tasks.txt"
 check "the check judges all but each shape's first task ($judged = $logged - $shapes)" \
 	[ "$logged" -gt "$shapes" -a "$judged" -eq $((logged - shapes)) ]
+check "each check line also gives its worst task" \
+	awk -F'\t' 'NF != 8 || $7 > $5 || $8 > $6 {bad = 1} END {exit bad}' "$dir/check.txt"
+# hr_reduce's split panel has models of its own.
+"$bin/hr_reduce" --models --panel cpu > "$dir/split.txt"
+check "--models --panel cpu reports the split panel's models" grep -q 'hyla_gehrd_ytop' "$dir/split.txt"
 [ $fails -eq 0 ] || cat "$dir/calibrate.txt"
 exit $fails
