@@ -178,6 +178,11 @@ struct check_line {
  * change, an allocation in the driver) is not the model's error, and one
  * such task among tens decided a check (a 16.5 ms task among 29 of 24 us). */
 #define HYLA_CHECK_TRIM_FROM 10
+/* A kind of worker the check gave fewer tasks than this is judged with the
+ * model's other kinds, all its tasks together: dmda gives the cores one or
+ * two of a GPU step's tasks a run, and one such task's own spread (30-55%
+ * between runs on the H100 machine) decided whole calibrations. */
+#define HYLA_CHECK_FEW 5
 
 struct checks {
 	struct check_line *lines;
@@ -232,11 +237,18 @@ static struct check check_of(const struct checks *all, const char *symbol, const
 	return c;
 }
 
+/* Whether a check's predictions were accurate (HYLA_MODEL_ACCURACY, or
+ * HYLA_MODEL_SLACK_US a task). */
+static int within(struct check c)
+{
+	return c.error <= accuracy() || c.mean_us <= HYLA_MODEL_SLACK_US;
+}
+
 /* One model: ready on every kind of worker present that runs its codelet
  * (a check of its predictions within HYLA_MODEL_ACCURACY, every task
  * predicted: from its size's own measurements or the fit; a kind that the
  * check's schedule gave none of its tasks, where another took them, needs
- * the fit); a report line per kind. */
+ * the fit; one it gave few, HYLA_CHECK_FEW); a report line per kind. */
 static int model_ready(const char *symbol, int where, enum model_kind kind, const struct checks *all,
                        FILE *report)
 {
@@ -248,7 +260,8 @@ static int model_ready(const char *symbol, int where, enum model_kind kind, cons
 			fprintf(report, "%-28s no measurements yet: not ready\n", symbol);
 		return 0;
 	}
-	int ready = 1, seen[STARPU_NMAXWORKERS] = {0}, checked = check_of(all, symbol, NULL).tasks > 0;
+	struct check whole = check_of(all, symbol, NULL);
+	int ready = 1, seen[STARPU_NMAXWORKERS] = {0}, checked = whole.tasks > 0;
 	for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
 		struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype((int)w, STARPU_NMAX_SCHED_CTXS);
 		int comb = starpu_perfmodel_arch_comb_get(arch->ndevices, arch->devices);
@@ -266,8 +279,8 @@ static int model_ready(const char *symbol, int where, enum model_kind kind, cons
 		enum model_kind used = kind == NL_REGRESSION && r && !r->nl_valid ? POWER_LAW : kind;
 		int fitted = r && (used == POWER_LAW ? r->valid : r->nl_valid);
 		struct check c = check_of(all, symbol, name);
-		int accurate = c.tasks > 0 ? c.unpredicted == 0 && (c.error <= accuracy() ||
-		                                                     c.mean_us <= HYLA_MODEL_SLACK_US)
+		int few = c.tasks > 0 && c.tasks < HYLA_CHECK_FEW;
+		int accurate = c.tasks > 0 ? c.unpredicted == 0 && within(few ? whole : c)
 		                           : checked && fitted;
 		ready &= accurate;
 		if (!report)
@@ -288,6 +301,11 @@ static int model_ready(const char *symbol, int where, enum model_kind kind, cons
 		else if (c.unpredicted)
 			fprintf(report, "%ld of %ld tasks checked had no prediction: not ready\n",
 			        c.unpredicted, c.tasks);
+		else if (few)
+			fprintf(report, "predicted %ld tasks within %.1f%%, too few to judge alone: the "
+			        "model's %ld tasks within %.1f%% (%.1f us a task): %s\n", c.tasks, 100 * c.error,
+			        whole.tasks, 100 * whole.error, whole.mean_us,
+			        accurate ? "ready" : "not accurate, not ready");
 		else
 			fprintf(report, "predicted %ld tasks within %.1f%% (%.1f us a task): %s\n", c.tasks,
 			        100 * c.error, c.mean_us, accurate ? "ready" : "not accurate, not ready");
