@@ -333,12 +333,14 @@ static struct starpu_perfmodel split_update_model = {
 #else
 #define UPDATE_CUDA
 #endif
+/* The two update codelets: one body, two models. */
 #define UPDATE_CODELET(model_, name_)                                                              \
-	{.cpu_funcs = {update_cpu}, UPDATE_CUDA.can_execute = hyla__update_on_views_node,          \
+	{.cpu_funcs = {update_cpu}, UPDATE_CUDA .can_execute = hyla__update_on_views_node,         \
 	 .type = STARPU_SPMD, .max_parallelism = HYLA_MAX_PARALLELISM,                             \
 	 .nbuffers = STARPU_VARIABLE_NBUFFERS, .model = &(model_), .name = name_ PREC_NAME}
 static struct starpu_codelet update_cl = UPDATE_CODELET(update_model, "gehrd_update_");
-static struct starpu_codelet split_update_cl = UPDATE_CODELET(split_update_model, "gehrd_split_update_");
+static struct starpu_codelet split_update_cl =
+	UPDATE_CODELET(split_update_model, "gehrd_split_update_");
 
 /* Y-top's GEMM: the rows above the panel x the trailing columns x nb. */
 static size_t ytop_size(struct starpu_task *task, unsigned impl)
