@@ -170,7 +170,7 @@ struct check {
 struct check_line {
 	char symbol[64], kind[64];
 	long tasks, unpredicted;
-	double error_us, measured_us, worst_error_us, worst_measured_us;
+	double error_us, measured_us;
 };
 
 /* A run's one worst task of a model on a kind of worker is left out where
@@ -209,11 +209,9 @@ static struct checks checks_load(void)
 		snprintf(l->kind, sizeof l->kind, "%s", fields[1]);
 		l->tasks = atol(fields[2]), l->unpredicted = atol(fields[3]);
 		l->error_us = atof(fields[4]), l->measured_us = atof(fields[5]);
-		l->worst_error_us = n == 8 ? atof(fields[6]) : 0;
-		l->worst_measured_us = n == 8 ? atof(fields[7]) : 0;
-		if (l->tasks >= HYLA_CHECK_TRIM_FROM && l->unpredicted == 0) {
-			l->tasks--;
-			l->error_us -= l->worst_error_us, l->measured_us -= l->worst_measured_us;
+		if (n == 8 && l->tasks >= HYLA_CHECK_TRIM_FROM && l->unpredicted == 0) {
+			l->tasks--; /* its worst task left out (older checks do not name it) */
+			l->error_us -= atof(fields[6]), l->measured_us -= atof(fields[7]);
 		}
 	}
 	if (f)
