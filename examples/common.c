@@ -119,6 +119,7 @@ void host_blas_end(void)
  * one thread took 1.6 s for 8000^2 entries (on 2 cores), about a minute
  * at 50000. The matrix depends on the seed alone. */
 #define RANDOM_COLUMNS 64
+#define RANDOM_THREADS 16 /* at most */
 
 struct random_fill {
 	int64_t m, n, lda, next;
@@ -142,9 +143,9 @@ void random_matrix(int64_t m, int64_t n, double *a, int64_t lda, int seed)
 {
 	struct random_fill f = {m, n, lda, 0, a, seed};
 	long cores = m * n < (1 << 20) ? 1 : sysconf(_SC_NPROCESSORS_ONLN);
-	pthread_t threads[15];
+	pthread_t threads[RANDOM_THREADS - 1];
 	int started = 0;
-	while (started < cores - 1 && started < 15 &&
+	while (started < cores - 1 && started < RANDOM_THREADS - 1 &&
 	       !pthread_create(&threads[started], NULL, random_blocks, &f))
 		started++;
 	random_blocks(&f);

@@ -45,8 +45,8 @@ static void usage(void)
 	       "                   the run)\n"
 	       "  --panel P        auto (default): the fused panel, where a GPU is (the models pick\n"
 	       "                   GPU or core) or on all the cores; gpu: the fused panel on the\n"
-	       "                   GPU; cpu: Tomov et al.'s split panel, the column loop on all the\n"
-	       "                   cores and each column's GEMV as tasks where the matrix lives\n"
+	       "                   GPU; cpu: Tomov et al.'s split panel, the column loop on a core\n"
+	       "                   and each column's GEMV as tasks where the matrix lives\n"
 	       DRIVER_OPTIONS_HELP,
 	       prog);
 }
