@@ -97,7 +97,8 @@ static int submit_gehrd(const struct gehrd_run *r)
 			int64_t count = c == k + 1 && r->split ? 1 : (A->nt - c < r->group ? A->nt - c : r->group);
 			int prio = c == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO;
 			ret = r->split ? TYPED(hyla__insert_gehrd_split_update)(v, t, y, r->w, A_FROM(c),
-			                                                        (int)count, k * nb, c * nb, prio)
+			                                                        (int)count, k * nb, c * nb, prio,
+			                                                        r->where)
 			               : TASK(gehrd_update)(v, t, y, r->w, A_FROM(c), (int)count, k * nb,
 			                                    c * nb, prio);
 			c += count;
@@ -131,7 +132,7 @@ static void run_register(struct gehrd_run *r, int64_t n, int64_t nb, hyla_gehrd_
 	/* 2nb by nb + the group's columns: see the update codelet. */
 	r->w = hyla__workspace(2 * nb, (r->group + 1) * nb, sizeof(real_t));
 	/* The fused panel where asked (the models choose under auto); the split
-	 * panel's GEMVs and Y top where the trailing matrix lives. */
+	 * panel's GEMVs, updates and Y top where the trailing matrix lives. */
 	r->where = panel == HYLA_PANEL_GPU || (r->split && hyla_ncuda() > 0) ? STARPU_CUDA
 	                                                                      : STARPU_CPU | STARPU_CUDA;
 	r->scratch = r->split ? NULL : WORKSPACE(gehrd)();

@@ -57,11 +57,13 @@ int TYPED(hyla__insert_gehrd_column)(const struct hyla_split_panel *p, int j,
 int TYPED(hyla__insert_gehrd_gemv)(const struct hyla_split_panel *p, int j, starpu_data_handle_t part,
                                    const starpu_data_handle_t *panels, int npanels, int64_t first,
                                    int own, unsigned long long where);
-/* hyla_task_dgehrd_update for the split panel's updates (their own model). */
+/* hyla_task_dgehrd_update for the split panel's updates: no model, where
+ * as for the GEMVs. */
 int TYPED(hyla__insert_gehrd_split_update)(starpu_data_handle_t v, starpu_data_handle_t t,
                                            starpu_data_handle_t y, starpu_data_handle_t w,
                                            const starpu_data_handle_t *panels, int npanels,
-                                           int64_t col, int64_t first, int priority);
+                                           int64_t col, int64_t first, int priority,
+                                           unsigned long long where);
 /* The panel's last step: Y's rows above r0 = A(0:r0, col+1:n) V T and the
  * panel's own top rows; panels[0] the panel (RW), then the trailing ones (R),
  * contiguous. */

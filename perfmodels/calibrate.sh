@@ -12,8 +12,7 @@
 # $STARPU_HOME/.starpu/sampling, where the drivers and the library look
 # too); HYLA_CALIBRATE_SIZES (default
 # "2000 4000 8000" with a GPU, "500 1000 2000" without); HYLA_CALIBRATE_ROUNDS
-# (at most, default 6); HYLA_CALIBRATE_DRIVERS (default: all; add
-# hr_reduce+cpu for hr_reduce's split panel, --panel cpu: docs/models.md);
+# (at most, default 6); HYLA_CALIBRATE_DRIVERS (default: all);
 # HYLA_CALIBRATE_LOG=FILE appends each driver process's wall time there
 # (where a calibration's time goes).
 # Exit status 0 when every model is ready.
@@ -37,17 +36,16 @@ echo "calibrating into ${STARPU_PERF_MODEL_DIR:-${STARPU_HOME:-$HOME}/.starpu/sa
 pairs= # the drivers and precisions to run: "driver:prec ..."
 for d in $drivers; do pairs="$pairs $d:d $d:s"; done
 
-# A driver and the options that change its task graph: hr_reduce's Q, its
-# split panel (DRIVER+cpu).
+# A driver and the options that change its placed tasks: hr_reduce's Q (its
+# split panel, --panel cpu, places its tasks by rule: no model to calibrate).
 options() { # options DRIVER
 	case $1 in
 	hr_reduce) echo --want-q ;;
-	hr_reduce+cpu) echo --want-q --panel cpu ;;
 	esac
 }
 
 models() { # models DRIVER PREC: its --models report
-	STARPU_CALIBRATE=0 "$bin/${1%+*}" --models --prec "$2" $(options "$1")
+	STARPU_CALIBRATE=0 "$bin/$1" --models --prec "$2" $(options "$1")
 }
 
 reports=$(mktemp -d) || exit 1
@@ -79,7 +77,7 @@ runs() { # runs PAIRS REPEAT: each driver at every size in its precision
 		d=${pair%:*} prec=${pair#*:}
 		for n in $sizes; do
 			t0=$(date +%s%N)
-			"$bin/${d%+*}" "$n" --prec $prec --no-check --quiet --repeat "$2" $(options "$d") >/dev/null 2>&1 ||
+			"$bin/$d" "$n" --prec $prec --no-check --quiet --repeat "$2" $(options "$d") >/dev/null 2>&1 ||
 				echo "  $d $n --prec $prec failed"
 			[ -z "${HYLA_CALIBRATE_LOG:-}" ] || echo "round $round $d $n $prec" \
 				"$([ "$STARPU_CALIBRATE" = 1 ] && echo calibrate || echo check)" \

@@ -24,70 +24,64 @@ static double accuracy(void)
 	return set && end != set && !*end && a > 0 && a <= 10 ? a : 0.25;
 }
 
-/* A model an algorithm's tasks use: its symbol (%c: the precision), where
- * its tasks run (CORES, BOTH, or GPU_WHERE_ONE: on the GPU where there is
- * one, else on the cores), and its kind: a non-linear
+/* A model an algorithm's tasks use: its symbol (%c: the precision) and its
+ * kind: a non-linear
  * regression a n^b + c, a power law a n^b (for costs so flat on one kind of
  * worker that StarPU's a n^b + c fit fails: NaN), or history-based (one
  * size: a mean per footprint). */
 enum model_kind { NL_REGRESSION, POWER_LAW };
-enum { CORES, BOTH, GPU_WHERE_ONE };
 
 struct model_use {
 	const char *symbol;
-	int where;
 	enum model_kind kind;
 };
 
-#define REGRESSION(symbol, where) {symbol, where, NL_REGRESSION}
-static const struct model_use mgs[] = {REGRESSION("hyla_gs_columns_%c_v1", BOTH),
-                                       {"hyla_mgs_panel_%c_v4", BOTH, POWER_LAW},
-                                       REGRESSION("hyla_mgs_update_%c_v2", BOTH), {0}};
-static const struct model_use cgs[] = {REGRESSION("hyla_gs_columns_%c_v1", BOTH),
-                                       REGRESSION("hyla_cgs_project_%c_v1", BOTH),
-                                       REGRESSION("hyla_cgs_panel_%c_v1", BOTH), {0}};
-static const struct model_use geqrf[] = {REGRESSION("hyla_geqrf_panel_%c_v4", BOTH),
-                                         REGRESSION("hyla_orgqr_t_%c_v1", BOTH),
-                                         REGRESSION("hyla_orgqr_apply_%c_v2", BOTH),
-                                         REGRESSION("hyla_orgqr_form_%c_v2", BOTH), {0}};
+#define REGRESSION(symbol) {symbol, NL_REGRESSION}
+static const struct model_use mgs[] = {REGRESSION("hyla_gs_columns_%c_v1"),
+                                       {"hyla_mgs_panel_%c_v4", POWER_LAW},
+                                       REGRESSION("hyla_mgs_update_%c_v2"), {0}};
+static const struct model_use cgs[] = {REGRESSION("hyla_gs_columns_%c_v1"),
+                                       REGRESSION("hyla_cgs_project_%c_v1"),
+                                       REGRESSION("hyla_cgs_panel_%c_v1"), {0}};
+static const struct model_use geqrf[] = {REGRESSION("hyla_geqrf_panel_%c_v4"),
+                                         REGRESSION("hyla_orgqr_t_%c_v1"),
+                                         REGRESSION("hyla_orgqr_apply_%c_v2"),
+                                         REGRESSION("hyla_orgqr_form_%c_v2"), {0}};
 /* With a GPU, steps: geqrf's panels after the first, orgqr's (its apply
  * and form inside them; an apply of its own only on the columns after the
  * reflectors, a full Q, which the calibration does not run: 3 rounds on the
  * GPU machine left apply and form unmeasured). (geqrf's start,
  * hyla_geqrf_head*, runs on the GPU only: its cores' entries would never be
  * ready.) */
-static const struct model_use geqrf_gpu[] = {REGRESSION("hyla_geqrf_panel_%c_v4", BOTH),
-                                             REGRESSION("hyla_geqrf_step_%c_v2", BOTH),
-                                             REGRESSION("hyla_orgqr_step_%c_v1", BOTH),
-                                             REGRESSION("hyla_orgqr_t_%c_v1", BOTH), {0}};
-static const struct model_use orghr[] = {REGRESSION("hyla_orgqr_t_%c_v1", BOTH),
-                                         REGRESSION("hyla_orgqr_apply_%c_v2", BOTH),
-                                         REGRESSION("hyla_orgqr_form_%c_v2", BOTH), {0}};
-static const struct model_use orghr_gpu[] = {REGRESSION("hyla_orgqr_step_%c_v1", BOTH),
-                                             REGRESSION("hyla_orgqr_t_%c_v1", BOTH), {0}};
+static const struct model_use geqrf_gpu[] = {REGRESSION("hyla_geqrf_panel_%c_v4"),
+                                             REGRESSION("hyla_geqrf_step_%c_v2"),
+                                             REGRESSION("hyla_orgqr_step_%c_v1"),
+                                             REGRESSION("hyla_orgqr_t_%c_v1"), {0}};
+static const struct model_use orghr[] = {REGRESSION("hyla_orgqr_t_%c_v1"),
+                                         REGRESSION("hyla_orgqr_apply_%c_v2"),
+                                         REGRESSION("hyla_orgqr_form_%c_v2"), {0}};
+static const struct model_use orghr_gpu[] = {REGRESSION("hyla_orgqr_step_%c_v1"),
+                                             REGRESSION("hyla_orgqr_t_%c_v1"), {0}};
 /* The two-sided reductions with a GPU: one step task a panel (its update
  * in it); without, panels and updates. */
-static const struct model_use sytrd_gpu[] = {REGRESSION("hyla_sytrd_step_%c_v1", BOTH), {0}};
-static const struct model_use sytrd_cores[] = {REGRESSION("hyla_sytrd_panel_%c_v2", BOTH),
-                                               REGRESSION("hyla_sytrd_update_%c_v1", BOTH), {0}};
-static const struct model_use gebrd_gpu[] = {REGRESSION("hyla_gebrd_step_%c_v1", BOTH), {0}};
-static const struct model_use gebrd_cores[] = {REGRESSION("hyla_gebrd_panel_%c_v2", BOTH),
-                                               REGRESSION("hyla_gebrd_update_%c_v1", BOTH), {0}};
-/* hr_reduce's auto: the fused panel with a GPU or on all the cores, else
- * the split panel. */
-static const struct model_use gehrd_fused[] = {REGRESSION("hyla_gehrd_panel_%c_v3", BOTH),
-                                             {"hyla_gehrd_update_%c_v3", BOTH, POWER_LAW}, {0}};
-static const struct model_use gehrd_split[] = {REGRESSION("hyla_gehrd_ytop_%c_v1", GPU_WHERE_ONE),
-                                             {"hyla_gehrd_split_update_%c_v1", BOTH, POWER_LAW},
-                                             {0}};
+static const struct model_use sytrd_gpu[] = {REGRESSION("hyla_sytrd_step_%c_v1"), {0}};
+static const struct model_use sytrd_cores[] = {REGRESSION("hyla_sytrd_panel_%c_v2"),
+                                               REGRESSION("hyla_sytrd_update_%c_v1"), {0}};
+static const struct model_use gebrd_gpu[] = {REGRESSION("hyla_gebrd_step_%c_v1"), {0}};
+static const struct model_use gebrd_cores[] = {REGRESSION("hyla_gebrd_panel_%c_v2"),
+                                               REGRESSION("hyla_gebrd_update_%c_v1"), {0}};
+/* hr_reduce's auto: the fused panel with a GPU. On all the cores
+ * (runtime/spmd.c) its panels and updates are placed without a model, and
+ * so is the split panel (a core's columns; GEMVs, updates and Y top where
+ * the trailing matrix lives). */
+static const struct model_use gehrd_fused[] = {REGRESSION("hyla_gehrd_panel_%c_v3"),
+                                             {"hyla_gehrd_update_%c_v3", POWER_LAW}, {0}};
+static const struct model_use no_model[] = {{0}};
 
-/* On all the cores (runtime/spmd.c) the panels (and the Hessenberg
- * update) are placed without a model: the updates alone are left. */
-static const struct model_use sytrd_all_cores[] = {REGRESSION("hyla_sytrd_update_%c_v1", BOTH), {0}};
-static const struct model_use gebrd_all_cores[] = {REGRESSION("hyla_gebrd_update_%c_v1", BOTH), {0}};
-static const struct model_use gehrd_all_cores[] = {{0}};
-static const struct model_use gehrd_split_all_cores[] = {REGRESSION("hyla_gehrd_ytop_%c_v1", BOTH),
-                                                       {0}};
+/* On all the cores the panels are placed without a model: the updates
+ * alone are left. */
+static const struct model_use sytrd_all_cores[] = {REGRESSION("hyla_sytrd_update_%c_v1"), {0}};
+static const struct model_use gebrd_all_cores[] = {REGRESSION("hyla_gebrd_update_%c_v1"), {0}};
 
 static const struct model_use *uses_of(const char *algorithm)
 {
@@ -105,9 +99,9 @@ static const struct model_use *uses_of(const char *algorithm)
 	if (!strcmp(algorithm, "gebrd"))
 		return hyla_ncuda() > 0 ? gebrd_gpu : cores ? gebrd_all_cores : gebrd_cores;
 	if (!strcmp(algorithm, "gehrd"))
-		return hyla_ncuda() > 0 ? gehrd_fused : cores ? gehrd_all_cores : gehrd_split;
+		return hyla_ncuda() > 0 ? gehrd_fused : no_model;
 	if (!strcmp(algorithm, "gehrd_split"))
-		return cores ? gehrd_split_all_cores : gehrd_split;
+		return no_model;
 	return NULL;
 }
 
@@ -247,7 +241,7 @@ static int within(struct check c)
  * predicted: from its size's own measurements or the fit; a kind that the
  * check's schedule gave none of its tasks, where another took them, needs
  * the fit; one it gave few, HYLA_CHECK_FEW); a report line per kind. */
-static int model_ready(const char *symbol, int where, enum model_kind kind, const struct checks *all,
+static int model_ready(const char *symbol, enum model_kind kind, const struct checks *all,
                        FILE *report)
 {
 	struct starpu_perfmodel model;
@@ -263,9 +257,7 @@ static int model_ready(const char *symbol, int where, enum model_kind kind, cons
 	for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
 		struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype((int)w, STARPU_NMAX_SCHED_CTXS);
 		int comb = starpu_perfmodel_arch_comb_get(arch->ndevices, arch->devices);
-		int is_cuda = arch->devices[0].type == STARPU_CUDA_WORKER;
-		if (comb < 0 || comb >= STARPU_NMAXWORKERS || seen[comb] || (is_cuda && where == CORES) ||
-		    (!is_cuda && where == GPU_WHERE_ONE && hyla_ncuda() > 0))
+		if (comb < 0 || comb >= STARPU_NMAXWORKERS || seen[comb])
 			continue;
 		seen[comb] = 1;
 		struct starpu_perfmodel_per_arch *per = starpu_perfmodel_get_model_per_arch(&model, arch, 0);
@@ -322,14 +314,16 @@ int hyla_models_ready(const char *algorithm, char prec, FILE *report)
 		return HYLA_ERR_STARPU;
 	uses = uses_of(algorithm); /* the lists depend on the workers */
 	if (!uses->symbol && report)
-		fprintf(report, "%s: its panels run on all the cores, its other tasks without a model\n",
-		        algorithm);
+		fprintf(report, "%s: no model places its tasks (%s)\n", algorithm,
+		        strcmp(algorithm, "gehrd_split") && hyla__parallel_tasks()
+		            ? "its panels and updates run on all the cores"
+		            : "its columns on a core, the rest where the trailing matrix lives");
 	int ready = 1;
 	struct checks all = checks_load();
 	for (const struct model_use *u = uses; u->symbol; u++) {
 		char symbol[64];
 		snprintf(symbol, sizeof symbol, u->symbol, prec);
-		ready &= model_ready(symbol, u->where, u->kind, &all, report);
+		ready &= model_ready(symbol, u->kind, &all, report);
 	}
 	free(all.lines);
 	return ready;
