@@ -17,7 +17,9 @@ if [ "${1:-}" = --load ]; then
 fi
 bin=${1:-$(cd "$(dirname "$0")/.." && pwd)/build}
 drivers=${HYLA_DRIVERS:-"hr_reduce tridiag_reduce bidiag_reduce qr_householder"}
-export STARPU_NCUDA=0 STARPU_SILENT=1
+# STARPU_CALIBRATE set: dm* rows run dm* (the drivers otherwise run eager on
+# cores alone, and say so).
+export STARPU_NCUDA=0 STARPU_SILENT=1 STARPU_CALIBRATE=${STARPU_CALIBRATE:-0}
 busy=
 stop_load() {
 	[ -z "$busy" ] || kill $busy 2>/dev/null || true

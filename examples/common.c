@@ -957,6 +957,21 @@ static int models_ready(const struct driver_options *o, FILE *report)
 	return ready;
 }
 
+/* On cores alone the dm* schedulers have no kinds of worker to choose
+ * between (the reductions' panels run on all the cores whatever the
+ * scheduler), and their placement of the updates lost to eager's (the H100
+ * machine's 16 cores, 2026-11-27: tridiag_reduce 8000 7.74 s under dmda,
+ * 5.77 s under eager; docs/performance.md). The drivers run eager there
+ * and say so on the machine line; not while the models are calibrated or
+ * checked (STARPU_CALIBRATE, HYLA_MODELS_CHECK set), which need dmda. */
+static char sched_replaced[32];
+
+static int dm_on_cores_alone(const char *sched)
+{
+	return sched && !strncmp(sched, "dm", 2) && hyla_ncuda() == 0 && !getenv("STARPU_CALIBRATE") &&
+	       !getenv("HYLA_MODELS_CHECK");
+}
+
 void driver_start(const char *prog, const struct driver_options *o)
 {
 	if (!o->models)
@@ -982,6 +997,17 @@ void driver_start(const char *prog, const struct driver_options *o)
 		exit(!ready);
 	}
 	const char *sched = getenv("STARPU_SCHED");
+	if (dm_on_cores_alone(sched)) {
+		/* StarPU reads STARPU_SCHED in starpu_init: start it again. */
+		snprintf(sched_replaced, sizeof sched_replaced, "%s", sched);
+		hyla_finalize();
+		setenv("STARPU_SCHED", "eager", 1);
+		if (hyla_init() != HYLA_SUCCESS) {
+			fprintf(stderr, "%s: error: could not start StarPU\n", prog);
+			exit(1);
+		}
+		sched = getenv("STARPU_SCHED");
+	}
 	if (sched && !strncmp(sched, "dm", 2) && !models_ready(o, NULL))
 		fprintf(stderr, "%s: note: the performance models are not calibrated on this machine, so "
 		        "%s calibrates during this run (slower): run perfmodels/calibrate.sh first\n",
@@ -996,7 +1022,11 @@ void driver_start(const char *prog, const struct driver_options *o)
 		return;
 	char summary[512];
 	hyla_machine_summary(summary, sizeof summary);
-	printf("# %s\n", summary);
+	if (*sched_replaced)
+		printf("# %s | STARPU_SCHED=%s replaced: eager is faster on cores alone\n", summary,
+		       sched_replaced);
+	else
+		printf("# %s\n", summary);
 }
 
 double lapack_gebrd_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec)

@@ -3,8 +3,9 @@
 # The calibration workflow on qr_cgs, in an empty model directory: --models
 # says not ready (exit 1) and a dmda run says so in one line; after
 # perfmodels/calibrate.sh, --models says ready (exit 0) with each model's
-# check, and the note is gone; the check judges the tasks it says, and
-# hr_reduce's split panel reports its own models. The accuracy asked is 100% (HYLA_MODEL_ACCURACY):
+# check, and the note is gone; the check judges the tasks it says; on cores
+# alone a driver runs eager for dmda and says so; hr_reduce's split panel
+# places its tasks without models. The accuracy asked is 100% (HYLA_MODEL_ACCURACY):
 # this tests the workflow; a busy CI machine's task times vary more than 25%.
 # Usage: models.sh BUILD_DIR
 bin=$1
@@ -21,8 +22,15 @@ check() { # check WHAT CONDITION...
 "$bin/qr_cgs" --models > "$dir/before.txt"
 check "--models exits 1 before calibration" [ $? -eq 1 ]
 check "--models names each model" [ "$(grep -c 'not ready' "$dir/before.txt")" -ge 2 ]
-STARPU_SCHED=dmda "$bin/qr_cgs" 200 2> "$dir/note.txt" >/dev/null
+# (STARPU_CALIBRATE set: dmda even on cores alone.)
+STARPU_SCHED=dmda STARPU_CALIBRATE=0 "$bin/qr_cgs" 200 2> "$dir/note.txt" >/dev/null
 check "a dmda run notes it in one line" [ "$(grep -c 'not calibrated' "$dir/note.txt")" -eq 1 ]
+if ! "$bin/qr_mgs" 8 --require-gpu --no-check >/dev/null 2>&1; then
+	STARPU_SCHED=dmda "$bin/qr_cgs" 200 > "$dir/eager.txt" 2> "$dir/note.txt"
+	check "on cores alone a dmda run runs eager and says so, with no note" \
+		grep -q 'sched eager .*STARPU_SCHED=dmda replaced' "$dir/eager.txt"
+	check "... and no note" [ ! -s "$dir/note.txt" ]
+fi
 HYLA_CALIBRATE_DRIVERS=qr_cgs HYLA_CALIBRATE_SIZES="200 400" \
 	sh "$here/perfmodels/calibrate.sh" "$bin" > "$dir/calibrate.txt"
 check "calibrate.sh reports ready" [ $? -eq 0 ]
@@ -30,7 +38,7 @@ check "calibrate.sh reports ready" [ $? -eq 0 ]
 check "--models exits 0 after calibration" [ $? -eq 0 ]
 check "the report gives the fits" grep -q 'n^.*error.*ready' "$dir/after.txt"
 check "the report gives the checks" grep -q 'predicted [0-9]* tasks within' "$dir/after.txt"
-STARPU_SCHED=dmda "$bin/qr_cgs" 200 2> "$dir/note.txt" >/dev/null
+STARPU_SCHED=dmda STARPU_CALIBRATE=0 "$bin/qr_cgs" 200 2> "$dir/note.txt" >/dev/null
 check "no note once calibrated" [ "$(grep -c 'not calibrated' "$dir/note.txt")" -eq 0 ]
 # The check judges every task but each shape's first in the process: its
 # tasks are the logged tasks less the distinct (model, kind, footprint).
