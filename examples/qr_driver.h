@@ -22,11 +22,12 @@ struct qr_driver {
 	              double phase[2]);
 	const char *phases[2]; /* result keys of the two phases' times, or NULL */
 	double (*flops)(int64_t m, int64_t n); /* NULL: 2 m n^2 */
-	/* The second phase's routine (hyla_options_defaults), whose default
-	 * block size is printed under second_nb_key when --nb is not given
-	 * (--nb sets both), or NULL. */
+	/* The second phase's routine (hyla_options_defaults), whose block size
+	 * is printed under second_nb_key: *second_nb where set and nonzero,
+	 * else its default when --nb is not given (--nb sets both); or NULL. */
 	const char *second_routine;
 	const char *second_nb_key;
+	const int64_t *second_nb;
 	const char *(*variant)(void); /* for the result line, once options are parsed */
 	/* The orthogonality the algorithm keeps, in units of n eps, at cond. */
 	double (*orth_growth)(double cond, int64_t n);

@@ -1,6 +1,7 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* qr_householder: Householder QR (hyla_dgeqrf, then hyla_dorgqr for Q) of a
- * random m-by-n matrix with hyla, timed apart. */
+ * random m-by-n matrix with hyla, timed apart; --resident: the same calls
+ * through the asynchronous API on a matrix already on the GPU. */
 #include <cblas.h>
 #include <getopt.h>
 #include <lapacke.h>
@@ -10,20 +11,31 @@
 #include <string.h>
 #include "common.h"
 #include "hyla.h"
+#include "hyla_async.h"
 #include "qr_driver.h"
 #include "result.h"
 
-enum { OPT_FULL_Q = QR_OPT_FIRST_OWN };
-static int full_q;
+enum { OPT_FULL_Q = QR_OPT_FIRST_OWN, OPT_RESIDENT, OPT_ORGQR_NB };
+static int full_q, resident;
+static int64_t orgqr_nb; /* --orgqr-nb; 0: --nb's, else hyla's table */
 static void *full; /* the last run's m-by-m Q (--full-q), for the checks */
 
 static int on_option(int opt, const char *arg)
 {
 	if (qr_driver_option(opt, arg))
 		return 1;
-	if (opt != OPT_FULL_Q)
+	if (opt == OPT_FULL_Q)
+		full_q = 1;
+	else if (opt == OPT_RESIDENT)
+		resident = 1;
+	else if (opt == OPT_ORGQR_NB)
+		orgqr_nb = parse_int("qr_householder", "--orgqr-nb", arg, 1, INT32_MAX);
+	else
 		return 0;
-	full_q = 1;
+	if (full_q && resident) {
+		fprintf(stderr, "qr_householder: error: --resident forms the thin Q only (not --full-q)\n");
+		exit(EXIT_USAGE);
+	}
 	return 1;
 }
 
@@ -53,9 +65,11 @@ static int form_q(char prec, int64_t m, int64_t n, void *a, const void *tau,
 		memcpy(full, a, el * (size_t)(m * n));
 		q = full;
 	}
+	hyla_options o = *opts;
+	o.nb = orgqr_nb ? orgqr_nb : o.nb;
 	double t = now_seconds();
-	int info = prec == 's' ? hyla_sorgqr(m, cols, n, q, m, tau, opts)
-	                       : hyla_dorgqr(m, cols, n, q, m, tau, opts);
+	int info = prec == 's' ? hyla_sorgqr(m, cols, n, q, m, tau, &o)
+	                       : hyla_dorgqr(m, cols, n, q, m, tau, &o);
 	*secs = now_seconds() - t;
 	if (full_q)
 		memcpy(a, full, el * (size_t)(m * n));
@@ -80,9 +94,67 @@ static int factor(char prec, int64_t m, int64_t n, void *a, void *r, const hyla_
 	return info;
 }
 
+/* A call of the asynchronous API on a (wrapped with panels of the width
+ * routine's defaults give), waited for; its seconds into *secs. */
+static int timed_call(const char *routine, char prec, starpu_data_handle_t h, void *tau,
+                      const hyla_options *opts, double *secs)
+{
+	hyla_options o = *opts;
+	if (orgqr_nb && !strcmp(routine, "orgqr"))
+		o.nb = orgqr_nb;
+	hyla_options_defaults(routine, starpu_matrix_get_nx(h), starpu_matrix_get_ny(h), &o);
+	hyla_matrix *a = hyla_matrix_wrap(h, o.nb); /* on the GPU whole first, once */
+	hyla_sequence *seq = hyla_sequence_create();
+	int info = a && seq ? 0 : HYLA_ERR_NOMEM;
+	double t = now_seconds();
+	if (info == 0 && !strcmp(routine, "geqrf"))
+		info = prec == 's' ? hyla_sgeqrf_async(a, tau, opts, seq) : hyla_dgeqrf_async(a, tau, opts, seq);
+	else if (info == 0)
+		info = prec == 's' ? hyla_sorgqr_async(a, tau, opts, seq) : hyla_dorgqr_async(a, tau, opts, seq);
+	if (seq) {
+		int waited = hyla_sequence_wait(seq);
+		info = info ? info : waited;
+	}
+	*secs = now_seconds() - t;
+	hyla_sequence_destroy(seq);
+	hyla_matrix_destroy(a); /* gathered where its panels are: the GPU */
+	return info;
+}
+
+/* --resident: geqrf and orgqr on the matrix on the GPU, as cuSOLVER's peer
+ * runs (an application's StarPU handle, each call's panels of its own
+ * width); R read between them and Q brought home after, untimed. */
+static int factor_resident(char prec, int64_t m, int64_t n, void *a, void *r,
+                           const hyla_options *opts, double phase[2])
+{
+	size_t el = prec == 's' ? sizeof(float) : sizeof(double);
+	void *tau = malloc(el * (size_t)n);
+	if (!tau)
+		return HYLA_ERR_NOMEM;
+	starpu_data_handle_t h;
+	starpu_matrix_data_register(&h, STARPU_MAIN_RAM, (uintptr_t)a, (uint32_t)m, (uint32_t)m,
+	                            (uint32_t)n, el);
+	int info = timed_call("geqrf", prec, h, tau, opts, &phase[0]);
+	if (info == 0) {
+		starpu_data_acquire(h, STARPU_R);
+		take_r(prec, m, n, a, r);
+		starpu_data_release(h);
+		info = timed_call("orgqr", prec, h, tau, opts, &phase[1]);
+	}
+	starpu_data_unregister(h);
+	free(tau);
+	return info;
+}
+
+static int factor_or_resident(char prec, int64_t m, int64_t n, void *a, void *r,
+                              const hyla_options *opts, double phase[2])
+{
+	return (resident ? factor_resident : factor)(prec, m, n, a, r, opts, phase);
+}
+
 static const char *variant(void)
 {
-	return full_q ? "full_q" : "thin_q";
+	return full_q ? "full_q" : resident ? "thin_q_resident" : "thin_q";
 }
 
 /* Householder keeps orthogonality at rounding level whatever the condition. */
@@ -157,20 +229,28 @@ static int kcr_criteria(char prec, int64_t m, int64_t n, const double *a0, const
 int main(int argc, char **argv)
 {
 	static const struct option extra[] = {QR_DRIVER_OPTIONS,
-	                                      {"full-q", no_argument, 0, OPT_FULL_Q}, {0, 0, 0, 0}};
+	                                      {"full-q", no_argument, 0, OPT_FULL_Q},
+	                                      {"resident", no_argument, 0, OPT_RESIDENT},
+	                                      {"orgqr-nb", required_argument, 0, OPT_ORGQR_NB},
+	                                      {0, 0, 0, 0}};
 	struct qr_driver d = {
 		.prog = "qr_householder",
 		.models = "geqrf",
 		.title = "Householder (LAPACK dgeqrf's output, then dorgqr's Q)",
 		.options_help = "  --full-q         form the full m-by-m Q (timed in orgqr_time; the check\n"
-		                "                   uses its first n columns and reports full_q_orth)\n",
+		                "                   uses its first n columns and reports full_q_orth)\n"
+		                "  --orgqr-nb B     orgqr's block size (default: --nb's, else hyla's table)\n"
+		                "  --resident       the matrix on the GPU before the clock starts and Q left\n"
+		                "                   there until it stops, as --cusolver's peer: geqrf and\n"
+		                "                   orgqr through the asynchronous API (hyla_async.h)\n",
 		.extra = extra,
 		.on_extra = on_option,
-		.factor = factor,
+		.factor = factor_or_resident,
 		.phases = {"geqrf_time", "orgqr_time"},
 		.flops = flops,
 		.second_routine = "orgqr",
 		.second_nb_key = "orgqr_nb",
+		.second_nb = &orgqr_nb,
 		.variant = variant,
 		.orth_growth = orth_growth,
 		.more_checks = kcr_criteria,
