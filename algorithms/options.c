@@ -38,10 +38,12 @@ static int64_t geqrf_nb(int64_t m, int64_t n)
 static int64_t orgqr_nb(int64_t m, int64_t n)
 {
 	(void)m, (void)n;
-	/* Level 3 alone, step after step: wider blocks, fewer steps. H100,
-	 * qr_householder 8000: orgqr 0.084 s at nb 128, 0.076 s at 192, 0.071 s
-	 * at 256. */
-	return hyla_ncuda() > 0 ? 256 : 64;
+	/* Level 3 alone, step after step: wider blocks, fewer steps (each at
+	 * least about 0.3 ms on the GPU, the next panel's T among it). H100,
+	 * the matrix on the GPU (qr_householder --resident), orgqr at nb 256,
+	 * 384, 512: 8000 0.0282, 0.0256, 0.0258 s; 16384 0.153, 0.151, 0.143 s;
+	 * 8192 x 4096 0.0123, 0.0120, 0.0111 s; 2000 and 4000 alike. */
+	return hyla_ncuda() > 0 ? 512 : 64;
 }
 
 static int64_t sytrd_nb(int64_t m, int64_t n)
