@@ -94,12 +94,15 @@ int64_t hyla__update_group(int64_t panels, int64_t width, int64_t nb, int *looka
 }
 
 
+/* orghr is orgqr on the shifted reflectors, so its width is orgqr's, not
+ * gehrd's (H100, hr_reduce 8000 --want-q: orghr 0.089-0.092 s at 512,
+ * 0.113-0.115 s at 96). */
 static const struct {
 	const char *name;
 	int64_t (*nb)(int64_t m, int64_t n);
 } routines[] = {
 	{"mgs", mgs_nb},     {"cgs", cgs_nb},     {"geqrf", geqrf_nb}, {"orgqr", orgqr_nb},
-	{"sytrd", sytrd_nb}, {"gebrd", gebrd_nb}, {"gehrd", gehrd_nb}, {"orghr", gehrd_nb},
+	{"sytrd", sytrd_nb}, {"gebrd", gebrd_nb}, {"gehrd", gehrd_nb}, {"orghr", orgqr_nb},
 };
 
 int64_t hyla__default_nb(const char *routine, int64_t m, int64_t n)
