@@ -36,7 +36,7 @@ struct gehrd_run {
 	const hyla_desc *A, *tau;
 	const starpu_data_handle_t *yv;
 	int split;
-	unsigned long long where; /* of the fused panel, or the split one's GEMVs and Y top */
+	unsigned long long where; /* of the fused panel, or the split one's GEMVs, updates, Y top */
 	starpu_data_handle_t scratch, w, vj, ei, parts[HYLA_SPLIT_MAX_PARTS];
 	int nparts;
 	int64_t group;

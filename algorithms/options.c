@@ -94,9 +94,10 @@ int64_t hyla__update_group(int64_t panels, int64_t width, int64_t nb, int *looka
 }
 
 
-/* orghr is orgqr on the shifted reflectors, so its width is orgqr's, not
- * gehrd's (H100, hr_reduce 8000 --want-q: orghr 0.089-0.092 s at 512,
- * 0.113-0.115 s at 96). */
+/* orghr is orgqr on the shifted reflectors, so hyla_dorghr's width is
+ * orgqr's, not gehrd's (H100, hr_reduce 8000 --want-q: orghr 0.089-0.092 s
+ * at 512, 0.113-0.115 s at 96; 2 cores, 2000: 0.135 s at 64, 0.144-0.156 s
+ * at 32). The asynchronous call takes its matrix's panels as they are. */
 static const struct {
 	const char *name;
 	int64_t (*nb)(int64_t m, int64_t n);

@@ -963,13 +963,18 @@ static int models_ready(const struct driver_options *o, FILE *report)
  * machine's 16 cores, 2026-11-27: tridiag_reduce 8000 7.74 s under dmda,
  * 5.77 s under eager; docs/performance.md). The drivers run eager there
  * and say so on the machine line; not while the models are calibrated or
- * checked (STARPU_CALIBRATE, HYLA_MODELS_CHECK set), which need dmda. */
-static char sched_replaced[32];
+ * checked (STARPU_CALIBRATE, HYLA_MODELS_CHECK or HYLA_MODELS_CHECK_TASKS
+ * set), which need dmda. */
+static int set(const char *name)
+{
+	const char *value = getenv(name);
+	return value && *value;
+}
 
 static int dm_on_cores_alone(const char *sched)
 {
-	return sched && !strncmp(sched, "dm", 2) && hyla_ncuda() == 0 && !getenv("STARPU_CALIBRATE") &&
-	       !getenv("HYLA_MODELS_CHECK");
+	return sched && !strncmp(sched, "dm", 2) && hyla_ncuda() == 0 && !set("STARPU_CALIBRATE") &&
+	       !set("HYLA_MODELS_CHECK") && !set("HYLA_MODELS_CHECK_TASKS");
 }
 
 void driver_start(const char *prog, const struct driver_options *o)
@@ -996,10 +1001,17 @@ void driver_start(const char *prog, const struct driver_options *o)
 		hyla_finalize();
 		exit(!ready);
 	}
+	if (o->require_gpu && hyla_ncuda() == 0) {
+		fprintf(stderr, "%s: error: a GPU is required (--require-gpu, --panel gpu or --cusolver) but no "
+		        "CUDA worker is present\n", prog);
+		hyla_finalize();
+		exit(EXIT_USAGE);
+	}
 	const char *sched = getenv("STARPU_SCHED");
 	if (dm_on_cores_alone(sched)) {
 		/* StarPU reads STARPU_SCHED in starpu_init: start it again. */
-		snprintf(sched_replaced, sizeof sched_replaced, "%s", sched);
+		snprintf(result_machine_note, sizeof result_machine_note,
+		         " | STARPU_SCHED=%.32s: eager on cores alone", sched);
 		hyla_finalize();
 		setenv("STARPU_SCHED", "eager", 1);
 		if (hyla_init() != HYLA_SUCCESS) {
@@ -1012,21 +1024,11 @@ void driver_start(const char *prog, const struct driver_options *o)
 		fprintf(stderr, "%s: note: the performance models are not calibrated on this machine, so "
 		        "%s calibrates during this run (slower): run perfmodels/calibrate.sh first\n",
 		        prog, sched);
-	if (o->require_gpu && hyla_ncuda() == 0) {
-		fprintf(stderr, "%s: error: a GPU is required (--require-gpu, --panel gpu or --cusolver) but no "
-		        "CUDA worker is present\n", prog);
-		hyla_finalize();
-		exit(EXIT_USAGE);
-	}
 	if (result_json)
 		return;
 	char summary[512];
 	hyla_machine_summary(summary, sizeof summary);
-	if (*sched_replaced)
-		printf("# %s | STARPU_SCHED=%s replaced: eager is faster on cores alone\n", summary,
-		       sched_replaced);
-	else
-		printf("# %s\n", summary);
+	printf("# %s%s\n", summary, result_machine_note);
 }
 
 double lapack_gebrd_seconds(int64_t m, int64_t n, const double *a, int64_t lda, char prec)

@@ -94,8 +94,9 @@ static int factor(char prec, int64_t m, int64_t n, void *a, void *r, const hyla_
 	return info;
 }
 
-/* A call of the asynchronous API on a (wrapped with panels of the width
- * routine's defaults give), waited for; its seconds into *secs. */
+/* routine ("geqrf" or "orgqr") through the asynchronous API on the handle h,
+ * wrapped in panels of the routine's own width, waited for; its seconds
+ * into *secs. */
 static int timed_call(const char *routine, char prec, starpu_data_handle_t h, void *tau,
                       const hyla_options *opts, double *secs)
 {
@@ -108,9 +109,9 @@ static int timed_call(const char *routine, char prec, starpu_data_handle_t h, vo
 	int info = a && seq ? 0 : HYLA_ERR_NOMEM;
 	double t = now_seconds();
 	if (info == 0 && !strcmp(routine, "geqrf"))
-		info = prec == 's' ? hyla_sgeqrf_async(a, tau, opts, seq) : hyla_dgeqrf_async(a, tau, opts, seq);
+		info = prec == 's' ? hyla_sgeqrf_async(a, tau, &o, seq) : hyla_dgeqrf_async(a, tau, &o, seq);
 	else if (info == 0)
-		info = prec == 's' ? hyla_sorgqr_async(a, tau, opts, seq) : hyla_dorgqr_async(a, tau, opts, seq);
+		info = prec == 's' ? hyla_sorgqr_async(a, tau, &o, seq) : hyla_dorgqr_async(a, tau, &o, seq);
 	if (seq) {
 		int waited = hyla_sequence_wait(seq);
 		info = info ? info : waited;
@@ -135,8 +136,9 @@ static int factor_resident(char prec, int64_t m, int64_t n, void *a, void *r,
 	starpu_matrix_data_register(&h, STARPU_MAIN_RAM, (uintptr_t)a, (uint32_t)m, (uint32_t)m,
 	                            (uint32_t)n, el);
 	int info = timed_call("geqrf", prec, h, tau, opts, &phase[0]);
+	if (info == 0 && starpu_data_acquire(h, STARPU_R) != 0)
+		info = HYLA_ERR_STARPU;
 	if (info == 0) {
-		starpu_data_acquire(h, STARPU_R);
 		take_r(prec, m, n, a, r);
 		starpu_data_release(h);
 		info = timed_call("orgqr", prec, h, tau, opts, &phase[1]);

@@ -3,9 +3,11 @@
 #include "result.h"
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "hyla.h"
 
 int result_json;
+char result_machine_note[96];
 
 static void json_string(const char *s)
 {
@@ -27,8 +29,9 @@ void result_begin(const char *prog)
 		fputs(prog, stdout);
 		return;
 	}
-	char summary[512];
+	char summary[640];
 	hyla_machine_summary(summary, sizeof summary);
+	strncat(summary, result_machine_note, sizeof summary - strlen(summary) - 1);
 	fputs("{\"driver\": ", stdout);
 	json_string(prog);
 	fputs(", \"machine\": ", stdout);

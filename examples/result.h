@@ -6,6 +6,8 @@
 
 /* Non-zero once --json was given: diagnostics then go to stderr. */
 extern int result_json;
+/* A note of the driver's appended to the machine line (both forms), or "". */
+extern char result_machine_note[96];
 
 /* Starts the line; in JSON also the machine summary ("machine"). */
 void result_begin(const char *prog);

@@ -91,7 +91,8 @@ HYLA_API size_t hyla_trace_stop(hyla_trace_event **events);
  * tasks where they are slow). With report, a line per model and worker
  * kind: samples, sizes, the fit a n^b + c and its error on the measured
  * sizes. Models live in STARPU_PERF_MODEL_DIR (perfmodels/README.md).
- * Returns 1 ready, 0 not, or -1 for an unknown algorithm or precision;
+ * Returns 1 ready (also where no model places the algorithm's tasks: the
+ * report says so), 0 not, or -1 for an unknown algorithm or precision;
  * calls hyla_init. */
 HYLA_API int hyla_models_ready(const char *algorithm, char prec, FILE *report);
 

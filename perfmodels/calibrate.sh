@@ -26,6 +26,9 @@ mkdir -p "$dir"
 # Where the library reads the check back (runtime/models.c).
 check=$dir/hyla-check.${STARPU_HOSTNAME:-$(hostname | cut -d. -f1)}
 drivers=${HYLA_CALIBRATE_DRIVERS:-"qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce"}
+for d in $drivers; do
+	[ -x "$bin/$d" ] || { echo "calibrate.sh: no driver $d in $bin" >&2; exit 2; }
+done
 if "$bin/qr_mgs" 8 --require-gpu --no-check >/dev/null 2>&1; then
 	sizes=${HYLA_CALIBRATE_SIZES:-"2000 4000 8000"}
 else

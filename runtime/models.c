@@ -25,10 +25,8 @@ static double accuracy(void)
 }
 
 /* A model an algorithm's tasks use: its symbol (%c: the precision) and its
- * kind: a non-linear
- * regression a n^b + c, a power law a n^b (for costs so flat on one kind of
- * worker that StarPU's a n^b + c fit fails: NaN), or history-based (one
- * size: a mean per footprint). */
+ * kind: a non-linear regression a n^b + c, or a power law a n^b (for costs
+ * so flat on one kind of worker that StarPU's a n^b + c fit fails: NaN). */
 enum model_kind { NL_REGRESSION, POWER_LAW };
 
 struct model_use {
@@ -51,9 +49,11 @@ static const struct model_use geqrf[] = {REGRESSION("hyla_geqrf_panel_%c_v4"),
  * form and next T inside them; an apply of its own only on the columns
  * after the reflectors, a full Q, which the calibration does not run: 3
  * rounds on the GPU machine left apply and form unmeasured). geqrf's start
- * (hyla_geqrf_head*) and orgqr's first T (hyla_orgqr_t, a panel 512 wide)
- * run on the GPU only at these sizes: their cores' entries would never be
- * ready (H100: orgqr_t on the cores had no sample after four rounds). */
+ * (hyla_geqrf_head*) runs on the GPU only, and orgqr's first T
+ * (hyla_orgqr_t, one task a call) on the cores only where its panel is at
+ * most HYLA_CORE_MAX_QR_PANEL (its last panel, up to 512 wide): from
+ * 2000 to 8000 they never took one (no sample after four rounds on the
+ * H100 machine), so neither model is judged, on either kind. */
 static const struct model_use geqrf_gpu[] = {REGRESSION("hyla_geqrf_panel_%c_v4"),
                                              REGRESSION("hyla_geqrf_step_%c_v2"),
                                              REGRESSION("hyla_orgqr_step_%c_v1"), {0}};
@@ -235,8 +235,7 @@ static int within(struct check c)
 	return c.error <= accuracy() || c.mean_us <= HYLA_MODEL_SLACK_US;
 }
 
-/* One model: ready on every kind of worker present that runs its codelet
- * (a check of its predictions within HYLA_MODEL_ACCURACY, every task
+/* One model: ready on every kind of worker present (a check of its predictions within HYLA_MODEL_ACCURACY, every task
  * predicted: from its size's own measurements or the fit; a kind that the
  * check's schedule gave none of its tasks, where another took them, needs
  * the fit; one it gave few, HYLA_CHECK_FEW); a report line per kind. */

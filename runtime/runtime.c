@@ -219,7 +219,14 @@ void hyla__context_leave(const hyla_options *o, unsigned outer)
 
 void hyla_machine_summary(char *buf, size_t len)
 {
+	/* The policy StarPU runs (its default, lws, where STARPU_SCHED is unset). */
 	const char *sched = getenv("STARPU_SCHED");
+	struct starpu_sched_policy *policy =
+		starpu_is_initialized() ? starpu_sched_ctx_get_sched_policy(0) /* the initial context */ : NULL;
+	char sched_name[64];
+	snprintf(sched_name, sizeof sched_name, "%s%s",
+	         policy && policy->policy_name ? policy->policy_name : sched && *sched ? sched : "?",
+	         sched && *sched ? "" : " (default)");
 	char gpu[256] = "none";
 #ifdef HYLA_WITH_CUDA
 	int cuda = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
@@ -229,7 +236,7 @@ void hyla_machine_summary(char *buf, size_t len)
 	snprintf(buf, len,
 	         "hyla %s | StarPU %d.%d.%d | %d CPU + %d CUDA workers | sched %s | BLAS %s | GPU %s",
 	         HYLA_VERSION, STARPU_MAJOR_VERSION, STARPU_MINOR_VERSION, STARPU_RELEASE_VERSION,
-	         hyla_ncpus(), hyla_ncuda(), sched && *sched ? sched : "eager (default)",
+	         hyla_ncpus(), hyla_ncuda(), sched_name,
 	         openblas_get_corename(), gpu);
 }
 

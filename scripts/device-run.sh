@@ -49,7 +49,9 @@
 #                for the Householder QR).
 #   panels       the tridiagonal and bidiagonal GPU panels alone, µs a column.
 #   cores        hr_reduce with STARPU_NCUDA=0 against LAPACK under peager
-#                (parallel tasks) and dmda.
+#                (parallel tasks) and dmda (STARPU_CALIBRATE=0 set wherever
+#                dmda runs on cores alone: the drivers run eager there
+#                otherwise).
 #   big, big-hr  n = 50000 (64-bit sizes): the QRs, and the Hessenberg
 #                reduction with Q, with the sampled checks.
 #   bench        hr_reduce and qr_mgs under several configurations.
@@ -232,7 +234,7 @@ if [ "$what" = hr-table ]; then
 		done
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --prec s --repeat 3 --stats
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --panel cpu --repeat 2 --stats --no-check
-		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --repeat 2 --lapack --stats
+		STARPU_SCHED=dmda STARPU_CALIBRATE=0 STARPU_NCUDA=0 $bin/hr_reduce 4000 --repeat 2 --lapack --stats
 		for n in 2000 4000 8000; do
 			STARPU_SCHED=peager STARPU_NCUDA=0 $bin/hr_reduce $n --repeat 2 --lapack --stats
 		done
@@ -309,7 +311,7 @@ if [ "$what" = cgs ] || [ "$what" = all ]; then
 		for level2 in hyla cublas; do # cublas is the default
 			STARPU_SCHED=dmda HYLA_LEVEL2=$level2 $bin/qr_cgs 2000 --variant vector --repeat 2 --stats
 		done
-		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/qr_cgs 4000 --repeat 2 --lapack
+		STARPU_SCHED=dmda STARPU_CALIBRATE=0 STARPU_NCUDA=0 $bin/qr_cgs 4000 --repeat 2 --lapack
 	} 2>&1 | tee "$out/bench-cgs$tag.txt"
 	for model in hyla_cgs_project_d_v1 hyla_cgs_panel_d_v1; do
 		.device/starpu/bin/starpu_perfmodel_display -s $model
@@ -327,8 +329,8 @@ if [ "$what" = householder ] || [ "$what" = all ]; then
 		done
 		STARPU_SCHED=dmda $bin/qr_householder 8000 --prec s --no-check >/dev/null 2>&1
 		STARPU_SCHED=dmda $bin/qr_householder 8000 --prec s --repeat 3 --cusolver
-		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/qr_householder 4000 --no-check >/dev/null 2>&1
-		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/qr_householder 4000 --repeat 2 --lapack
+		STARPU_SCHED=dmda STARPU_CALIBRATE=0 STARPU_NCUDA=0 $bin/qr_householder 4000 --no-check >/dev/null 2>&1
+		STARPU_SCHED=dmda STARPU_CALIBRATE=0 STARPU_NCUDA=0 $bin/qr_householder 4000 --repeat 2 --lapack
 	} 2>&1 | tee "$out/bench-householder$tag.txt"
 fi
 
@@ -364,16 +366,16 @@ if [ "$what" = cores ]; then
 	# Cores alone: hr_reduce with STARPU_NCUDA=0 against
 	# LAPACK at HYLA_CORES_NS (2000 4000 8000): peager (the panel and the
 	# update as parallel tasks on one combined worker of the 16 cores), then
-	# dmda at 4000 (no combined workers: the split panel; three calibration
+	# dmda at 4000 (the panels on the combined worker too; three calibration
 	# runs first).
 	for n in ${HYLA_CORES_NS:-2000 4000 8000}; do
 		echo "-- STARPU_SCHED=peager $n"
 		STARPU_SCHED=peager STARPU_NCUDA=0 $bin/hr_reduce $n --repeat 2 --lapack --stats
 	done 2>&1 | tee "$out/cores$tag.txt"
 	{
-		for i in 1 2 3; do STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --no-check >/dev/null 2>&1; done
+		for i in 1 2 3; do STARPU_SCHED=dmda STARPU_CALIBRATE=0 STARPU_NCUDA=0 $bin/hr_reduce 4000 --no-check >/dev/null 2>&1; done
 		echo "-- STARPU_SCHED=dmda 4000"
-		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --repeat 2 --lapack --stats
+		STARPU_SCHED=dmda STARPU_CALIBRATE=0 STARPU_NCUDA=0 $bin/hr_reduce 4000 --repeat 2 --lapack --stats
 	} 2>&1 | tee -a "$out/cores$tag.txt"
 fi
 
@@ -486,7 +488,7 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
 			STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check $args >/dev/null 2>&1
 		done
 	done
-	STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --no-check >/dev/null 2>&1
+	STARPU_SCHED=dmda STARPU_CALIBRATE=0 STARPU_NCUDA=0 $bin/hr_reduce 4000 --no-check >/dev/null 2>&1
 	{
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --repeat 2 --lapack --require-gpu --stats --want-q
 		for panel in gpu cpu; do
@@ -496,11 +498,11 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
 			STARPU_SCHED=dmda $bin/hr_reduce $n --repeat 2 --no-check --stats
 		done
 		STARPU_SCHED=dmda $bin/hr_reduce 8000 --prec s --repeat 2 --no-check --stats
-		STARPU_SCHED=dmda STARPU_NCUDA=0 $bin/hr_reduce 4000 --lapack --repeat 2 --stats
+		STARPU_SCHED=dmda STARPU_CALIBRATE=0 STARPU_NCUDA=0 $bin/hr_reduce 4000 --lapack --repeat 2 --stats
 		for env in "STARPU_NCPU=8" "HYLA_NB=16" "STARPU_SCHED=lws"; do
 			echo "-- STARPU_NCUDA=0 $env"
 			nb=$(echo "$env" | sed -n 's/HYLA_NB=//p')
-			env STARPU_SCHED=dmda STARPU_NCUDA=0 $env $bin/hr_reduce 4000 --no-check --repeat 2 ${nb:+--nb $nb}
+			env STARPU_SCHED=dmda STARPU_CALIBRATE=0 STARPU_NCUDA=0 $env $bin/hr_reduce 4000 --no-check --repeat 2 ${nb:+--nb $nb}
 		done
 	} 2>&1 | tee "$out/bench-hr$tag.txt"
 	[ -n "${HYLA_HR_ONLY:-}" ] && exit 0

@@ -13,6 +13,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 export STARPU_PERF_MODEL_DIR="$dir" HYLA_MODEL_ACCURACY=1
+unset STARPU_CALIBRATE HYLA_MODELS_CHECK HYLA_MODELS_CHECK_TASKS
 fails=0
 check() { # check WHAT CONDITION...
 	what=$1
@@ -22,13 +23,13 @@ check() { # check WHAT CONDITION...
 "$bin/qr_cgs" --models > "$dir/before.txt"
 check "--models exits 1 before calibration" [ $? -eq 1 ]
 check "--models names each model" [ "$(grep -c 'not ready' "$dir/before.txt")" -ge 2 ]
-# (STARPU_CALIBRATE set: dmda even on cores alone.)
+# (STARPU_CALIBRATE set, even to StarPU's default 0: dmda on cores alone too.)
 STARPU_SCHED=dmda STARPU_CALIBRATE=0 "$bin/qr_cgs" 200 2> "$dir/note.txt" >/dev/null
 check "a dmda run notes it in one line" [ "$(grep -c 'not calibrated' "$dir/note.txt")" -eq 1 ]
 if ! "$bin/qr_mgs" 8 --require-gpu --no-check >/dev/null 2>&1; then
 	STARPU_SCHED=dmda "$bin/qr_cgs" 200 > "$dir/eager.txt" 2> "$dir/note.txt"
 	check "on cores alone a dmda run runs eager and says so, with no note" \
-		grep -q 'sched eager .*STARPU_SCHED=dmda replaced' "$dir/eager.txt"
+		grep -q 'sched eager .*STARPU_SCHED=dmda: eager on cores alone' "$dir/eager.txt"
 	check "... and no note" [ ! -s "$dir/note.txt" ]
 fi
 HYLA_CALIBRATE_DRIVERS=qr_cgs HYLA_CALIBRATE_SIZES="200 400" \

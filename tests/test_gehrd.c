@@ -44,17 +44,20 @@ static double q_difference(int64_t n, const double *q, const double *ref)
 	return sqrt(diff / (double)n);
 }
 
-/* hyla's Q from the reduced h, tau (in the working precision), into q. */
-static int hyla_q(char prec, int64_t n, const double *h, const double *tau, double *q, float *qf,
-                  float *tauf)
+/* hyla's Q from the reduced h, tau (in the working precision), into q;
+ * orghr in blocks of nb as the reduction (its own default would take small
+ * n whole, on the host). */
+static int hyla_q(char prec, int64_t n, int64_t nb, const double *h, const double *tau, double *q,
+                  float *qf, float *tauf)
 {
+	hyla_options o = {.nb = nb};
 	if (prec == 'd') {
 		memcpy(q, h, sizeof *q * (size_t)(n * n));
-		return hyla_dorghr(n, 1, n, q, n, tau, NULL);
+		return hyla_dorghr(n, 1, n, q, n, tau, &o);
 	}
 	to_float(n, n, h, n, qf);
 	to_float(n, 1, tau, n, tauf);
-	int info = hyla_sorghr(n, 1, n, qf, n, tauf, NULL);
+	int info = hyla_sorghr(n, 1, n, qf, n, tauf, &o);
 	to_double(n, n, qf, q, n);
 	return info;
 }
@@ -85,12 +88,13 @@ static int gehrd_in(char prec, int hyla, int n, int ilo, int ihi, double *a, int
 	return info;
 }
 
-/* orghr likewise. */
+/* orghr likewise (hyla's in blocks of nb). */
 static int orghr_in(char prec, int hyla, int n, int ilo, int ihi, double *a, int ld,
-                    const double *tau)
+                    const double *tau, int64_t nb)
 {
+	hyla_options o = {.nb = nb};
 	if (prec == 'd')
-		return hyla ? hyla_dorghr(n, ilo, ihi, a, ld, tau, NULL)
+		return hyla ? hyla_dorghr(n, ilo, ihi, a, ld, tau, &o)
 		            : LAPACKE_dorghr(LAPACK_COL_MAJOR, n, ilo, ihi, a, ld, tau);
 	size_t size = (size_t)ld * (size_t)n;
 	float *af = malloc(sizeof *af * size), *tf = calloc((size_t)n, sizeof *tf);
@@ -100,7 +104,7 @@ static int orghr_in(char prec, int hyla, int n, int ilo, int ihi, double *a, int
 			af[i] = (float)a[i];
 		for (int i = 0; i < n; i++)
 			tf[i] = (float)tau[i];
-		info = hyla ? hyla_sorghr(n, ilo, ihi, af, ld, tf, NULL)
+		info = hyla ? hyla_sorghr(n, ilo, ihi, af, ld, tf, &o)
 		            : LAPACKE_sorghr(LAPACK_COL_MAJOR, n, ilo, ihi, af, ld, tf);
 		for (size_t i = 0; i < size; i++)
 			a[i] = af[i];
@@ -151,10 +155,10 @@ static void range_differences(char prec, int n, int ilo, int ihi, int64_t nb,
 		memcpy(x[Q_LAPACK], x[H_LAPACK], sizeof(double) * size);
 		memcpy(x[Q_OF_LAPACK], x[H_LAPACK], sizeof(double) * size);
 		memcpy(x[Q], x[H], sizeof(double) * size);
-		info = orghr_in(prec, 0, n, ilo, ihi, x[Q_LAPACK], ld, tau_lapack);
+		info = orghr_in(prec, 0, n, ilo, ihi, x[Q_LAPACK], ld, tau_lapack, nb);
 	}
-	info = info ? info : orghr_in(prec, 1, n, ilo, ihi, x[Q_OF_LAPACK], ld, tau_lapack);
-	info = info ? info : orghr_in(prec, 1, n, ilo, ihi, x[Q], ld, tau);
+	info = info ? info : orghr_in(prec, 1, n, ilo, ihi, x[Q_OF_LAPACK], ld, tau_lapack, nb);
+	info = info ? info : orghr_in(prec, 1, n, ilo, ihi, x[Q], ld, tau, nb);
 	if (info)
 		goto out;
 	double hd = 0, qd = 0, norm = 0;
@@ -243,7 +247,7 @@ int main(int argc, char **argv)
 	double *q = malloc(sizeof *q * nn), *q_ref = malloc(sizeof *q_ref * nn);
 	if (!q || !q_ref)
 		return 1;
-	int qinfo = hyla_q(prec, n, h, tau, q, af, tauf);
+	int qinfo = hyla_q(prec, n, nb, h, tau, q, af, tauf);
 	if (qinfo == 0) {
 		hessenberg_residuals(n, a0, n, h, n, tau, q, &q_resid, &q_orth);
 		memcpy(q_ref, h, sizeof *q_ref * nn);
