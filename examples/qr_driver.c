@@ -160,9 +160,9 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 	result_str("prec", prec);
 	result_str("variant", d->variant());
 	result_num("nb", "%.0f", (double)(used.nb < n ? used.nb : n), NULL);
-	if (d->second_routine && d->second_nb && *d->second_nb) {
+	if (d->second_routine && d->second_nb && *d->second_nb)
 		result_num(d->second_nb_key, "%.0f", (double)(*d->second_nb < n ? *d->second_nb : n), NULL);
-	} else if (d->second_routine && !o.nb) {
+	else if (d->second_routine && !o.nb) {
 		hyla_options second = {0};
 		hyla_options_defaults(d->second_routine, m, n, &second);
 		result_num(d->second_nb_key, "%.0f", (double)(second.nb < n ? second.nb : n), NULL);

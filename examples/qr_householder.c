@@ -50,6 +50,14 @@ static void take_r(char prec, int64_t m, int64_t n, const void *a, void *r)
 	}
 }
 
+/* orgqr's options: opts with --orgqr-nb's block size where given. */
+static hyla_options orgqr_options(const hyla_options *opts)
+{
+	hyla_options o = *opts;
+	o.nb = orgqr_nb ? orgqr_nb : o.nb;
+	return o;
+}
+
 /* Q of the n reflectors in a, its seconds into *secs: the thin m-by-n in
  * place, or (--full-q) the m-by-m (dorgqr with k = n < m) into full, its
  * first n columns back into a. */
@@ -65,8 +73,7 @@ static int form_q(char prec, int64_t m, int64_t n, void *a, const void *tau,
 		memcpy(full, a, el * (size_t)(m * n));
 		q = full;
 	}
-	hyla_options o = *opts;
-	o.nb = orgqr_nb ? orgqr_nb : o.nb;
+	hyla_options o = orgqr_options(opts);
 	double t = now_seconds();
 	int info = prec == 's' ? hyla_sorgqr(m, cols, n, q, m, tau, &o)
 	                       : hyla_dorgqr(m, cols, n, q, m, tau, &o);
@@ -100,9 +107,7 @@ static int factor(char prec, int64_t m, int64_t n, void *a, void *r, const hyla_
 static int timed_call(const char *routine, char prec, starpu_data_handle_t h, void *tau,
                       const hyla_options *opts, double *secs)
 {
-	hyla_options o = *opts;
-	if (orgqr_nb && !strcmp(routine, "orgqr"))
-		o.nb = orgqr_nb;
+	hyla_options o = strcmp(routine, "orgqr") ? *opts : orgqr_options(opts);
 	hyla_options_defaults(routine, starpu_matrix_get_nx(h), starpu_matrix_get_ny(h), &o);
 	hyla_matrix *a = hyla_matrix_wrap(h, o.nb); /* on the GPU whole first, once */
 	hyla_sequence *seq = hyla_sequence_create();

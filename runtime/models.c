@@ -235,10 +235,11 @@ static int within(struct check c)
 	return c.error <= accuracy() || c.mean_us <= HYLA_MODEL_SLACK_US;
 }
 
-/* One model: ready on every kind of worker present (a check of its predictions within HYLA_MODEL_ACCURACY, every task
- * predicted: from its size's own measurements or the fit; a kind that the
- * check's schedule gave none of its tasks, where another took them, needs
- * the fit; one it gave few, HYLA_CHECK_FEW); a report line per kind. */
+/* One model: ready on every kind of worker present (a check of its
+ * predictions within HYLA_MODEL_ACCURACY, every task predicted: from its
+ * size's own measurements or the fit; a kind that the check's schedule gave
+ * none of its tasks, where another took them, needs the fit; one it gave
+ * few, HYLA_CHECK_FEW); a report line per kind. */
 static int model_ready(const char *symbol, enum model_kind kind, const struct checks *all,
                        FILE *report)
 {
