@@ -21,7 +21,7 @@ cmake --build "$build" -j"$(nproc)" >/dev/null
 # The executables load the ASan runtime first (linked with -fsanitize).
 # A CUDA-enabled StarPU is told there is no GPU to look for; where it still
 # maps CUDA's memory, ASan's shadow gap must not be protected. StarPU's own
-# leaks, each proven from its source, are in tests/lsan.supp.
+# leaks, each traced in its source, are in tests/lsan.supp.
 export STARPU_NCUDA=0 STARPU_NOPENCL=0
 export ASAN_OPTIONS="protect_shadow_gap=0:detect_leaks=1:exitcode=23${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export LSAN_OPTIONS="suppressions=$here/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
