@@ -29,6 +29,10 @@ int hyla__check_orgqr_args(int64_t m, int64_t n, int64_t k, const void *a, int64
  * -7 tau); 0 when all are good. */
 int hyla__check_sytrd_args(char uplo, int64_t n, const void *a, int64_t lda, const void *d,
                            const void *e, const void *tau);
+/* LAPACK dsyevd's argument checks (-1 jobz, -2 uplo, -3 n, -4 a, -5 lda,
+ * -6 w); 0 when all are good. */
+int hyla__check_syevd_args(char jobz, char uplo, int64_t n, const void *a, int64_t lda,
+                           const void *w);
 /* LAPACK dgebrd's argument checks (-1 m, -2 n, -3 a, -4 lda, -5 d, -6 e,
  * -7 tauq, -8 taup); 0 when all are good. */
 int hyla__check_gebrd_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *d,

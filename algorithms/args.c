@@ -115,6 +115,24 @@ int hyla__check_sytrd_args(char uplo, int64_t n, const void *a, int64_t lda, con
 	return HYLA_SUCCESS;
 }
 
+int hyla__check_syevd_args(char jobz, char uplo, int64_t n, const void *a, int64_t lda,
+                           const void *w)
+{
+	if (jobz != 'N' && jobz != 'V' && jobz != 'n' && jobz != 'v')
+		return HYLA_ERROR(-1, "jobz = '%c' must be 'N' or 'V'", jobz);
+	if (uplo != 'U' && uplo != 'L' && uplo != 'u' && uplo != 'l')
+		return HYLA_ERROR(-2, "uplo = '%c' must be 'U' or 'L'", uplo);
+	if (n < 0 || n > INT32_MAX)
+		return HYLA_ERROR(-3, "n = %lld must be in [0, 2^31)" LIMIT, (long long)n);
+	if (!a && n > 0)
+		return HYLA_ERROR(-4, "a is NULL");
+	if (lda < (n > 1 ? n : 1) || lda > INT32_MAX)
+		return HYLA_ERROR(-5, "lda = %lld must be in [max(1, n), 2^31)" LIMIT, (long long)lda);
+	if (!w && n > 0)
+		return HYLA_ERROR(-6, "w is NULL");
+	return HYLA_SUCCESS;
+}
+
 int hyla__check_gebrd_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *d,
                            const void *e, const void *tauq, const void *taup)
 {

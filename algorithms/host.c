@@ -113,3 +113,20 @@ int TYPED(hyla__host_ormhr)(char side, char trans, int64_t rows, int64_t cols, c
 	free(work);
 	return info;
 }
+
+int TYPED(hyla__host_syevd)(char jobz, char uplo, int64_t n, real_t *a, int64_t lda, real_t *w)
+{
+	lapack_int ln = (lapack_int)n, ld = (lapack_int)lda, isize;
+	real_t size;
+	LAPACKE(syevd_work)(LAPACK_COL_MAJOR, jobz, uplo, ln, a, ld, w, &size, -1, &isize, -1);
+	int vectors = jobz == 'V' || jobz == 'v';
+	lapack_int lwork = lwork_of(size, vectors ? 1 + 6 * n + 2 * n * n : 2 * n + 1);
+	lapack_int liwork = isize > 3 + 5 * ln ? isize : 3 + 5 * ln;
+	real_t *work = malloc(sizeof *work * (size_t)lwork);
+	lapack_int *iwork = malloc(sizeof *iwork * (size_t)liwork);
+	int info = work && iwork ? (int)LAPACKE(syevd_work)(LAPACK_COL_MAJOR, jobz, uplo, ln, a, ld, w,
+	                                                    work, lwork, iwork, liwork)
+	                         : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dsyevd's workspace");
+	free(work), free(iwork);
+	return info;
+}

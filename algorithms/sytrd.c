@@ -122,6 +122,14 @@ static int sytrd_graph(int upper, int64_t n, real_t *a, int64_t lda, real_t *d, 
 	return hyla__finish_sync(&seq, &A, submit_call(&A, upper, d, e, tau, o, &seq));
 }
 
+int TYPED(hyla__sytrd)(int upper, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                       real_t *tau, const hyla_options *o)
+{
+	int64_t nb = o->nb ? o->nb : hyla__default_nb("sytrd", n, n);
+	return n <= nb ? TYPED(hyla__host_sytrd)(upper ? 'U' : 'L', n, a, lda, d, e, tau)
+	               : sytrd_graph(upper, n, a, lda, d, e, tau, o, nb);
+}
+
 #ifdef HYLA_PREC_D
 int hyla_dsytrd(char uplo, int64_t n, double *a, int64_t lda, double *d, double *e, double *tau,
                 const hyla_options *opts)
@@ -137,10 +145,7 @@ int hyla_ssytrd(char uplo, int64_t n, float *a, int64_t lda, float *d, float *e,
 	if (ret != HYLA_SUCCESS || n == 0 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
-	int64_t nb = o.nb ? o.nb : hyla__default_nb("sytrd", n, n);
-	int upper = uplo == 'U' || uplo == 'u';
-	ret = n <= nb ? TYPED(hyla__host_sytrd)(upper ? 'U' : 'L', n, a, lda, d, e, tau)
-	              : sytrd_graph(upper, n, a, lda, d, e, tau, &o, nb);
+	ret = TYPED(hyla__sytrd)(uplo == 'U' || uplo == 'u', n, a, lda, d, e, tau, &o);
 	hyla__context_leave(&o, outer);
 	return ret;
 }

@@ -31,6 +31,13 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla_desc *tau,
                               const hyla_options *o, hyla_sequence *seq);
 
+/* The tridiagonal reduction of the n-by-n a (upper: its upper triangle),
+ * dsytrd's output, in the calling thread's context: the task graph over
+ * panels of o's width (else the default), or LAPACK's dsytrd on the host
+ * for n at most that. LAPACK's info, or HYLA_ERR_*. */
+int TYPED(hyla__sytrd)(int upper, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                       real_t *tau, const hyla_options *o);
+
 /* LAPACK on the host (algorithms/host.c), each routine's own arguments;
  * ormhr applies the Q of the reduced block b: C = op(Q) C (side 'L') or
  * C op(Q) (side 'R'), C rows-by-cols at c with b's leading dimension.
@@ -46,5 +53,6 @@ int TYPED(hyla__host_gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int6
                             real_t *tau);
 int TYPED(hyla__host_ormhr)(char side, char trans, int64_t rows, int64_t cols, const real_t *b,
                             int64_t ld, const real_t *tau, real_t *c);
+int TYPED(hyla__host_syevd)(char jobz, char uplo, int64_t n, real_t *a, int64_t lda, real_t *w);
 
 #endif

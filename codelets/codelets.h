@@ -128,6 +128,14 @@ int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
                                    starpu_data_handle_t taup, starpu_data_handle_t scratch,
                                    int64_t col);
 
+/* The symmetric tridiagonal eigenproblem (codelets/stedc.c), a CPU task:
+ * d (vector of n, RW) and e (vector of n - 1, RW) as dsytrd leaves them;
+ * the eigenvalues into d, ascending, and with z (NULL: none) the
+ * eigenvectors into z's panels (W, one n-by-n matrix). LAPACK's info > 0
+ * fails seq. */
+int TYPED(hyla__insert_stedc)(starpu_data_handle_t d, starpu_data_handle_t e, const hyla_desc *z,
+                              hyla_sequence *seq);
+
 /* The last step of both reductions (codelets/bands.c), a CPU task on the
  * tiles of d and e (nb each) and the panels of a (all RW): d and e where
  * LAPACK leaves them. For the panels' columns e (and d, bidiagonal) goes

@@ -136,8 +136,8 @@ typedef struct hyla_options {
 	hyla_gehrd_panel gehrd_panel; /* hyla_dgehrd's: where the panel runs */
 } hyla_options;
 
-/* The options routine ("mgs", "cgs", "geqrf", "orgqr", "sytrd", "gebrd",
- * "gehrd", "orghr") uses for an m-by-n matrix (n-by-n: m = n) on the
+/* The options routine ("mgs", "cgs", "geqrf", "orgqr", "sytrd", "syevd",
+ * "gebrd", "gehrd", "orghr") uses for an m-by-n matrix (n-by-n: m = n) on the
  * workers of opts->sched_ctx: opts's zero nb and update_width are filled in.
  * Returns 0, -1 for an unknown routine, -4 for a NULL opts. Calls hyla_init. */
 HYLA_API int hyla_options_defaults(const char *routine, int64_t m, int64_t n, hyla_options *opts);
@@ -225,6 +225,21 @@ HYLA_API int hyla_dsytrd(char uplo, int64_t n, double *a, int64_t lda, double *d
                          double *tau, const hyla_options *opts);
 HYLA_API int hyla_ssytrd(char uplo, int64_t n, float *a, int64_t lda, float *d, float *e,
                          float *tau, const hyla_options *opts);
+
+/* ---- Symmetric eigensolver -----------------------------------------------
+ * LAPACK dsyevd's contract: the eigenvalues of the symmetric n-by-n A
+ * (its uplo 'L' or 'U' triangle) into w, ascending; jobz 'V': its
+ * orthonormal eigenvectors over a (column j for w[j]), 'N': the values
+ * alone (a's triangle is destroyed). hyla_dsytrd's reduction, T's
+ * eigenproblem on the cores (LAPACK's dsterf, or dstedc's divide and
+ * conquer with the eigenvectors), and Q times T's eigenvectors as Level-3
+ * tasks where the models say; n at most the block size: LAPACK's dsyevd on
+ * the host. Returns 0, -i for a bad argument i (7: opts), i > 0 where the
+ * tridiagonal solver did not converge (LAPACK's info), or HYLA_ERR_*. */
+HYLA_API int hyla_dsyevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w,
+                         const hyla_options *opts);
+HYLA_API int hyla_ssyevd(char jobz, char uplo, int64_t n, float *a, int64_t lda, float *w,
+                         const hyla_options *opts);
 
 /* ---- Bidiagonal reduction -----------------------------------------------
  * Q^T A P = B for an m-by-n A, LAPACK dgebrd's contract: d (min(m,n)), e

@@ -1,0 +1,29 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* Symmetric test matrices and the eigensolver's checks (examples/spectra.c). */
+#ifndef HYLA_EXAMPLES_SPECTRA_H
+#define HYLA_EXAMPLES_SPECTRA_H
+
+#include <stdint.h>
+
+/* The kinds of symmetric_matrix, by name; NULL at the end. */
+extern const char *const spectrum_kinds[];
+/* A symmetric n-by-n a (leading dimension n) of kind (spectrum_kinds):
+ *   random     entries uniform in [-1, 1), the lower triangle mirrored;
+ *   graded     random's scaled as D A D, D = diag(10^(-6 i / n));
+ *   clustered  Q diag(w) Q^T, w: 1 - (i + 1) 1e-9 for the first n - 4,
+ *              then 1, 2, 3, 4 (Q a random orthogonal matrix);
+ *   known      Q diag(1, 2, ..., n) Q^T.
+ * The last two write their spectrum into known (n, ascending; NULL: not
+ * wanted). Returns 0, or -1 for an unknown kind or no memory. */
+int symmetric_matrix(const char *kind, int64_t n, double *a, int seed, double *known);
+/* ||A - V diag(w) V^T||_F / ||A||_F and ||I - V^T V||_F of the n-by-n V
+ * (leading dimension ldv) into resid and orth; -1 for no memory. */
+int eigen_residuals(int64_t n, const double *a, const double *w, const double *v, int64_t ldv,
+                    double *resid, double *orth);
+/* max_i |w_i - ref_i|: the eigenvalues (both ascending). */
+double eigenvalue_error(int64_t n, const double *w, const double *ref);
+/* LAPACK's dsyevd eigenvalues of the symmetric a (lower triangle) into w;
+ * 0 or LAPACK's info. */
+int lapack_eigenvalues(int64_t n, const double *a, double *w);
+
+#endif
