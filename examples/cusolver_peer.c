@@ -1,6 +1,6 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* cuSOLVER on the GPU as the peer of hyla's drivers (QR: geqrf + orgqr;
- * sytrd; gebrd), timed on data already on the GPU after one warm-up run.
+ * sytrd; gebrd; syevd), timed on data already on the GPU after one warm-up run.
  * Built with CUDA. */
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -28,6 +28,7 @@ struct operands {
 };
 
 #define FILL(u) ((u) == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER)
+#define JOBZ(peer) ((peer) == CUSOLVER_SYEVD_VECTORS ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR)
 
 /* The workspace the peer needs, in elements, or -1. */
 static int workspace(enum cusolver_peer peer, const struct operands *o)
@@ -49,6 +50,11 @@ static int workspace(enum cusolver_peer peer, const struct operands *o)
 	case CUSOLVER_GEBRD:
 		CHECK(d ? cusolverDnDgebrd_bufferSize(h, o->m, o->n, &lq)
 		        : cusolverDnSgebrd_bufferSize(h, o->m, o->n, &lq));
+		break;
+	case CUSOLVER_SYEVD:
+	case CUSOLVER_SYEVD_VECTORS:
+		CHECK(d ? cusolverDnDsyevd_bufferSize(h, JOBZ(peer), FILL(o->uplo), o->n, a, o->n, v[0], &lq)
+		        : cusolverDnSsyevd_bufferSize(h, JOBZ(peer), FILL(o->uplo), o->n, a, o->n, v[0], &lq));
 		break;
 	}
 	return lq > lo ? lq : lo;
@@ -78,6 +84,11 @@ static double timed(enum cusolver_peer peer, const struct operands *o)
 	case CUSOLVER_GEBRD:
 		CHECK(d ? cusolverDnDgebrd(h, m, n, a, m, v[0], v[1], v[2], v[3], w, lw, o->info)
 		        : cusolverDnSgebrd(h, m, n, a, m, v[0], v[1], v[2], v[3], w, lw, o->info));
+		break;
+	case CUSOLVER_SYEVD:
+	case CUSOLVER_SYEVD_VECTORS:
+		CHECK(d ? cusolverDnDsyevd(h, JOBZ(peer), FILL(o->uplo), n, a, n, v[0], w, lw, o->info)
+		        : cusolverDnSsyevd(h, JOBZ(peer), FILL(o->uplo), n, a, n, v[0], w, lw, o->info));
 		break;
 	}
 	CHECK(cudaDeviceSynchronize());
@@ -121,7 +132,8 @@ out:
 int report_cusolver(const char *prog, enum cusolver_peer peer, int64_t m, int64_t n,
                     const double *a, int64_t lda, char prec, char uplo, double best)
 {
-	static const char *names[] = {"cusolver_geqrf_orgqr", "cusolver_sytrd", "cusolver_gebrd"};
+	static const char *names[] = {"cusolver_geqrf_orgqr", "cusolver_sytrd", "cusolver_gebrd",
+	                              "cusolver_syevd", "cusolver_syevd"};
 	double t = cusolver_seconds(peer, m, n, a, lda, prec, uplo);
 	if (t < 0) {
 		fprintf(stderr, "%s: error: %s failed\n", prog, names[peer]);

@@ -1,6 +1,7 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Symmetric test matrices of known spectra and the eigensolver's checks. */
 #include <cblas.h>
+#include <stdio.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -78,8 +79,9 @@ int eigen_residuals(int64_t n, const double *a, const double *w, const double *v
 		for (int64_t i = 0; i < n; i++)
 			vw[i + j * n] = v[i + j * ldv] * w[j];
 	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, -1, vw, n, v, ldv, 1, r, n);
-	*resid = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', (lapack_int)n, (lapack_int)n, r, (lapack_int)n) /
-	         LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', (lapack_int)n, (lapack_int)n, a, (lapack_int)n);
+	lapack_int ln = (lapack_int)n;
+	double norm = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', ln, ln, a, ln);
+	*resid = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', ln, ln, r, ln) / (norm > 0 ? norm : 1);
 	*orth = orthogonality(n, n, v, ldv);
 	free(r), free(vw);
 	return 0;
@@ -102,4 +104,52 @@ int lapack_eigenvalues(int64_t n, const double *a, double *w)
 	int info = (int)LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'N', 'L', (lapack_int)n, c, (lapack_int)n, w);
 	free(c);
 	return info;
+}
+
+void symmetric_input(const char *prog, const struct driver_options *o, int64_t n, double *a,
+                     char triangle, char uplo)
+{
+	char from = triangle ? triangle : o->input ? 0 : 'L';
+	double worst = 0, top = 0;
+	int64_t wi = 0, wj = 0;
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = j; i < n; i++) {
+			double *lo = &a[i + j * n], *up = &a[j + i * n];
+			top = fmax(top, fmax(fabs(*lo), fabs(*up)));
+			if (from == 'L')
+				*up = *lo;
+			else if (from == 'U')
+				*lo = *up;
+			else if (fabs(*lo - *up) > worst)
+				worst = fabs(*lo - *up), wi = i, wj = j;
+		}
+	double eps = o->prec == 's' ? 0x1p-24 : 0x1p-53;
+	if (!from && worst > 100 * n * eps * top)
+		die_usage(prog, "--input %s is not symmetric: |a(%lld,%lld) - a(%lld,%lld)| = %.3g "
+		          "(use --triangle L or U to take one triangle)", o->input, (long long)wi + 1,
+		          (long long)wj + 1, (long long)wj + 1, (long long)wi + 1, worst);
+	for (int64_t j = 0; !from && worst > 0 && j < n; j++)
+		for (int64_t i = j + 1; i < n; i++) {
+			if (uplo == 'L')
+				a[j + i * n] = a[i + j * n];
+			else
+				a[i + j * n] = a[j + i * n];
+		}
+}
+
+double lapack_syevd_seconds(int64_t n, const double *a, char prec, char jobz)
+{
+	void *c = working_copy(n, n, a, n, prec), *w = malloc((size_t)n * sizeof(double));
+	double t = NAN;
+	if (c && w) {
+		host_blas_begin();
+		t = now_seconds();
+		lapack_int ln = (lapack_int)n, info =
+			prec == 's' ? LAPACKE_ssyevd(LAPACK_COL_MAJOR, jobz, 'L', ln, c, ln, w)
+			            : LAPACKE_dsyevd(LAPACK_COL_MAJOR, jobz, 'L', ln, c, ln, w);
+		t = info ? NAN : now_seconds() - t;
+		host_blas_end();
+	}
+	free(c), free(w);
+	return t;
 }

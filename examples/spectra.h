@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+struct driver_options;
+
 /* The kinds of symmetric_matrix, by name; NULL at the end. */
 extern const char *const spectrum_kinds[];
 /* A symmetric n-by-n a (leading dimension n) of kind (spectrum_kinds):
@@ -16,7 +18,7 @@ extern const char *const spectrum_kinds[];
  * The last two write their spectrum into known (n, ascending; NULL: not
  * wanted). Returns 0, or -1 for an unknown kind or no memory. */
 int symmetric_matrix(const char *kind, int64_t n, double *a, int seed, double *known);
-/* ||A - V diag(w) V^T||_F / ||A||_F and ||I - V^T V||_F of the n-by-n V
+/* ||A - V diag(w) V^T||_F / ||A||_F (A = 0: the numerator) and ||I - V^T V||_F of the n-by-n V
  * (leading dimension ldv) into resid and orth; -1 for no memory. */
 int eigen_residuals(int64_t n, const double *a, const double *w, const double *v, int64_t ldv,
                     double *resid, double *orth);
@@ -25,5 +27,15 @@ double eigenvalue_error(int64_t n, const double *w, const double *ref);
 /* LAPACK's dsyevd eigenvalues of the symmetric a (lower triangle) into w;
  * 0 or LAPACK's info. */
 int lapack_eigenvalues(int64_t n, const double *a, double *w);
+/* A driver's input made symmetric (n-by-n, leading dimension n):
+ * triangle ('L' or 'U', or 0) mirrored onto the other, else --input checked
+ * (dies with the worst pair when |a(i,j) - a(j,i)| > 100 n eps max|a|) and
+ * mirrored from uplo's triangle, the one the routine reads, so the checks
+ * judge the matrix it saw; a random matrix: its lower triangle mirrored. */
+void symmetric_input(const char *prog, const struct driver_options *o, int64_t n, double *a,
+                     char triangle, char uplo);
+/* Seconds of LAPACK's dsyevd (or ssyevd) with jobz on a copy of a (lower
+ * triangle), all host cores; NAN on failure. */
+double lapack_syevd_seconds(int64_t n, const double *a, char prec, char jobz);
 
 #endif

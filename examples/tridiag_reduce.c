@@ -9,6 +9,7 @@
 #include "common.h"
 #include "hyla.h"
 #include "result.h"
+#include "spectra.h"
 
 static const char *prog = "tridiag_reduce";
 enum { OPT_UPLO = 1000, OPT_TRIANGLE, OPT_EIG, OPT_CUSOLVER };
@@ -50,40 +51,6 @@ static void usage(void)
 	       prog);
 }
 
-/* The input symmetric: mirrored from one triangle, or checked (dies with
- * the worst pair when |a(i,j) - a(j,i)| > 100 n eps max|a|), then mirrored
- * from uplo's triangle: the one the reduction reads, as dsytrd, so the
- * checks judge the matrix that was reduced. */
-static void make_symmetric(const struct driver_options *o, int64_t n, double *a)
-{
-	char from = triangle ? triangle : o->input ? 0 : 'L';
-	double worst = 0, top = 0;
-	int64_t wi = 0, wj = 0;
-	for (int64_t j = 0; j < n; j++)
-		for (int64_t i = j; i < n; i++) {
-			double *lo = &a[i + j * n], *up = &a[j + i * n];
-			top = fmax(top, fmax(fabs(*lo), fabs(*up)));
-			if (from == 'L')
-				*up = *lo;
-			else if (from == 'U')
-				*lo = *up;
-			else if (fabs(*lo - *up) > worst)
-				worst = fabs(*lo - *up), wi = i, wj = j;
-		}
-	double eps = o->prec == 's' ? 0x1p-24 : 0x1p-53;
-	if (!from && worst > 100 * n * eps * top)
-		die_usage(prog, "--input %s is not symmetric: |a(%lld,%lld) - a(%lld,%lld)| = %.3g "
-		          "(use --triangle L or U to take one triangle)", o->input, (long long)wi + 1,
-		          (long long)wj + 1, (long long)wj + 1, (long long)wi + 1, worst);
-	for (int64_t j = 0; !from && worst > 0 && j < n; j++)
-		for (int64_t i = j + 1; i < n; i++) {
-			if (uplo == 'L')
-				a[j + i * n] = a[i + j * n];
-			else
-				a[i + j * n] = a[j + i * n];
-		}
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option extra[] = {{"uplo", required_argument, 0, OPT_UPLO},
@@ -114,7 +81,7 @@ int main(int argc, char **argv)
 	driver_matrix(prog, &o, a0);
 	o.work_power = 3; /* the progress estimate: see driver_progress_begin */
 	hyla_options opts = {.nb = o.nb};
-	make_symmetric(&o, n, a0);
+	symmetric_input(prog, &o, n, a0, triangle, uplo);
 	driver_start(prog, &o);
 
 	void *a = hyla_malloc(elsize * nn), *v = malloc(elsize * (size_t)(3 * n));

@@ -132,6 +132,20 @@ tridiag_reduce)
 	expect_usage_error 100 --require-gpu
 	run_env=
 	;;
+eigh)
+	printf '%s array real general\n2 2\n1\n2\n3\n4\n' "$mm" > "$dir/unsym.mtx"
+	expect_usage_error --input "$dir/unsym.mtx"
+	expect_usage_error --input "$dir/unsym.mtx" --triangle X
+	expect_naming "--kind applies" --input "$dir/ok.npy" --kind known
+	expect_usage_error 100 --triangle L
+	expect_usage_error 100 --uplo Q
+	expect_naming "'spiky'" 100 --kind spiky
+	expect_naming "'50'" 100 50
+	expect_usage_error 2000000000
+	run_env=STARPU_NCUDA=0
+	expect_usage_error 100 --cusolver
+	run_env=
+	;;
 *)
 	expect_naming "'50'" 100 50
 	expect_usage_error 2000000000
