@@ -33,6 +33,11 @@ int hyla__check_sytrd_args(char uplo, int64_t n, const void *a, int64_t lda, con
  * -6 w); 0 when all are good. */
 int hyla__check_syevd_args(char jobz, char uplo, int64_t n, const void *a, int64_t lda,
                            const void *w);
+/* LAPACK dgesdd's argument checks (-1 jobz, -2 m, -3 n, -4 a, -5 lda, -6 s,
+ * -7 u, -8 ldu, -9 vt, -10 ldvt); 0 when all are good. */
+int hyla__check_gesdd_args(char jobz, int64_t m, int64_t n, const void *a, int64_t lda,
+                           const void *s, const void *u, int64_t ldu, const void *vt,
+                           int64_t ldvt);
 /* LAPACK dgebrd's argument checks (-1 m, -2 n, -3 a, -4 lda, -5 d, -6 e,
  * -7 tauq, -8 taup); 0 when all are good. */
 int hyla__check_gebrd_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *d,

@@ -133,6 +133,40 @@ int hyla__check_syevd_args(char jobz, char uplo, int64_t n, const void *a, int64
 	return HYLA_SUCCESS;
 }
 
+int hyla__check_gesdd_args(char jobz, int64_t m, int64_t n, const void *a, int64_t lda,
+                           const void *s, const void *u, int64_t ldu, const void *vt,
+                           int64_t ldvt)
+{
+	char j = jobz >= 'a' && jobz <= 'z' ? (char)(jobz - 'a' + 'A') : jobz;
+	int64_t mn = m < n ? m : n;
+	if (j != 'N' && j != 'S' && j != 'A' && j != 'O')
+		return HYLA_ERROR(-1, "jobz = '%c' must be 'N', 'S', 'A' or 'O'", jobz);
+	if (m < 0 || m > INT32_MAX)
+		return HYLA_ERROR(-2, "m = %lld must be in [0, 2^31)" LIMIT, (long long)m);
+	if (n < 0 || n > INT32_MAX)
+		return HYLA_ERROR(-3, "n = %lld must be in [0, 2^31)" LIMIT, (long long)n);
+	if (!a && mn > 0)
+		return HYLA_ERROR(-4, "a is NULL");
+	if (lda < (m > 1 ? m : 1) || lda > INT32_MAX)
+		return HYLA_ERROR(-5, "lda = %lld must be in [max(1, m), 2^31)" LIMIT, (long long)lda);
+	if (!s && mn > 0)
+		return HYLA_ERROR(-6, "s is NULL");
+	int want_u = j == 'S' || j == 'A' || (j == 'O' && m < n);
+	int want_vt = j == 'S' || j == 'A' || (j == 'O' && m >= n);
+	if (want_u && !u && mn > 0)
+		return HYLA_ERROR(-7, "u is NULL");
+	if (ldu < 1 || ldu > INT32_MAX || (want_u && ldu < m))
+		return HYLA_ERROR(-8, "ldu = %lld must be at least %lld", (long long)ldu,
+		                  (long long)(want_u && m > 1 ? m : 1));
+	if (want_vt && !vt && mn > 0)
+		return HYLA_ERROR(-9, "vt is NULL");
+	int64_t rows = j == 'A' || (j == 'O' && m >= n) ? n : j == 'S' ? mn : 1;
+	if (ldvt < 1 || ldvt > INT32_MAX || ldvt < rows)
+		return HYLA_ERROR(-10, "ldvt = %lld must be at least %lld", (long long)ldvt,
+		                  (long long)(rows > 1 ? rows : 1));
+	return HYLA_SUCCESS;
+}
+
 int hyla__check_gebrd_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *d,
                            const void *e, const void *tauq, const void *taup)
 {

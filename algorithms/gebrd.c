@@ -151,6 +151,14 @@ static int gebrd_graph(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, 
 	return hyla__finish_sync(&seq, &A, submit_call(&A, d, e, tauq, taup, o, &seq));
 }
 
+int TYPED(hyla__gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                       real_t *tauq, real_t *taup, const hyla_options *o)
+{
+	int64_t nb = o->nb ? o->nb : hyla__default_nb("gebrd", m, n);
+	return (m < n ? m : n) <= nb ? TYPED(hyla__host_gebrd)(m, n, a, lda, d, e, tauq, taup)
+	                             : gebrd_graph(m, n, a, lda, d, e, tauq, taup, o, nb);
+}
+
 #ifdef HYLA_PREC_D
 int hyla_dgebrd(int64_t m, int64_t n, double *a, int64_t lda, double *d, double *e, double *tauq,
                 double *taup, const hyla_options *opts)
@@ -166,9 +174,7 @@ int hyla_sgebrd(int64_t m, int64_t n, float *a, int64_t lda, float *d, float *e,
 	if (ret != HYLA_SUCCESS || m == 0 || n == 0 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
-	int64_t nb = o.nb ? o.nb : hyla__default_nb("gebrd", m, n);
-	ret = (m < n ? m : n) <= nb ? TYPED(hyla__host_gebrd)(m, n, a, lda, d, e, tauq, taup)
-	                            : gebrd_graph(m, n, a, lda, d, e, tauq, taup, &o, nb);
+	ret = TYPED(hyla__gebrd)(m, n, a, lda, d, e, tauq, taup, &o);
 	hyla__context_leave(&o, outer);
 	return ret;
 }

@@ -130,3 +130,22 @@ int TYPED(hyla__host_syevd)(char jobz, char uplo, int64_t n, real_t *a, int64_t 
 	free(work), free(iwork);
 	return info;
 }
+
+int TYPED(hyla__host_gesdd)(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, real_t *s,
+                            real_t *u, int64_t ldu, real_t *vt, int64_t ldvt)
+{
+	lapack_int lm = (lapack_int)m, ln = (lapack_int)n, ld = (lapack_int)lda;
+	lapack_int lu = (lapack_int)ldu, lv = (lapack_int)ldvt, k = lm < ln ? lm : ln;
+	real_t size;
+	lapack_int *iwork = malloc(sizeof *iwork * (size_t)(8 * (k > 0 ? k : 1)));
+	if (!iwork)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgesdd's workspace");
+	LAPACKE(gesdd_work)(LAPACK_COL_MAJOR, jobz, lm, ln, a, ld, s, u, lu, vt, lv, &size, -1, iwork);
+	lapack_int lwork = lwork_of(size, 4 * k * k + 7 * k + (m > n ? m : n));
+	real_t *work = malloc(sizeof *work * (size_t)lwork);
+	int info = work ? (int)LAPACKE(gesdd_work)(LAPACK_COL_MAJOR, jobz, lm, ln, a, ld, s, u, lu, vt,
+	                                           lv, work, lwork, iwork)
+	                : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dgesdd's workspace");
+	free(work), free(iwork);
+	return info;
+}

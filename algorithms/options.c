@@ -104,7 +104,8 @@ static const struct {
 } routines[] = {
 	{"mgs", mgs_nb},     {"cgs", cgs_nb},     {"geqrf", geqrf_nb}, {"orgqr", orgqr_nb},
 	{"sytrd", sytrd_nb}, {"gebrd", gebrd_nb}, {"gehrd", gehrd_nb}, {"orghr", orgqr_nb},
-	{"syevd", sytrd_nb}, /* its reduction's; the eigenvectors' product takes orgqr's */
+	{"syevd", sytrd_nb}, /* their reductions'; the vectors' products take orgqr's */
+	{"gesdd", gebrd_nb},
 };
 
 int64_t hyla__default_nb(const char *routine, int64_t m, int64_t n)

@@ -100,6 +100,30 @@ int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla
 	return ret == HYLA_SUCCESS ? hyla__sequence_fence(seq, A, B) : ret;
 }
 
+int TYPED(hyla__ormqr_submit)(const hyla_desc *V, const hyla_desc *tau, const hyla_desc *C,
+                              int64_t offset, const hyla_options *o)
+{
+	int64_t nb = V->nb;
+	int lookahead;
+	int64_t group = hyla__update_group(C->nt, hyla__update_width(o, C->n), nb, &lookahead);
+	starpu_data_handle_t w = hyla__workspace_vector(nb * group * nb, sizeof(real_t));
+	int ret = HYLA_SUCCESS;
+	for (int64_t i = V->nt - 1; i >= 0 && ret == HYLA_SUCCESS; i--) {
+		int64_t c0 = i * nb + offset;
+		starpu_data_handle_t t = hyla__workspace(hyla__tile_cols(V, i), hyla__tile_cols(V, i),
+		                                         sizeof(real_t));
+		ret = TASK(larft)(hyla__tile(V, 0, i), hyla__tile(tau, i, 0), t, c0, STARPU_MAX_PRIO);
+		for (int64_t c = 0; c < C->nt && ret == HYLA_SUCCESS; c += group) {
+			int count = (int)(C->nt - c < group ? C->nt - c : group);
+			ret = TASK(larfb)(hyla__tile(V, 0, i), t, w, &C->tiles[c], count, c0, 0,
+			                  STARPU_DEFAULT_PRIO);
+		}
+		hyla__workspace_release(t);
+	}
+	hyla__workspace_release(w);
+	return ret;
+}
+
 /* hyla__orgqr_submit with tau registered here (the sequence owns it). */
 static int submit_call(const hyla_desc *A, const hyla_desc *B, const real_t *tau,
                        const hyla_options *o, hyla_sequence *seq)

@@ -21,31 +21,6 @@
 #include "runtime.h"
 #include "typed.h"
 
-/* Z = Q Z with the reflectors V (column panels of width nb, n-1 of them,
- * row offset 1) and their tau's tiles; Z's panels in groups. */
-static int submit_back_transform(const hyla_desc *V, const hyla_desc *Tau, const hyla_desc *Z,
-                                 const hyla_options *o)
-{
-	int64_t nb = V->nb;
-	int lookahead;
-	int64_t group = hyla__update_group(Z->nt, hyla__update_width(o, Z->n), nb, &lookahead);
-	starpu_data_handle_t w = hyla__workspace_vector(nb * group * nb, sizeof(real_t));
-	int ret = HYLA_SUCCESS;
-	for (int64_t i = V->nt - 1; i >= 0 && ret == HYLA_SUCCESS; i--) {
-		int64_t c0 = i * nb + 1, width = hyla__tile_cols(V, i);
-		starpu_data_handle_t t = hyla__workspace(width, width, sizeof(real_t));
-		ret = TASK(larft)(hyla__tile(V, 0, i), hyla__tile(Tau, i, 0), t, c0, STARPU_MAX_PRIO);
-		for (int64_t c = 0; c < Z->nt && ret == HYLA_SUCCESS; c += group) {
-			int count = (int)(Z->nt - c < group ? Z->nt - c : group);
-			ret = TASK(larfb)(hyla__tile(V, 0, i), t, w, &Z->tiles[c], count, c0, 0,
-			                  STARPU_DEFAULT_PRIO);
-		}
-		hyla__workspace_release(t);
-	}
-	hyla__workspace_release(w);
-	return ret;
-}
-
 /* After the reduction (lower): T's eigenvectors over a, then Q Z. */
 static int eigenvectors(int64_t n, real_t *a, int64_t lda, real_t *w, real_t *e, real_t *tau,
                         const hyla_options *o)
@@ -76,7 +51,7 @@ static int eigenvectors(int64_t n, real_t *a, int64_t lda, real_t *w, real_t *e,
 	if (sub == HYLA_SUCCESS)
 		sub = TYPED(hyla__insert_stedc)(D.tiles[0], E.tiles[0], &Z, &seq);
 	if (sub == HYLA_SUCCESS)
-		sub = submit_back_transform(&V, &Tau, &Z, o);
+		sub = TYPED(hyla__ormqr_submit)(&V, &Tau, &Z, 1, o);
 	if (sub == HYLA_SUCCESS)
 		sub = hyla__sequence_fence(&seq, &Z, &V);
 	free(D.tiles), free(E.tiles), free(Tau.tiles); /* the handles are the sequence's */

@@ -31,12 +31,24 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla_desc *tau,
                               const hyla_options *o, hyla_sequence *seq);
 
+/* Submits C = Q C (dormqr's product, left, no transpose) with the reflectors
+ * in V (column panels, as dgeqrf leaves them but offset rows down: panel
+ * i's first unit element in row i V->nb + offset) and tau's tiles (V->nb
+ * scalars each, R): for each panel from the last, its T and its block
+ * reflector on C's panels (RW, in groups as o says). */
+int TYPED(hyla__ormqr_submit)(const hyla_desc *V, const hyla_desc *tau, const hyla_desc *C,
+                              int64_t offset, const hyla_options *o);
+
 /* The tridiagonal reduction of the n-by-n a (upper: its upper triangle),
  * dsytrd's output, in the calling thread's context: the task graph over
  * panels of o's width (else the default), or LAPACK's dsytrd on the host
  * for n at most that. LAPACK's info, or HYLA_ERR_*. */
 int TYPED(hyla__sytrd)(int upper, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
                        real_t *tau, const hyla_options *o);
+
+/* The bidiagonal reduction of the m-by-n a, dgebrd's output, the same way. */
+int TYPED(hyla__gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
+                       real_t *tauq, real_t *taup, const hyla_options *o);
 
 /* LAPACK on the host (algorithms/host.c), each routine's own arguments;
  * ormhr applies the Q of the reduced block b: C = op(Q) C (side 'L') or
@@ -54,5 +66,7 @@ int TYPED(hyla__host_gehrd)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int6
 int TYPED(hyla__host_ormhr)(char side, char trans, int64_t rows, int64_t cols, const real_t *b,
                             int64_t ld, const real_t *tau, real_t *c);
 int TYPED(hyla__host_syevd)(char jobz, char uplo, int64_t n, real_t *a, int64_t lda, real_t *w);
+int TYPED(hyla__host_gesdd)(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, real_t *s,
+                            real_t *u, int64_t ldu, real_t *vt, int64_t ldvt);
 
 #endif

@@ -128,13 +128,20 @@ int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
                                    starpu_data_handle_t taup, starpu_data_handle_t scratch,
                                    int64_t col);
 
-/* The symmetric tridiagonal eigenproblem (codelets/stedc.c), a CPU task:
+/* The symmetric tridiagonal eigenproblem (codelets/condensed.c), a CPU task:
  * d (vector of n, RW) and e (vector of n - 1, RW) as dsytrd leaves them;
  * the eigenvalues into d, ascending, and with z (NULL: none) the
  * eigenvectors into z's panels (W, one n-by-n matrix). LAPACK's info > 0
  * fails seq. */
 int TYPED(hyla__insert_stedc)(starpu_data_handle_t d, starpu_data_handle_t e, const hyla_desc *z,
                               hyla_sequence *seq);
+/* The upper bidiagonal SVD (the same file): d (n, RW) and e (n - 1, RW) as
+ * dgebrd leaves them; the singular values into d, descending, and with u
+ * and w (NULL: none) B's left singular vectors on top of u's panels (W,
+ * one m-by-k matrix, k >= n: the identity's columns n.. below and beside
+ * them) and the transpose of its right ones, V_B, into w's (W, n-by-n). */
+int TYPED(hyla__insert_bdsdc)(starpu_data_handle_t d, starpu_data_handle_t e, const hyla_desc *u,
+                              const hyla_desc *w, hyla_sequence *seq);
 
 /* The last step of both reductions (codelets/bands.c), a CPU task on the
  * tiles of d and e (nb each) and the panels of a (all RW): d and e where

@@ -153,3 +153,126 @@ double lapack_syevd_seconds(int64_t n, const double *a, char prec, char jobz)
 	free(c), free(w);
 	return t;
 }
+
+const char *const singular_kinds[] = {"random", "graded", "geometric", NULL};
+
+/* A random orthogonal rows-by-cols q (rows >= cols): the Q of a random
+ * matrix's QR; 0 or -1. */
+static int random_orthogonal(int64_t rows, int64_t cols, double *q, int seed)
+{
+	double *tau = malloc(sizeof *tau * (size_t)cols);
+	lapack_int r = (lapack_int)rows, c = (lapack_int)cols;
+	random_matrix(rows, cols, q, rows, seed);
+	int ret = tau && !LAPACKE_dgeqrf(LAPACK_COL_MAJOR, r, c, q, r, tau) &&
+	                  !LAPACKE_dorgqr(LAPACK_COL_MAJOR, r, c, c, q, r, tau) ? 0 : -1;
+	free(tau);
+	return ret;
+}
+
+int general_matrix(const char *kind, int64_t m, int64_t n, double *a, int seed, double *known)
+{
+	if (!strcmp(kind, "random") || !strcmp(kind, "graded")) {
+		random_matrix(m, n, a, m, seed);
+		if (!strcmp(kind, "graded"))
+			for (int64_t j = 0; j < n; j++)
+				for (int64_t i = 0; i < m; i++)
+					a[i + j * m] *= pow(10, -6.0 * (double)i / (double)m);
+		return 0;
+	}
+	if (strcmp(kind, "geometric"))
+		return -1;
+	int64_t k = m < n ? m : n;
+	double *u = malloc(sizeof *u * (size_t)(m * k)), *v = malloc(sizeof *v * (size_t)(n * k));
+	int ret = u && v && !random_orthogonal(m, k, u, seed) && !random_orthogonal(n, k, v, seed + 1)
+	              ? 0 : -1;
+	if (ret == 0) {
+		for (int64_t j = 0; j < k; j++) {
+			double s = k > 1 ? pow(1e-12, (double)j / (double)(k - 1)) : 1;
+			if (known)
+				known[j] = s;
+			for (int64_t i = 0; i < m; i++)
+				u[i + j * m] *= s;
+		}
+		cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, m, n, k, 1, u, m, v, n, 0, a, m);
+	}
+	free(u), free(v);
+	return ret;
+}
+
+/* ||I - X X^T||_F for the rows-by-cols x, rows <= cols. */
+static double row_orthogonality(int64_t rows, int64_t cols, const double *x, int64_t ldx)
+{
+	double *w = calloc((size_t)(rows * rows), sizeof *w);
+	if (!w)
+		return NAN;
+	for (int64_t j = 0; j < rows; j++)
+		w[j + j * rows] = 1;
+	cblas_dsyrk(CblasColMajor, CblasUpper, CblasNoTrans, rows, cols, -1, x, ldx, 1, w, rows);
+	double sum = 0;
+	for (int64_t j = 0; j < rows; j++)
+		for (int64_t i = 0; i <= j; i++)
+			sum += (i == j ? 1 : 2) * w[i + j * rows] * w[i + j * rows];
+	free(w);
+	return sqrt(sum);
+}
+
+int svd_residuals(int64_t m, int64_t n, const double *a, const double *s, const double *u,
+                  int64_t ldu, const double *vt, int64_t ldvt, double *resid, double *orth_u,
+                  double *orth_v)
+{
+	int64_t k = m < n ? m : n;
+	double *r = malloc(sizeof *r * (size_t)(m * n)), *us = malloc(sizeof *us * (size_t)(m * k));
+	if (!r || !us) {
+		free(r), free(us);
+		return -1;
+	}
+	memcpy(r, a, sizeof *r * (size_t)(m * n));
+	for (int64_t j = 0; j < k; j++)
+		for (int64_t i = 0; i < m; i++)
+			us[i + j * m] = u[i + j * ldu] * s[j];
+	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, -1, us, m, vt, ldvt, 1, r, m);
+	lapack_int lm = (lapack_int)m, ln = (lapack_int)n;
+	double norm = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', lm, ln, a, lm);
+	*resid = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', lm, ln, r, lm) / (norm > 0 ? norm : 1);
+	*orth_u = orthogonality(m, k, u, ldu);
+	*orth_v = row_orthogonality(k, n, vt, ldvt);
+	free(r), free(us);
+	return 0;
+}
+
+int lapack_singular_values(int64_t m, int64_t n, const double *a, double *s)
+{
+	double *c = malloc(sizeof *c * (size_t)(m * n));
+	if (!c)
+		return -1;
+	memcpy(c, a, sizeof *c * (size_t)(m * n));
+	lapack_int lm = (lapack_int)m;
+	int info = (int)LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'N', lm, (lapack_int)n, c, lm, s, NULL, 1,
+	                               NULL, 1);
+	free(c);
+	return info;
+}
+
+double lapack_gesdd_seconds(int64_t m, int64_t n, const double *a, char prec, char jobz)
+{
+	int64_t k = m < n ? m : n;
+	size_t el = prec == 's' ? sizeof(float) : sizeof(double);
+	void *c = working_copy(m, n, a, m, prec), *s = malloc(el * (size_t)k);
+	int want = jobz != 'N';
+	void *u = want ? malloc(el * (size_t)(m * k)) : NULL;
+	void *vt = want ? malloc(el * (size_t)(k * n)) : NULL;
+	double t = NAN;
+	if (c && s && (!want || (u && vt))) {
+		lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lk = (lapack_int)k, info;
+		host_blas_begin();
+		t = now_seconds();
+		info = prec == 's' ? LAPACKE_sgesdd(LAPACK_COL_MAJOR, jobz, lm, ln, c, lm, s, u, lm, vt,
+		                                    want ? lk : 1)
+		                   : LAPACKE_dgesdd(LAPACK_COL_MAJOR, jobz, lm, ln, c, lm, s, u, lm, vt,
+		                                    want ? lk : 1);
+		t = info ? NAN : now_seconds() - t;
+		host_blas_end();
+	}
+	free(c), free(s), free(u), free(vt);
+	return t;
+}

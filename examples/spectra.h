@@ -27,6 +27,29 @@ double eigenvalue_error(int64_t n, const double *w, const double *ref);
 /* LAPACK's dsyevd eigenvalues of the symmetric a (lower triangle) into w;
  * 0 or LAPACK's info. */
 int lapack_eigenvalues(int64_t n, const double *a, double *w);
+/* The kinds of general_matrix; NULL at the end. */
+extern const char *const singular_kinds[];
+/* An m-by-n a (leading dimension m) of kind (singular_kinds):
+ *   random     entries uniform in [-1, 1);
+ *   graded     random's scaled as D A, D = diag(10^(-6 i / m));
+ *   geometric  U diag(s) V^T, s from 1 down to 1e-12 geometrically (U, V
+ *              random orthogonal), its min(m, n) values into known
+ *              (descending; NULL: not wanted).
+ * Returns 0, or -1 for an unknown kind or no memory. */
+int general_matrix(const char *kind, int64_t m, int64_t n, double *a, int seed, double *known);
+/* For A = U diag(s) V^T with U m-by-k (ldu) and V^T k-by-n (ldvt), k =
+ * min(m, n): ||A - U S V^T||_F / ||A||_F (A = 0: the numerator),
+ * ||I - U^T U||_F and ||I - V^T V||_F; -1 for no memory. */
+int svd_residuals(int64_t m, int64_t n, const double *a, const double *s, const double *u,
+                  int64_t ldu, const double *vt, int64_t ldvt, double *resid, double *orth_u,
+                  double *orth_v);
+/* LAPACK's dgesdd singular values of the m-by-n a into s; 0 or LAPACK's
+ * info. */
+int lapack_singular_values(int64_t m, int64_t n, const double *a, double *s);
+/* Seconds of LAPACK's dgesdd (or sgesdd) with jobz on a copy of a, all
+ * host cores; NAN on failure. */
+double lapack_gesdd_seconds(int64_t m, int64_t n, const double *a, char prec, char jobz);
+
 /* A driver's input made symmetric (n-by-n, leading dimension n):
  * triangle ('L' or 'U', or 0) mirrored onto the other, else --input checked
  * (dies with the worst pair when |a(i,j) - a(j,i)| > 100 n eps max|a|) and

@@ -137,7 +137,7 @@ typedef struct hyla_options {
 } hyla_options;
 
 /* The options routine ("mgs", "cgs", "geqrf", "orgqr", "sytrd", "syevd",
- * "gebrd", "gehrd", "orghr") uses for an m-by-n matrix (n-by-n: m = n) on the
+ * "gebrd", "gesdd", "gehrd", "orghr") uses for an m-by-n matrix (n-by-n: m = n) on the
  * workers of opts->sched_ctx: opts's zero nb and update_width are filled in.
  * Returns 0, -1 for an unknown routine, -4 for a NULL opts. Calls hyla_init. */
 HYLA_API int hyla_options_defaults(const char *routine, int64_t m, int64_t n, hyla_options *opts);
@@ -254,6 +254,23 @@ HYLA_API int hyla_dgebrd(int64_t m, int64_t n, double *a, int64_t lda, double *d
                          double *tauq, double *taup, const hyla_options *opts);
 HYLA_API int hyla_sgebrd(int64_t m, int64_t n, float *a, int64_t lda, float *d, float *e,
                          float *tauq, float *taup, const hyla_options *opts);
+
+/* ---- Singular value decomposition -----------------------------------------
+ * LAPACK dgesdd's contract, A = U S V^T for an m-by-n A (any shape): the
+ * min(m, n) singular values into s, descending; jobz 'N': those alone; 'S':
+ * the first min(m, n) columns of U into u (ldu >= m) and rows of V^T into
+ * vt (ldvt >= min(m, n)); 'A': all m columns of U and n rows of V^T; 'O':
+ * as 'S', but U over a when m >= n, V^T over a else. a is destroyed.
+ * hyla_dgebrd's reduction, B's SVD on the cores (LAPACK's dbdsdc, divide and
+ * conquer), U = Q U_B and V = P V_B as Level-3 tasks where the models say
+ * (m < n: the same on A^T, in a copy); min(m, n) at most the block size:
+ * LAPACK's dgesdd on the host. Returns 0, -i for a bad argument i (11:
+ * opts), i > 0 where the bidiagonal solver did not converge, or HYLA_ERR_*. */
+HYLA_API int hyla_dgesdd(char jobz, int64_t m, int64_t n, double *a, int64_t lda, double *s,
+                         double *u, int64_t ldu, double *vt, int64_t ldvt,
+                         const hyla_options *opts);
+HYLA_API int hyla_sgesdd(char jobz, int64_t m, int64_t n, float *a, int64_t lda, float *s,
+                         float *u, int64_t ldu, float *vt, int64_t ldvt, const hyla_options *opts);
 
 /* ---- Hessenberg reduction ----------------------------------------------
  * Q^T A Q = H for an n-by-n A, LAPACK dgehrd's contract: on return H is on

@@ -102,6 +102,8 @@ int hyla__desc_wrap(hyla_desc *d, starpu_data_handle_t handle, int64_t nb);
  * from first on; a footprint that is the size itself (the task's model's
  * size base), for models whose cost the size alone decides. */
 int hyla__contiguous_cols(void *buffers[], int first, size_t elsize);
+/* The same for the panels buffers[first..end). */
+int hyla__contiguous_range(void *buffers[], int first, int end, size_t elsize);
 /* Whether a worker (or combined worker) is a GPU; and for a CPU body of a
  * parallel codelet (STARPU_SPMD) whose columns are independent, the
  * columns [*first, *first + return) of cols this core takes (all of them

@@ -6,11 +6,16 @@
 
 int hyla__contiguous_cols(void *buffers[], int first, size_t elsize)
 {
-	int nbuffers = hyla__task_buffers(starpu_task_get_current());
+	return hyla__contiguous_range(buffers, first, hyla__task_buffers(starpu_task_get_current()),
+	                              elsize);
+}
+
+int hyla__contiguous_range(void *buffers[], int first, int end, size_t elsize)
+{
 	char *base = (char *)STARPU_MATRIX_GET_PTR(buffers[first]);
 	uint32_t ld = STARPU_MATRIX_GET_LD(buffers[first]);
 	int cols = (int)STARPU_MATRIX_GET_NY(buffers[first]);
-	for (int b = first + 1; b < nbuffers; b++) {
+	for (int b = first + 1; b < end; b++) {
 		if ((char *)STARPU_MATRIX_GET_PTR(buffers[b]) != base + (size_t)cols * ld * elsize ||
 		    STARPU_MATRIX_GET_LD(buffers[b]) != ld)
 			return 0;

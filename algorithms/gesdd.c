@@ -1,0 +1,168 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* The singular value decomposition A = U S V^T (LAPACK dgesdd's contract):
+ * hyla's bidiagonal reduction Q^T A P = B (algorithms/gebrd.c), B's SVD
+ * U_B S V_B^T on the cores (LAPACK's dbdsdc, divide and conquer), and the
+ * vectors U = Q U_B and V = P V_B as task graphs. Typed source: see
+ * runtime/precision.h.
+ *
+ * For m >= n: Q's reflectors are dgeqrf's, in a's columns; P's are in a's
+ * rows, right of the superdiagonal: copied into columns, they are the
+ * tridiagonal reduction's, one row down. Each product is dormqr's
+ * (hyla__ormqr_submit): U = Q diag(U_B, I) on u's panels, V = P V_B on a
+ * workspace, transposed into vt at the end. For m < n: the same on A^T,
+ * whose U and V are A's V and U. */
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+#include "algorithms.h"
+#include "codelets.h"
+#include "runtime.h"
+#include "typed.h"
+
+/* b = a^T for the rows-by-cols a. */
+static void transpose(int64_t rows, int64_t cols, const real_t *a, int64_t lda, real_t *b,
+                      int64_t ldb)
+{
+	for (int64_t j = 0; j < cols; j++)
+		for (int64_t i = 0; i < rows; i++)
+			b[j + i * ldb] = a[i + j * lda];
+}
+
+/* The vectors' graph after the reduction of the m-by-n a (m >= n): u is
+ * m-by-k (k = n, or m for all of U), vt n-by-n. */
+static int vectors(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real_t *s, real_t *e,
+                   real_t *tauq, real_t *taup, real_t *u, int64_t ldu, real_t *vt, int64_t ldvt,
+                   const hyla_options *o)
+{
+	size_t bytes = sizeof(real_t) * (size_t)(2 * n * n);
+	real_t *pv = hyla_malloc(bytes), *w = pv + n * n; /* P's reflectors in columns; V */
+	if (!pv)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for P's reflectors and V (%zu bytes)", bytes);
+	for (int64_t i = 0; i + 2 < n; i++) /* reflector i: row i of a from column i + 2 */
+		for (int64_t j = i + 2; j < n; j++)
+			pv[j + i * n] = a[i + j * lda];
+	int64_t nb = o->nb ? o->nb : hyla__default_nb("orgqr", m, n);
+	hyla_desc Qr = {0}, Pr = {0}, U = {0}, W = {0};
+	int ret = hyla__desc_register_reflectors(&Qr, a, m, n, lda, nb, sizeof(real_t));
+	int have_p = ret == HYLA_SUCCESS && n > 1;
+	if (have_p)
+		ret = hyla__desc_register_reflectors(&Pr, pv, n, n - 1, n, nb, sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__desc_register_views(&U, u, m, k, ldu, nb, sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__desc_register_views(&W, w, n, n, n, nb, sizeof(real_t));
+	hyla_sequence seq = {0};
+	hyla_desc D = {0}, E = {0}, Tq = {0}, Tp = {0};
+	int sub = ret;
+	if (sub == HYLA_SUCCESS)
+		sub = hyla__sequence_vector(&seq, &D, s, n, n, sizeof(real_t));
+	if (sub == HYLA_SUCCESS) /* n = 1: e is a stand-in, never read */
+		sub = hyla__sequence_vector(&seq, &E, e, n > 1 ? n - 1 : 1, n, sizeof(real_t));
+	if (sub == HYLA_SUCCESS)
+		sub = hyla__sequence_vector(&seq, &Tq, tauq, n, nb, sizeof(real_t));
+	if (sub == HYLA_SUCCESS && have_p)
+		sub = hyla__sequence_vector(&seq, &Tp, taup, n - 1, nb, sizeof(real_t));
+	if (sub == HYLA_SUCCESS)
+		sub = TYPED(hyla__insert_bdsdc)(D.tiles[0], E.tiles[0], &U, &W, &seq);
+	if (sub == HYLA_SUCCESS)
+		sub = TYPED(hyla__ormqr_submit)(&Qr, &Tq, &U, 0, o);
+	if (sub == HYLA_SUCCESS && have_p)
+		sub = TYPED(hyla__ormqr_submit)(&Pr, &Tp, &W, 1, o);
+	if (sub == HYLA_SUCCESS)
+		sub = hyla__sequence_fence(&seq, &U, &W);
+	free(D.tiles), free(E.tiles), free(Tq.tiles), free(Tp.tiles); /* the sequence's handles */
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__finish_sync(&seq, &U, sub);
+	hyla__desc_unregister(&W);
+	hyla__desc_unregister(&Pr);
+	hyla__desc_unregister(&Qr);
+	if (ret == HYLA_SUCCESS)
+		transpose(n, n, w, n, vt, ldvt);
+	hyla_free(pv, bytes);
+	return ret;
+}
+
+/* The task graph's path for m >= n > the block size: all of U with k = m,
+ * its first n columns with k = n, none with u NULL. */
+static int svd_tall(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real_t *s,
+                    real_t *u, int64_t ldu, real_t *vt, int64_t ldvt, const hyla_options *o)
+{
+	real_t *e = malloc(sizeof *e * (size_t)(3 * n)), *tauq = e + n, *taup = tauq + n;
+	if (!e)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for e, tauq and taup");
+	int ret = TYPED(hyla__gebrd)(m, n, a, lda, s, e, tauq, taup, o);
+	if (ret == HYLA_SUCCESS && u)
+		ret = vectors(m, n, k, a, lda, s, e, tauq, taup, u, ldu, vt, ldvt, o);
+	else if (ret == HYLA_SUCCESS) {
+		lapack_int *iwork = malloc(sizeof *iwork * (size_t)(8 * n));
+		real_t *work = malloc(sizeof *work * (size_t)(4 * n));
+		ret = work && iwork ? (int)LAPACKE(bdsdc_work)(LAPACK_COL_MAJOR, 'U', 'N', (lapack_int)n, s,
+		                                               e, NULL, 1, NULL, 1, NULL, NULL, work, iwork)
+		                    : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dbdsdc's workspace");
+		free(work), free(iwork);
+	}
+	free(e);
+	return ret;
+}
+
+/* The graph's path for any shape: m < n through A^T (n-by-m), whose U is
+ * A's V and V A's U; jobz 'O' through a copy that then goes over a. */
+static int svd_graph(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, real_t *s, real_t *u,
+                     int64_t ldu, real_t *vt, int64_t ldvt, const hyla_options *o)
+{
+	int64_t mn = m < n ? m : n, big = m < n ? n : m;
+	int all = jobz == 'A', want = jobz != 'N';
+	int64_t k = all ? big : mn; /* the tall problem's U: big-by-k */
+	/* The tall problem's matrix, U and V^T (mn-by-mn), where the caller's
+	 * arrays do not serve. */
+	size_t elems = (size_t)((m < n ? big * mn : 0) + (want && (m < n || jobz == 'O') ? big * k : 0) +
+	                        (want && m < n ? mn * mn : 0));
+	real_t *copy = elems ? hyla_malloc(sizeof(real_t) * elems) : NULL, *next = copy;
+	if (elems && !copy)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for the SVD's copies (%zu elements)", elems);
+	real_t *ta = a, *tu = u, *tvt = vt;
+	int64_t ltu = ldu, ltvt = ldvt, lta = lda;
+	if (m < n) {
+		ta = next, next += big * mn, lta = big;
+		transpose(m, n, a, lda, ta, big);
+	}
+	if (want && (m < n || jobz == 'O'))
+		tu = next, next += big * k, ltu = big;
+	if (want && m < n)
+		tvt = next, ltvt = mn;
+	int ret = svd_tall(big, mn, k, ta, lta, s, want ? tu : NULL, ltu, tvt, ltvt, o);
+	if (ret == HYLA_SUCCESS && want && m < n) { /* A's U is V_t, its V^T is U_t^T */
+		transpose(mn, mn, tvt, ltvt, u, ldu);
+		transpose(big, k, tu, ltu, jobz == 'O' ? a : vt, jobz == 'O' ? lda : ldvt);
+	} else if (ret == HYLA_SUCCESS && jobz == 'O') {
+		for (int64_t j = 0; j < mn; j++)
+			memcpy(a + j * lda, tu + j * ltu, sizeof *a * (size_t)m);
+	}
+	if (copy)
+		hyla_free(copy, sizeof(real_t) * elems);
+	return ret;
+}
+
+#ifdef HYLA_PREC_D
+int hyla_dgesdd(char jobz, int64_t m, int64_t n, double *a, int64_t lda, double *s, double *u,
+                int64_t ldu, double *vt, int64_t ldvt, const hyla_options *opts)
+#else
+int hyla_sgesdd(char jobz, int64_t m, int64_t n, float *a, int64_t lda, float *s, float *u,
+                int64_t ldu, float *vt, int64_t ldvt, const hyla_options *opts)
+#endif
+{
+	hyla_options o;
+	int ret = hyla__check_gesdd_args(jobz, m, n, a, lda, s, u, ldu, vt, ldvt);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__options_check(opts, 11, &o);
+	if (ret != HYLA_SUCCESS || m == 0 || n == 0 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
+		return ret;
+	unsigned outer = hyla__context_enter(&o);
+	char job = jobz >= 'a' ? (char)(jobz - 'a' + 'A') : jobz;
+	int64_t nb = o.nb ? o.nb : hyla__default_nb("gebrd", m, n);
+	ret = (m < n ? m : n) <= nb
+	          ? TYPED(hyla__host_gesdd)(job, m, n, a, lda, s, u, ldu, vt, ldvt)
+	          : svd_graph(job, m, n, a, lda, s, u, ldu, vt, ldvt, &o);
+	hyla__context_leave(&o, outer);
+	return ret;
+}
