@@ -18,7 +18,7 @@ if(HYLA_WITH_CUDA)
 endif()
 list(REMOVE_ITEM hyla_starpu_libdirs ${CMAKE_C_IMPLICIT_LINK_DIRECTORIES}) # the system's
 set_target_properties(hyla hyla_lapack PROPERTIES INSTALL_RPATH "$ORIGIN;${hyla_starpu_libdirs}")
-set(hyla_drivers qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce eigh)
+set(hyla_drivers qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce eigh svd)
 set_target_properties(${hyla_drivers} PROPERTIES
   INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR};${hyla_starpu_libdirs}")
 

@@ -163,11 +163,14 @@ void *working_copy(int64_t m, int64_t n, const double *a, int64_t lda, char prec
 
 /* cuSOLVER's peer of a driver (CUDA builds only): QR = dgeqrf + dorgqr,
  * dsytrd (uplo), dgebrd (m >= n), dsyevd (uplo; values, or with vectors),
- * or the s versions. cusolver_seconds: its
+ * dgesvd (m >= n; values, or with the thin vectors), or the s versions. cusolver_seconds: its
  * time on the GPU on a copy of a already there, after a warm-up run; -1 on
  * failure. report_cusolver: that time and best's ratio to it as result
  * fields; 1 (after a one-line error) when it failed. */
-enum cusolver_peer { CUSOLVER_QR, CUSOLVER_SYTRD, CUSOLVER_GEBRD, CUSOLVER_SYEVD, CUSOLVER_SYEVD_VECTORS };
+enum cusolver_peer {
+	CUSOLVER_QR, CUSOLVER_SYTRD, CUSOLVER_GEBRD, CUSOLVER_SYEVD, CUSOLVER_SYEVD_VECTORS,
+	CUSOLVER_GESVD, CUSOLVER_GESVD_VECTORS
+};
 /* --cusolver given: 1, or a one-line error (exit 2) in a build without CUDA. */
 int cusolver_option(const char *prog);
 double cusolver_seconds(enum cusolver_peer peer, int64_t m, int64_t n, const double *a,

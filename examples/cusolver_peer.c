@@ -1,6 +1,6 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* cuSOLVER on the GPU as the peer of hyla's drivers (QR: geqrf + orgqr;
- * sytrd; gebrd; syevd), timed on data already on the GPU after one warm-up run.
+ * sytrd; gebrd; syevd; gesvd, its SVD for m >= n), timed on data already on the GPU after one warm-up run.
  * Built with CUDA. */
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -18,12 +18,13 @@
 	} while (0)
 
 /* One factorisation's device operands: the matrix, four vectors (tau or d,
- * e, tau / tauq, taup), the workspace and info. */
+ * e, tau / tauq, taup), the SVD's U (m-by-n) and V^T (n-by-n), the
+ * workspace and info. */
 struct operands {
 	cusolverDnHandle_t h;
 	int m, n, lwork;
 	char prec, uplo;
-	void *a, *v[4], *work;
+	void *a, *v[4], *u, *vt, *work;
 	int *info;
 };
 
@@ -55,6 +56,11 @@ static int workspace(enum cusolver_peer peer, const struct operands *o)
 	case CUSOLVER_SYEVD_VECTORS:
 		CHECK(d ? cusolverDnDsyevd_bufferSize(h, JOBZ(peer), FILL(o->uplo), o->n, a, o->n, v[0], &lq)
 		        : cusolverDnSsyevd_bufferSize(h, JOBZ(peer), FILL(o->uplo), o->n, a, o->n, v[0], &lq));
+		break;
+	case CUSOLVER_GESVD:
+	case CUSOLVER_GESVD_VECTORS:
+		CHECK(d ? cusolverDnDgesvd_bufferSize(h, o->m, o->n, &lq)
+		        : cusolverDnSgesvd_bufferSize(h, o->m, o->n, &lq));
 		break;
 	}
 	return lq > lo ? lq : lo;
@@ -90,6 +96,15 @@ static double timed(enum cusolver_peer peer, const struct operands *o)
 		CHECK(d ? cusolverDnDsyevd(h, JOBZ(peer), FILL(o->uplo), n, a, n, v[0], w, lw, o->info)
 		        : cusolverDnSsyevd(h, JOBZ(peer), FILL(o->uplo), n, a, n, v[0], w, lw, o->info));
 		break;
+	case CUSOLVER_GESVD:
+	case CUSOLVER_GESVD_VECTORS: {
+		signed char job = peer == CUSOLVER_GESVD_VECTORS ? 'S' : 'N';
+		CHECK(d ? cusolverDnDgesvd(h, job, job, m, n, a, m, v[0], o->u, m, o->vt, n, w, lw, v[1],
+		                           o->info)
+		        : cusolverDnSgesvd(h, job, job, m, n, a, m, v[0], o->u, m, o->vt, n, w, lw, v[1],
+		                           o->info));
+		break;
+	}
 	}
 	CHECK(cudaDeviceSynchronize());
 	return now_seconds() - t;
@@ -110,6 +125,10 @@ double cusolver_seconds(enum cusolver_peer peer, int64_t m, int64_t n, const dou
 	CHECK(cudaMalloc(&o.a, el * (size_t)(m * n)));
 	for (int i = 0; i < 4; i++)
 		CHECK(cudaMalloc(&o.v[i], el * (size_t)n));
+	if (peer == CUSOLVER_GESVD_VECTORS) {
+		CHECK(cudaMalloc(&o.u, el * (size_t)(m * n)));
+		CHECK(cudaMalloc(&o.vt, el * (size_t)(n * n)));
+	}
 	CHECK(cudaMalloc((void **)&o.info, sizeof *o.info));
 	CHECK((o.lwork = workspace(peer, &o)) < 0);
 	CHECK(cudaMalloc(&o.work, el * (size_t)(o.lwork > 0 ? o.lwork : 1)));
@@ -119,7 +138,7 @@ double cusolver_seconds(enum cusolver_peer peer, int64_t m, int64_t n, const dou
 		CHECK(best < 0);
 	}
 out:
-	cudaFree(o.a), cudaFree(o.work), cudaFree(o.info);
+	cudaFree(o.a), cudaFree(o.work), cudaFree(o.info), cudaFree(o.u), cudaFree(o.vt);
 	for (int i = 0; i < 4; i++)
 		cudaFree(o.v[i]);
 	if (o.h)
@@ -133,7 +152,8 @@ int report_cusolver(const char *prog, enum cusolver_peer peer, int64_t m, int64_
                     const double *a, int64_t lda, char prec, char uplo, double best)
 {
 	static const char *names[] = {"cusolver_geqrf_orgqr", "cusolver_sytrd", "cusolver_gebrd",
-	                              "cusolver_syevd", "cusolver_syevd"};
+	                              "cusolver_syevd", "cusolver_syevd", "cusolver_gesvd",
+	                              "cusolver_gesvd"};
 	double t = cusolver_seconds(peer, m, n, a, lda, prec, uplo);
 	if (t < 0) {
 		fprintf(stderr, "%s: error: %s failed\n", prog, names[peer]);

@@ -132,6 +132,14 @@ tridiag_reduce)
 	expect_usage_error 100 --require-gpu
 	run_env=
 	;;
+svd)
+	expect_naming "--kind applies" --input "$dir/ok.npy" --kind geometric
+	expect_naming "'spiky'" 100 --kind spiky
+	expect_usage_error 2000000000 2000000000
+	run_env=STARPU_NCUDA=0
+	expect_usage_error 100 --cusolver
+	run_env=
+	;;
 eigh)
 	printf '%s array real general\n2 2\n1\n2\n3\n4\n' "$mm" > "$dir/unsym.mtx"
 	expect_usage_error --input "$dir/unsym.mtx"

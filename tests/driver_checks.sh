@@ -52,14 +52,16 @@ for drv in hr_reduce tridiag_reduce bidiag_reduce qr_householder eigh; do
 	expect_pass_run $drv --input "$dir/zero.mtx"
 done
 expect_pass_run eigh --vectors --input "$dir/zero.mtx"
+expect_pass_run svd --vectors --input "$dir/zero.mtx"
 
 # Well-conditioned (diagonally dominant, symmetric) inputs scaled far out.
 for s in 1e200 1e-170; do
 	mm "$dir/scaled.mtx" 60 60 $s "(i == j ? 2 * n : 0) + sin(i * j + i + j)"
-	for drv in qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce eigh; do
+	for drv in qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce eigh svd; do
 		expect_pass_run $drv --input "$dir/scaled.mtx"
 	done
 	expect_pass_run eigh --vectors --input "$dir/scaled.mtx"
+	expect_pass_run svd --vectors --input "$dir/scaled.mtx"
 	expect_pass_run qr_cgs --input "$dir/scaled.mtx" --no-reorth
 	expect_pass_run qr_mgs --input "$dir/scaled.mtx" --form vector
 done

@@ -13,14 +13,14 @@
 # never a signal, a hang (60 s), a failed check or another exit status.
 # Besides, bad-* files (and /dev/zero) must be refused, and an
 # ok-MxN[-sym]-* file reduced by each driver whose shape it fits (QR:
-# M >= N; hr_reduce: square; tridiag_reduce, eigh: symmetric; bidiag_reduce: any).
+# M >= N; hr_reduce: square; tridiag_reduce, eigh: symmetric; bidiag_reduce, svd: any).
 # Usage: fuzz_drivers.sh CORPUS_DIR BUILD_DIR [--long]
 #   --long  2000 random mutations instead of 100 (about 5 times longer)
 # $HYLA_FUZZ_JOBS runs at once (default: the number of cores). On 2 cores
 # with a CPU-only StarPU: about 1 minute; with a CUDA-enabled StarPU, whose
 # libraries take 0.1 s to load per run, about 3 minutes.
 set -u
-drivers="qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce eigh"
+drivers="qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce eigh svd"
 
 # Whether the driver takes a matrix of that shape (an ok-MxN[-sym]-* name).
 fits() {
