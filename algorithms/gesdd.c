@@ -12,6 +12,7 @@
  * workspace, transposed into vt at the end. For m < n: the same on A^T,
  * whose U and V are A's V and U. */
 #include <lapacke.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "algorithms.h"
@@ -130,7 +131,18 @@ static int svd_graph(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, re
 		tu = next, next += big * k, ltu = big;
 	if (want && m < n)
 		tvt = next, ltvt = mn;
+	/* As dgesdd: a matrix whose largest entry is beyond sqrt(safe minimum) /
+	 * eps or its inverse is scaled inside that range first, the singular
+	 * values back after (a tiny matrix would lose digits to subnormals). */
+	lapack_int lb = (lapack_int)big, lm = (lapack_int)mn, ll = (lapack_int)lta;
+	real_t small = (real_t)sqrt(LAPACKE(lamch_work)('S')) / LAPACKE(lamch_work)('P');
+	real_t norm = LAPACKE(lange_work)(LAPACK_COL_MAJOR, 'M', lb, lm, ta, ll, NULL);
+	real_t to = norm > 0 && norm < small ? small : norm > 1 / small ? 1 / small : 0;
+	if (to != 0)
+		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, norm, to, lb, lm, ta, ll);
 	int ret = svd_tall(big, mn, k, ta, lta, s, want ? tu : NULL, ltu, tvt, ltvt, o);
+	if (to != 0)
+		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, to, norm, lm, 1, s, lm);
 	if (ret == HYLA_SUCCESS && want && m < n) { /* A's U is V_t, its V^T is U_t^T */
 		transpose(mn, mn, tvt, ltvt, u, ldu);
 		transpose(big, k, tu, ltu, jobz == 'O' ? a : vt, jobz == 'O' ? lda : ldvt);

@@ -14,6 +14,7 @@
  * (dlarft) and (I - V T V^T) on every panel of Z (Level-3 tasks, on the GPU
  * where the models say). Z is written over a by the stedc task. */
 #include <lapacke.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "algorithms.h"
@@ -61,7 +62,11 @@ static int eigenvectors(int64_t n, real_t *a, int64_t lda, real_t *w, real_t *e,
 	return ret;
 }
 
-/* The task graph's path, n above the reduction's block size. */
+/* The task graph's path, n above the reduction's block size. As dsyevd, a
+ * matrix whose largest entry is beyond sqrt(safe minimum / eps) or its
+ * inverse is scaled inside that range first, the eigenvalues back after:
+ * the reduction of a tiny matrix would otherwise lose digits to
+ * subnormal numbers. */
 static int syevd_graph(int vectors, int upper, int64_t n, real_t *a, int64_t lda, real_t *w,
                        const hyla_options *o)
 {
@@ -69,13 +74,21 @@ static int syevd_graph(int vectors, int upper, int64_t n, real_t *a, int64_t lda
 		for (int64_t j = 0; j < n; j++)
 			for (int64_t i = j + 1; i < n; i++)
 				a[i + j * lda] = a[j + i * lda];
+	lapack_int ln = (lapack_int)n, ld = (lapack_int)lda;
+	real_t small = (real_t)sqrt(LAPACKE(lamch_work)('S') / LAPACKE(lamch_work)('P'));
+	real_t norm = LAPACKE(lansy_work)(LAPACK_COL_MAJOR, 'M', 'L', ln, a, ld, NULL);
+	real_t to = norm > 0 && norm < small ? small : norm > 1 / small ? 1 / small : 0;
+	if (to != 0)
+		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'L', 0, 0, norm, to, ln, ln, a, ld);
 	real_t *e = malloc(sizeof *e * (size_t)(2 * (n - 1))), *tau = e + n - 1;
 	if (!e)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for e and tau");
 	int ret = TYPED(hyla__sytrd)(0, n, a, lda, w, e, tau, o);
 	if (ret == HYLA_SUCCESS)
 		ret = vectors ? eigenvectors(n, a, lda, w, e, tau, o)
-		              : (int)LAPACKE(sterf_work)((lapack_int)n, w, e);
+		              : (int)LAPACKE(sterf_work)(ln, w, e);
+	if (to != 0)
+		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, to, norm, ln, 1, w, ln);
 	free(e);
 	return ret;
 }

@@ -133,7 +133,7 @@ int dropin_route(int id, int valid, int64_t size)
 void dropin_done(int id, int ret)
 {
 	inside = 0;
-	if (ret != HYLA_SUCCESS) {
+	if (ret < 0) {
 		fprintf(stderr, "hyla_lapack: %s: hyla failed (%s) with the matrix partly "
 		        "transformed: aborting\n", dropin_name(id), hyla_strerror(ret));
 		abort();

@@ -8,7 +8,7 @@
 #include "hyla.h"
 
 /* The routines, each in double then single precision: index 2 r + (s). */
-enum { GEQRF, ORGQR, GEHRD, ORGHR, SYTRD, GEBRD, ROUTINES };
+enum { GEQRF, ORGQR, GEHRD, ORGHR, SYTRD, GEBRD, SYEVD, GESDD, ROUTINES };
 #define DROPIN_ID(r, prec) (2 * (r) + ((prec) == 's'))
 
 /* Whether call id, of the given size (the order of the work: min(m, n) for
@@ -18,7 +18,8 @@ enum { GEQRF, ORGQR, GEHRD, ORGHR, SYTRD, GEBRD, ROUTINES };
  * call. On 1, the caller calls hyla, then dropin_done with its result. */
 int dropin_route(int id, int valid, int64_t size);
 /* Ends a call dropin_route sent to hyla: a failure of hyla (the matrix may
- * be half transformed) is reported on stderr and aborts the process. */
+ * be half transformed) is reported on stderr and aborts the process; the
+ * solvers' info > 0 (no convergence) is LAPACK's, for the caller. */
 void dropin_done(int id, int ret);
 /* The options of hyla's calls ($HYLA_LAPACK_NB). */
 const hyla_options *dropin_options(void);

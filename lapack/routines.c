@@ -154,3 +154,74 @@ void sgebrd_(const int *m, const int *n, float *a, const int *lda, float *d, flo
 		lapack(m, n, a, lda, d, e, tauq, taup, work, lwork, info);
 	}
 }
+
+static int is(char c, char upper)
+{
+	return c == upper || c == upper - 'A' + 'a';
+}
+
+typedef void syevd_fn(const char *jobz, const char *uplo, const int *n, real_t *a, const int *lda,
+                      real_t *w, real_t *work, const int *lwork, int *iwork, const int *liwork,
+                      int *info, size_t jobz_len, size_t uplo_len);
+#ifdef HYLA_PREC_D
+void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
+             double *w, double *work, const int *lwork, int *iwork, const int *liwork, int *info,
+             size_t jobz_len, size_t uplo_len)
+#else
+void ssyevd_(const char *jobz, const char *uplo, const int *n, float *a, const int *lda, float *w,
+             float *work, const int *lwork, int *iwork, const int *liwork, int *info,
+             size_t jobz_len, size_t uplo_len)
+#endif
+{
+	syevd_fn *lapack = (syevd_fn *)dropin_system(ID(SYEVD));
+	int v = is(*jobz, 'V');
+	int64_t nn = *n;
+	/* dsyevd's minimum workspaces (n <= 1: 1) */
+	int64_t lwmin = nn <= 1 ? 1 : v ? 1 + 6 * nn + 2 * nn * nn : 2 * nn + 1;
+	int64_t liwmin = nn <= 1 || !v ? 1 : 3 + 5 * nn;
+	int valid = (v || is(*jobz, 'N')) && (is(*uplo, 'U') || is(*uplo, 'L')) && nn >= 0 &&
+	            *lda >= MAX(1, nn) && *lwork >= lwmin && *liwork >= liwmin;
+	if (dropin_route(ID(SYEVD), valid, nn)) {
+		lapack(jobz, uplo, n, a, lda, w, work, &query, iwork, &query, info, jobz_len, uplo_len);
+		int ret = PUBLIC(syevd)(*jobz, *uplo, nn, a, *lda, w, dropin_options());
+		dropin_done(ID(SYEVD), ret);
+		*info = ret;
+	} else {
+		lapack(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, jobz_len, uplo_len);
+	}
+}
+
+typedef void gesdd_fn(const char *jobz, const int *m, const int *n, real_t *a, const int *lda,
+                      real_t *s, real_t *u, const int *ldu, real_t *vt, const int *ldvt,
+                      real_t *work, const int *lwork, int *iwork, int *info, size_t jobz_len);
+#ifdef HYLA_PREC_D
+void dgesdd_(const char *jobz, const int *m, const int *n, double *a, const int *lda, double *s,
+             double *u, const int *ldu, double *vt, const int *ldvt, double *work,
+             const int *lwork, int *iwork, int *info, size_t jobz_len)
+#else
+void sgesdd_(const char *jobz, const int *m, const int *n, float *a, const int *lda, float *s,
+             float *u, const int *ldu, float *vt, const int *ldvt, float *work, const int *lwork,
+             int *iwork, int *info, size_t jobz_len)
+#endif
+{
+	gesdd_fn *lapack = (gesdd_fn *)dropin_system(ID(GESDD));
+	char j = is(*jobz, 'N') ? 'N' : is(*jobz, 'S') ? 'S' : is(*jobz, 'A') ? 'A'
+	       : is(*jobz, 'O') ? 'O' : 0;
+	int64_t mn = MIN(*m, *n), mx = MAX(*m, *n);
+	/* dgesdd's minimum lwork (LAPACK 3.11), and its ldu and ldvt rules */
+	int64_t lwmin = j == 'N' ? 3 * mn + MAX(mx, 7 * mn)
+	              : j == 'O' ? 3 * mn + MAX(mx, 5 * mn * mn + 4 * mn)
+	              : j == 'S' ? 4 * mn * mn + 7 * mn : 4 * mn * mn + 6 * mn + mx;
+	int want_u = j == 'S' || j == 'A' || (j == 'O' && *m < *n);
+	int64_t vt_rows = j == 'A' || (j == 'O' && *m >= *n) ? *n : j == 'S' ? mn : 1;
+	int valid = j && *m >= 0 && *n >= 0 && *lda >= MAX(1, *m) && *ldu >= 1 &&
+	            (!want_u || *ldu >= *m) && *ldvt >= MAX(1, vt_rows) && *lwork >= MAX(1, lwmin);
+	if (dropin_route(ID(GESDD), valid, mn)) {
+		lapack(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, &query, iwork, info, jobz_len);
+		int ret = PUBLIC(gesdd)(j, *m, *n, a, *lda, s, u, *ldu, vt, *ldvt, dropin_options());
+		dropin_done(ID(GESDD), ret);
+		*info = ret;
+	} else {
+		lapack(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork, info, jobz_len);
+	}
+}

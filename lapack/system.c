@@ -11,7 +11,8 @@
 
 static const char *names[2 * ROUTINES] = {"dgeqrf_", "sgeqrf_", "dorgqr_", "sorgqr_",
                                           "dgehrd_", "sgehrd_", "dorghr_", "sorghr_",
-                                          "dsytrd_", "ssytrd_", "dgebrd_", "sgebrd_"};
+                                          "dsytrd_", "ssytrd_", "dgebrd_", "sgebrd_",
+                                          "dsyevd_", "ssyevd_", "dgesdd_", "sgesdd_"};
 static void *routines[2 * ROUTINES];
 static pthread_once_t found = PTHREAD_ONCE_INIT;
 

@@ -236,8 +236,8 @@ for p in d s; do
 	for nb in $nbs; do
 		s=${full:+_nb$nb}
 		run ${p}nep$s xeigtst$p "$testers/nep.in" $nb "gehrd orghr"
-		run ${p}sep$s xeigtst$p "$testers/sep.in" $nb "sytrd orgqr"
-		run ${p}svd$s xeigtst$p "$testers/svd.in" $nb "gebrd geqrf orgqr"
+		run ${p}sep$s xeigtst$p "$testers/sep.in" $nb "sytrd orgqr syevd"
+		run ${p}svd$s xeigtst$p "$testers/svd.in" $nb "gebrd geqrf orgqr gesdd"
 		run ${p}ed$s xeigtst$p "$testers/${p}ed.in" $nb "gehrd orghr"
 		run ${p}sg$s xeigtst$p "$testers/${p}sg.in" $nb "sytrd"
 		run ${p}gqr$s xeigtst$p "$testers/gqr.in" $nb "geqrf orgqr"

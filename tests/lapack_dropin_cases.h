@@ -127,6 +127,74 @@ static void T(bidiagonal)(int m, int n, unsigned draw)
 	T(compare)("gebrd: tauq and taup", (size_t)(2 * mn), out + 2 * mn, ref + 2 * mn, m > n ? m : n);
 	free(a), free(b), free(work), free(out), free(ref);
 }
+/* max |A x_j - w_j x_j| / (n |A| eps) over the columns of the n-by-k x
+ * (ldx) with A the m-by-n a, w_j the values (n = m: eigenpairs) or, with
+ * y (m-by-k, ldy), |A x_j - w_j y_j| (singular triplets, x_j V's column);
+ * at most 100 for a backward stable solver's vectors. */
+static double T(pair_residual)(int m, int n, int k, const real_t *a, const real_t *w,
+                               const real_t *x, int ldx, const real_t *y, int ldy)
+{
+	double norm = 0, worst = 0;
+	for (size_t i = 0; i < (size_t)m * n; i++)
+		norm = fmax(norm, fabs((double)a[i]));
+	for (int j = 0; j < k; j++)
+		for (int i = 0; i < m; i++) {
+			double r = -(double)w[j] * (y ? y[i + (size_t)j * ldy] : x[i + (size_t)j * ldx]);
+			for (int l = 0; l < n; l++)
+				r += (double)a[i + (size_t)l * m] * x[l + (size_t)j * ldx];
+			worst = fmax(worst, fabs(r));
+		}
+	return worst / ((double)n * (norm > 0 ? norm : 1) * EPS);
+}
+
+/* dsyevd of a symmetric matrix's uplo triangle: the eigenvalues as the
+ * system LAPACK's, each eigenpair's residual small. */
+static void T(eigen)(char jobz, char uplo, int n, unsigned draw)
+{
+	int lwork = 1 + 6 * n + 2 * n * n, liwork = 3 + 5 * n, info;
+	real_t *a = T(random_matrix)(n, n, draw);
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < j; i++)
+			a[j + (size_t)i * n] = a[i + (size_t)j * n];
+	real_t *b = T(copy)(a, (size_t)n * n), *c = T(copy)(a, (size_t)n * n);
+	real_t *work = malloc(sizeof *work * (size_t)lwork), *w = malloc(sizeof *w * 2 * (size_t)n);
+	int *iwork = malloc(sizeof *iwork * (size_t)liwork);
+	L(syevd)(&jobz, &uplo, &n, a, &n, w, work, &lwork, iwork, &liwork, &info);
+	check(info == 0, "syevd %c %c %d: info %d", jobz, uplo, n, info);
+	R(syevd)(&jobz, &uplo, &n, b, &n, w + n, work, &lwork, iwork, &liwork, &info, 1, 1);
+	T(compare)("syevd: the eigenvalues", (size_t)n, w, w + n, n);
+	if (jobz == 'V') {
+		double r = T(pair_residual)(n, n, n, c, w, a, n, NULL, 0);
+		check(r <= 100, "syevd %c %d: eigenpair residual %.1f n |A| eps", uplo, n, r);
+	}
+	free(a), free(b), free(c), free(work), free(w), free(iwork);
+}
+
+/* dgesdd: the singular values as the system LAPACK's, with jobz S each
+ * triplet's residual small (A v_j = s_j u_j). */
+static void T(singular)(char jobz, int m, int n, unsigned draw)
+{
+	int k = m < n ? m : n, big = m > n ? m : n;
+	int lwork = 4 * k * k + 7 * k + big, info;
+	real_t *a = T(random_matrix)(m, n, draw), *b = T(copy)(a, (size_t)m * n);
+	real_t *c = T(copy)(a, (size_t)m * n), *work = malloc(sizeof *work * (size_t)lwork);
+	real_t *s = malloc(sizeof *s * 2 * (size_t)k), *u = malloc(sizeof *u * (size_t)m * k);
+	real_t *vt = malloc(sizeof *vt * (size_t)k * n), *v = malloc(sizeof *v * (size_t)n * k);
+	int *iwork = malloc(sizeof *iwork * 8 * (size_t)k);
+	L(gesdd)(&jobz, &m, &n, a, &m, s, u, &m, vt, &k, work, &lwork, iwork, &info);
+	check(info == 0, "gesdd %c %dx%d: info %d", jobz, m, n, info);
+	R(gesdd)("N", &m, &n, b, &m, s + k, NULL, &m, NULL, &k, work, &lwork, iwork, &info, 1);
+	T(compare)("gesdd: the singular values", (size_t)k, s, s + k, big);
+	if (jobz == 'S') {
+		for (int j = 0; j < k; j++)
+			for (int l = 0; l < n; l++)
+				v[l + (size_t)j * n] = vt[j + (size_t)l * k];
+		double r = T(pair_residual)(m, n, k, c, s, v, n, u, m);
+		check(r <= 100, "gesdd %dx%d: singular triplet residual %.1f n |A| eps", m, n, r);
+	}
+	free(a), free(b), free(c), free(work), free(s), free(u), free(vt), free(v), free(iwork);
+}
+
 
 /* Workspace queries: the drop-in answers as the system LAPACK does. */
 static void T(queries)(void)
@@ -154,6 +222,14 @@ static void T(queries)(void)
 	L(gebrd)(&m, &n, a, &m, t, t, t, t, &w1, &q, &info1);
 	R(gebrd)(&m, &n, a, &m, t, t, t, t, &w2, &q, &info2);
 	SAME("gebrd");
+	int iw1 = 0, iw2 = 0;
+	L(syevd)("V", "L", &n, a, &n, t, &w1, &q, &iw1, &q, &info1);
+	R(syevd)("V", "L", &n, a, &n, t, &w2, &q, &iw2, &q, &info2, 1, 1);
+	SAME("syevd");
+	check(iw1 == iw2, "syevd query: liwork %d, the system LAPACK's %d", iw1, iw2);
+	L(gesdd)("S", &m, &n, a, &m, t, a, &m, a, &n, &w1, &q, &iw1, &info1);
+	R(gesdd)("S", &m, &n, a, &m, t, a, &m, a, &n, &w2, &q, &iw2, &info2, 1);
+	SAME("gesdd");
 #undef SAME
 }
 
@@ -187,6 +263,17 @@ static void T(argument_errors)(void)
 	BAD("SYTRD", 9, L(sytrd)("U", &n, a, &n, t, t, t, w, &zero, &info));
 	BAD("GEBRD", 2, L(gebrd)(&m, &neg, a, &m, t, t, t, t, w, &lw, &info));
 	BAD("GEBRD", 10, L(gebrd)(&m, &n, a, &m, t, t, t, t, w, &n, &info));
+	int iw[100], liw = 100;
+	BAD("SYEVD", 1, L(syevd)("X", "L", &n, a, &n, t, w, &lw, iw, &liw, &info));
+	BAD("SYEVD", 2, L(syevd)("N", "X", &n, a, &n, t, w, &lw, iw, &liw, &info));
+	BAD("SYEVD", 5, L(syevd)("V", "U", &n, a, &one, t, w, &lw, iw, &liw, &info));
+	BAD("SYEVD", 8, L(syevd)("V", "L", &n, a, &n, t, w, &big, iw, &liw, &info));
+	BAD("SYEVD", 10, L(syevd)("V", "L", &n, a, &n, t, w, &lw, iw, &one, &info));
+	BAD("GESDD", 1, L(gesdd)("X", &m, &n, a, &m, t, a, &m, a, &n, w, &lw, iw, &info));
+	BAD("GESDD", 3, L(gesdd)("N", &m, &neg, a, &m, t, a, &m, a, &n, w, &lw, iw, &info));
+	BAD("GESDD", 8, L(gesdd)("S", &m, &n, a, &m, t, a, &n, a, &n, w, &lw, iw, &info));
+	BAD("GESDD", 10, L(gesdd)("A", &m, &n, a, &m, t, a, &m, a, &k, w, &lw, iw, &info));
+	BAD("GESDD", 12, L(gesdd)("S", &m, &n, a, &m, t, a, &m, a, &n, w, &big, iw, &info));
 #undef BAD
 }
 
@@ -343,6 +430,11 @@ static void T(all)(void)
 	T(tridiagonal)('U', 97, 7);
 	T(bidiagonal)(130, 100, 8);
 	T(bidiagonal)(90, 140, 9);
+	T(eigen)('V', 'L', 100, 10);
+	T(eigen)('N', 'U', 97, 11);
+	T(singular)('S', 130, 100, 12);
+	T(singular)('S', 90, 140, 13);
+	T(singular)('N', 100, 100, 14);
 	for (int kind = 0; kind < HARD_KINDS; kind++)
 		T(hard)(kind, 20 + kind);
 }
