@@ -64,7 +64,7 @@ static int vectors(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real
 	if (sub == HYLA_SUCCESS && have_p)
 		sub = hyla__sequence_vector(&seq, &Tp, taup, n - 1, nb, sizeof(real_t));
 	if (sub == HYLA_SUCCESS)
-		sub = TYPED(hyla__insert_bdsdc)(D.tiles[0], E.tiles[0], &U, &W, &seq);
+		sub = TYPED(hyla__insert_bdsdc)(&D, &E, &U, &W, &seq);
 	if (sub == HYLA_SUCCESS)
 		sub = TYPED(hyla__ormqr_submit)(&Qr, &Tq, &U, 0, o);
 	if (sub == HYLA_SUCCESS && have_p)

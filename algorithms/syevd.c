@@ -1,96 +1,69 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
-/* The symmetric eigensolver (LAPACK dsyevd's contract): hyla's tridiagonal
- * reduction Q^T A Q = T (algorithms/sytrd.c), T's eigenvalues and
- * eigenvectors Z on the cores (LAPACK's dsterf, or dstedc: Cuppen, "A
- * divide and conquer method for the symmetric tridiagonal eigenproblem",
- * 1981, in the stable form of Gu and Eisenstat, 1995), and the eigenvectors
- * of A, Q Z, as a task graph. Typed source: see runtime/precision.h.
+/* The symmetric eigensolver (LAPACK dsyevd's contract) as one task graph:
+ * the matrix in its lower triangle and within LAPACK's range (a first
+ * task), hyla's tridiagonal reduction Q^T A Q = T (algorithms/sytrd.c), T's
+ * eigenvalues and eigenvectors Z in a task on the cores (LAPACK's dsterf,
+ * or dstedc: Cuppen, "A divide and conquer method for the symmetric
+ * tridiagonal eigenproblem", 1981, in the stable form of Gu and
+ * Eisenstat, 1995), and the eigenvectors of A, Q Z. Typed source: see
+ * runtime/precision.h.
  *
- * Q = H(1) ... H(n-1), reflector i below the subdiagonal of column i (the
- * lower reduction's storage: the upper triangle is mirrored into the lower
- * one first). Those are a QR factorisation's reflectors one row down, so Q Z
- * is dormqr's product on rows 1..n-1 of Z: the reflectors, copied out of a,
- * in column panels of width nb; for each panel from the last, its T
- * (dlarft) and (I - V T V^T) on every panel of Z (Level-3 tasks, on the GPU
- * where the models say). Z is written over a by the stedc task. */
-#include <lapacke.h>
-#include <math.h>
+ * Q = H(1) ... H(n-1), reflector i below the subdiagonal of column i.
+ * Those are a QR factorisation's reflectors one row down, so Q Z is
+ * dormqr's product on rows 1..n-1 of Z (hyla__ormqr_submit): the
+ * reflectors copied out of the matrix (a task), Z written over it by the
+ * solver's task, then for each panel of reflectors from the last its T and
+ * its block reflector on every panel of Z (Level-3 tasks, on the GPU where
+ * the models say). */
 #include <stdlib.h>
-#include <string.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
 #include "typed.h"
 
-/* After the reduction (lower): T's eigenvectors over a, then Q Z. */
-static int eigenvectors(int64_t n, real_t *a, int64_t lda, real_t *w, real_t *e, real_t *tau,
-                        const hyla_options *o)
+/* A finish with nothing to look at: the wait frees its argument (the
+ * array of e and tau) once their handles are gone. */
+static int release(void *arg)
 {
-	size_t bytes = sizeof(real_t) * (size_t)(n * n);
-	real_t *v = hyla_malloc(bytes);
-	if (!v)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for the reflectors' copy (%zu bytes)", bytes);
-	for (int64_t j = 0; j + 1 < n; j++) /* the reflectors: below the subdiagonal */
-		memcpy(v + j * n + j + 1, a + j * lda + j + 1, sizeof *v * (size_t)(n - j - 1));
-	int64_t nb = o->nb ? o->nb : hyla__default_nb("orgqr", n, n);
-	hyla_desc V, Z;
-	int ret = hyla__desc_register_reflectors(&V, v, n, n - 1, n, nb, sizeof(real_t));
-	if (ret == HYLA_SUCCESS && (ret = hyla__desc_register_views(&Z, a, n, n, lda, nb,
-	                                                            sizeof(real_t))) != HYLA_SUCCESS)
-		hyla__desc_unregister(&V);
-	if (ret != HYLA_SUCCESS) {
-		hyla_free(v, bytes);
-		return ret;
-	}
-	hyla_sequence seq = {0};
-	hyla_desc D = {0}, E = {0}, Tau = {0};
-	int sub = hyla__sequence_vector(&seq, &D, w, n, n, sizeof(real_t));
-	if (sub == HYLA_SUCCESS)
-		sub = hyla__sequence_vector(&seq, &E, e, n - 1, n, sizeof(real_t));
-	if (sub == HYLA_SUCCESS)
-		sub = hyla__sequence_vector(&seq, &Tau, tau, n - 1, nb, sizeof(real_t));
-	if (sub == HYLA_SUCCESS)
-		sub = TYPED(hyla__insert_stedc)(D.tiles[0], E.tiles[0], &Z, &seq);
-	if (sub == HYLA_SUCCESS)
-		sub = TYPED(hyla__ormqr_submit)(&V, &Tau, &Z, 1, o);
-	if (sub == HYLA_SUCCESS)
-		sub = hyla__sequence_fence(&seq, &Z, &V);
-	free(D.tiles), free(E.tiles), free(Tau.tiles); /* the handles are the sequence's */
-	ret = hyla__finish_sync(&seq, &Z, sub);
-	hyla__desc_unregister(&V);
-	hyla_free(v, bytes);
-	return ret;
+	(void)arg;
+	return 0;
 }
 
-/* The task graph's path, n above the reduction's block size. As dsyevd, a
- * matrix whose largest entry is beyond sqrt(safe minimum / eps) or its
- * inverse is scaled inside that range first, the eigenvalues back after:
- * the reduction of a tiny matrix would otherwise lose digits to
- * subnormal numbers. */
-static int syevd_graph(int vectors, int upper, int64_t n, real_t *a, int64_t lda, real_t *w,
-                       const hyla_options *o)
+/* Submits the eigensolver on A (column-panel views of the n-by-n matrix,
+ * uplo's triangle given) into w (n, the caller's), with the eigenvectors
+ * over A when vectors, and the sequence's fence. */
+static int submit_syevd(const hyla_desc *A, int vectors, int upper, real_t *w,
+                        const hyla_options *o, hyla_sequence *seq)
 {
-	if (upper) /* dsyevd reads one triangle: the lower one gets the upper's values */
-		for (int64_t j = 0; j < n; j++)
-			for (int64_t i = j + 1; i < n; i++)
-				a[i + j * lda] = a[j + i * lda];
-	lapack_int ln = (lapack_int)n, ld = (lapack_int)lda;
-	real_t small = (real_t)sqrt(LAPACKE(lamch_work)('S') / LAPACKE(lamch_work)('P'));
-	real_t norm = LAPACKE(lansy_work)(LAPACK_COL_MAJOR, 'M', 'L', ln, a, ld, NULL);
-	real_t to = norm > 0 && norm < small ? small : norm > 1 / small ? 1 / small : 0;
-	if (to != 0)
-		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'L', 0, 0, norm, to, ln, ln, a, ld);
-	real_t *e = malloc(sizeof *e * (size_t)(2 * (n - 1))), *tau = e + n - 1;
+	int64_t n = A->n, nb = A->nb;
+	real_t *e = malloc(sizeof *e * (size_t)(n > 1 ? 2 * (n - 1) : 1));
 	if (!e)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for e and tau");
-	int ret = TYPED(hyla__sytrd)(0, n, a, lda, w, e, tau, o);
+	int ret = hyla__sequence_finish(seq, release, e);
+	hyla_desc out[3] = {{0}}; /* d, e, tau */
+	const hyla_desc *V = NULL;
+	starpu_data_handle_t scale = hyla__workspace_vector(2, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
-		ret = vectors ? eigenvectors(n, a, lda, w, e, tau, o)
-		              : (int)LAPACKE(sterf_work)(ln, w, e);
-	if (to != 0)
-		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, to, norm, ln, 1, w, ln);
-	free(e);
-	return ret;
+		ret = hyla__sequence_vector(seq, &out[0], w, n, nb, sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__sequence_vector(seq, &out[1], e, n - 1, nb, sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__sequence_vector(seq, &out[2], e + n - 1, n - 1, nb, sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = TYPED(hyla__insert_syevd_prepare)(A, upper, scale);
+	if (ret == HYLA_SUCCESS)
+		ret = TYPED(hyla__sytrd_submit)(A, 0, out, o);
+	if (ret == HYLA_SUCCESS && vectors && n > 1) /* the reflectors, before Z overwrites them */
+		ret = hyla__sequence_matrix(seq, n, n - 1, nb, sizeof(real_t), &V);
+	if (ret == HYLA_SUCCESS && V)
+		ret = TYPED(hyla__insert_copy)(A, V);
+	if (ret == HYLA_SUCCESS)
+		ret = TYPED(hyla__insert_stedc)(&out[0], &out[1], scale, vectors ? A : NULL, seq);
+	if (ret == HYLA_SUCCESS && V)
+		ret = TYPED(hyla__ormqr_submit)(V, &out[2], A, 1, o);
+	hyla__workspace_release(scale);
+	free(out[0].tiles), free(out[1].tiles), free(out[2].tiles); /* the handles are the sequence's */
+	return ret == HYLA_SUCCESS ? hyla__sequence_fence(seq, A, NULL) : ret;
 }
 
 #ifdef HYLA_PREC_D
@@ -109,9 +82,45 @@ int hyla_ssyevd(char jobz, char uplo, int64_t n, float *a, int64_t lda, float *w
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
 	int vectors = jobz == 'V' || jobz == 'v', upper = uplo == 'U' || uplo == 'u';
-	int64_t nb = o.nb ? o.nb : hyla__default_nb("sytrd", n, n);
-	ret = n <= nb ? TYPED(hyla__host_syevd)(vectors ? 'V' : 'N', upper ? 'U' : 'L', n, a, lda, w)
-	              : syevd_graph(vectors, upper, n, a, lda, w, &o);
+	int64_t nb = o.nb ? o.nb : hyla__default_nb("syevd", n, n);
+	hyla_desc A;
+	if (n <= nb)
+		ret = TYPED(hyla__host_syevd)(vectors ? 'V' : 'N', upper ? 'U' : 'L', n, a, lda, w);
+	else if ((ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t))) ==
+	         HYLA_SUCCESS) {
+		hyla_sequence seq = {0};
+		ret = hyla__finish_sync(&seq, &A, submit_syevd(&A, vectors, upper, w, &o, &seq));
+	}
 	hyla__context_leave(&o, outer);
 	return ret;
+}
+
+#ifdef HYLA_PREC_D
+int hyla_dsyevd_async(char jobz, char uplo, hyla_matrix *a, double *w, const hyla_options *opts,
+                      hyla_sequence *seq)
+#else
+int hyla_ssyevd_async(char jobz, char uplo, hyla_matrix *a, float *w, const hyla_options *opts,
+                      hyla_sequence *seq)
+#endif
+{
+	const hyla_desc *A;
+	hyla_options o;
+	int ret = HYLA_SUCCESS;
+	if (jobz != 'N' && jobz != 'V' && jobz != 'n' && jobz != 'v')
+		ret = HYLA_ERROR(-1, "jobz = '%c' must be 'N' or 'V'", jobz);
+	if (ret == HYLA_SUCCESS && uplo != 'U' && uplo != 'L' && uplo != 'u' && uplo != 'l')
+		ret = HYLA_ERROR(-2, "uplo = '%c' must be 'U' or 'L'", uplo);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__matrix_desc(a, sizeof(real_t), 3, &A);
+	if (ret == HYLA_SUCCESS && A->m != A->n)
+		ret = HYLA_ERROR(-3, "a is %lld-by-%lld, not square", (long long)A->m, (long long)A->n);
+	if (ret == HYLA_SUCCESS && !w)
+		ret = HYLA_ERROR(-4, "w is NULL");
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__async_args(opts, 5, seq, &o);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	unsigned outer = hyla__context_enter(&o);
+	ret = submit_syevd(A, jobz == 'V' || jobz == 'v', uplo == 'U' || uplo == 'u', w, &o, seq);
+	return hyla__async_done(seq, &o, outer, ret);
 }

@@ -81,11 +81,22 @@ static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
 	return ret;
 }
 
-/* Submits the reduction of A (column-panel views; upper: the lower one of
- * J A J, A reversed in place before and back after, with d, e and tau)
- * into d, e and tau (registered here, in the caller's memory once the
- * sequence is waited for), its end (d and e where dsytrd leaves them) and
- * the sequence's fence. */
+int TYPED(hyla__sytrd_submit)(const hyla_desc *A, int upper, const hyla_desc out[3],
+                              const hyla_options *o)
+{
+	int ret = upper ? TYPED(hyla__insert_reverse)(A, NULL, 0) : HYLA_SUCCESS;
+	if (ret == HYLA_SUCCESS)
+		ret = submit_sytrd(A, &out[1], &out[2], hyla__update_width(o, A->n));
+	if (ret == HYLA_SUCCESS)
+		ret = TYPED(hyla__insert_band_finish)(&out[0], &out[1], A, 1);
+	if (ret == HYLA_SUCCESS && upper)
+		ret = TYPED(hyla__insert_reverse)(A, out, 3);
+	return ret;
+}
+
+/* hyla__sytrd_submit with d, e and tau registered here (the sequence's; in
+ * the caller's memory once the sequence is waited for), and the sequence's
+ * fence. */
 static int submit_call(const hyla_desc *A, int upper, real_t *d, real_t *e, real_t *tau,
                        const hyla_options *o, hyla_sequence *seq)
 {
@@ -96,14 +107,8 @@ static int submit_call(const hyla_desc *A, int upper, real_t *d, real_t *e, real
 		ret = hyla__sequence_vector(seq, &out[1], e, n - 1, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__sequence_vector(seq, &out[2], tau, n - 1, nb, sizeof(real_t));
-	if (ret == HYLA_SUCCESS && upper)
-		ret = TYPED(hyla__insert_reverse)(A, NULL, 0);
 	if (ret == HYLA_SUCCESS)
-		ret = submit_sytrd(A, &out[1], &out[2], hyla__update_width(o, n));
-	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__insert_band_finish)(&out[0], &out[1], A, 1);
-	if (ret == HYLA_SUCCESS && upper)
-		ret = TYPED(hyla__insert_reverse)(A, out, 3);
+		ret = TYPED(hyla__sytrd_submit)(A, upper, out, o);
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__sequence_fence(seq, A, NULL);
 	free(out[0].tiles), free(out[1].tiles), free(out[2].tiles); /* the handles are the sequence's */

@@ -39,6 +39,13 @@ int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla
 int TYPED(hyla__ormqr_submit)(const hyla_desc *V, const hyla_desc *tau, const hyla_desc *C,
                               int64_t offset, const hyla_options *o);
 
+/* Submits the tridiagonal reduction of A (column-panel views; upper: the
+ * lower one of J A J, A reversed in place before and back after) into out:
+ * d, e and tau, tiles of A->nb (registered by the caller), d and e where
+ * dsytrd leaves them at the end. */
+int TYPED(hyla__sytrd_submit)(const hyla_desc *A, int upper, const hyla_desc out[3],
+                              const hyla_options *o);
+
 /* The tridiagonal reduction of the n-by-n a (upper: its upper triangle),
  * dsytrd's output, in the calling thread's context: the task graph over
  * panels of o's width (else the default), or LAPACK's dsytrd on the host

@@ -128,20 +128,24 @@ int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
                                    starpu_data_handle_t taup, starpu_data_handle_t scratch,
                                    int64_t col);
 
-/* The symmetric tridiagonal eigenproblem (codelets/condensed.c), a CPU task:
- * d (vector of n, RW) and e (vector of n - 1, RW) as dsytrd leaves them;
- * the eigenvalues into d, ascending, and with z (NULL: none) the
- * eigenvectors into z's panels (W, one n-by-n matrix). LAPACK's info > 0
- * fails seq. */
-int TYPED(hyla__insert_stedc)(starpu_data_handle_t d, starpu_data_handle_t e, const hyla_desc *z,
-                              hyla_sequence *seq);
-/* The upper bidiagonal SVD (the same file): d (n, RW) and e (n - 1, RW) as
- * dgebrd leaves them; the singular values into d, descending, and with u
- * and w (NULL: none) B's left singular vectors on top of u's panels (W,
- * one m-by-k matrix, k >= n: the identity's columns n.. below and beside
- * them) and the transpose of its right ones, V_B, into w's (W, n-by-n). */
-int TYPED(hyla__insert_bdsdc)(starpu_data_handle_t d, starpu_data_handle_t e, const hyla_desc *u,
+/* The condensed forms' problems (codelets/condensed.c), CPU tasks on d and
+ * e (vectors, tiles RW of one array each) as dsytrd or dgebrd leaves them.
+ * stedc: the eigenvalues into d, ascending, and with z (NULL: none) the
+ * eigenvectors into z's panels (W, one n-by-n matrix); with scale (R, or
+ * NULL) the prepare task's, the eigenvalues scaled back. bdsdc (upper
+ * bidiagonal): the singular values into d, descending, and with u and w
+ * (NULL: none) B's left singular vectors on top of u's panels (W, one
+ * m-by-k matrix, k >= n: the identity's columns n.. below and beside them)
+ * and the transpose of its right ones, V_B, into w's (W, n-by-n). LAPACK's
+ * info > 0 fails seq. syevd_prepare: a's panels (RW, one n-by-n matrix)
+ * with the upper triangle mirrored into the lower one (upper), then scaled
+ * into LAPACK's range where dsyevd would, scale (W, vector of 2) saying
+ * how for stedc. */
+int TYPED(hyla__insert_stedc)(const hyla_desc *d, const hyla_desc *e, starpu_data_handle_t scale,
+                              const hyla_desc *z, hyla_sequence *seq);
+int TYPED(hyla__insert_bdsdc)(const hyla_desc *d, const hyla_desc *e, const hyla_desc *u,
                               const hyla_desc *w, hyla_sequence *seq);
+int TYPED(hyla__insert_syevd_prepare)(const hyla_desc *a, int upper, starpu_data_handle_t scale);
 
 /* The last step of both reductions (codelets/bands.c), a CPU task on the
  * tiles of d and e (nb each) and the panels of a (all RW): d and e where
@@ -159,6 +163,8 @@ int TYPED(hyla__insert_band_finish)(const hyla_desc *d, const hyla_desc *e, cons
  * lower one of J A J, mirrored. transpose: b = a^T, a's panels R, b's W. */
 int TYPED(hyla__insert_reverse)(const hyla_desc *a, const hyla_desc *vectors, int nvectors);
 int TYPED(hyla__insert_transpose)(const hyla_desc *a, const hyla_desc *b);
+/* b = a's first b->n columns (a's panels R, b's W; any panel widths). */
+int TYPED(hyla__insert_copy)(const hyla_desc *a, const hyla_desc *b);
 
 /* Forming Q from Householder reflectors stored as dgeqrf leaves them
  * (algorithms/orgqr.c, with the public hyla_task_dlarft and _dlarfb):

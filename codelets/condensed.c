@@ -5,24 +5,44 @@
  * for the eigenvectors too) and the upper bidiagonal SVD (dbdsdc, divide
  * and conquer as well). Their merges are matrix products: the tasks lend
  * OpenBLAS the context's cores, idle then, since everything after them in
- * the solvers waits for them. Typed source: see runtime/precision.h. */
+ * the solvers waits for them. Also the eigensolver's first task: the
+ * symmetric matrix in its lower triangle, scaled into LAPACK's range.
+ * Typed source: see runtime/precision.h. */
 #include <cblas.h>
 #include <lapacke.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "codelets.h"
 #include "runtime.h"
 
 #define VEC(buf) ((real_t *)STARPU_VECTOR_GET_PTR(buf))
+#define LEN(buf) ((int)STARPU_VECTOR_GET_NX(buf))
 #define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
 #define LD(buf) ((int)STARPU_MATRIX_GET_LD(buf))
 #define ROWS(buf) ((int)STARPU_MATRIX_GET_NX(buf))
 
+/* A solver task's buffers: d's tiles, e's tiles, with a scale the
+ * prepare task's (R), then the panels of up to two matrices (W). */
 struct solver_args {
 	int cores;          /* OpenBLAS threads for the merges' products */
-	int u_panels;       /* bdsdc: how many of the buffers are U's panels (W's follow) */
+	int d_tiles, e_tiles, scaled, x_panels;
 	hyla_sequence *seq; /* of the call: LAPACK's info > 0 goes there */
 };
+
+/* The vector of count tiles from buffers[first] (one array), its length in
+ * *len. */
+static real_t *vector_of(void *buffers[], int first, int count, int *len)
+{
+	real_t *base = VEC(buffers[first]);
+	*len = 0;
+	for (int t = 0; t < count; t++) {
+		if (VEC(buffers[first + t]) != base + *len)
+			STARPU_ABORT_MSG("a solver's vector tiles are not one array");
+		*len += LEN(buffers[first + t]);
+	}
+	return base;
+}
 
 /* Workspace of elems reals and ielems integers (the caller frees both), or
  * HYLA_ERR_NOMEM. */
@@ -56,21 +76,24 @@ static int stedc_host(int n, real_t *d, real_t *e, real_t *z, int ldz, int cores
 	return info;
 }
 
-/* Buffers: d (n), e (n - 1), then with eigenvectors the panels of z. */
 static void stedc_cpu(void *buffers[], void *cl_arg)
 {
 	const struct solver_args *arg = cl_arg;
 	if (hyla__sequence_failed(arg->seq))
 		return;
-	real_t *d = VEC(buffers[0]), *e = VEC(buffers[1]);
-	int n = (int)STARPU_VECTOR_GET_NX(buffers[0]), info;
-	if (STARPU_TASK_GET_NBUFFERS(starpu_task_get_current()) == 2) {
+	int n, ne, first = arg->d_tiles + arg->e_tiles + arg->scaled, info;
+	real_t *d = vector_of(buffers, 0, arg->d_tiles, &n);
+	real_t *e = vector_of(buffers, arg->d_tiles, arg->e_tiles, &ne);
+	if ((int)STARPU_TASK_GET_NBUFFERS(starpu_task_get_current()) == first) {
 		info = (int)LAPACKE(sterf_work)(n, d, e);
 	} else {
-		if (hyla__contiguous_cols(buffers, 2, sizeof(real_t)) != n)
+		if (hyla__contiguous_cols(buffers, first, sizeof(real_t)) != n)
 			STARPU_ABORT_MSG("stedc: the eigenvectors' panels are not one matrix");
-		info = stedc_host(n, d, e, MAT(buffers[2]), LD(buffers[2]), arg->cores);
+		info = stedc_host(n, d, e, MAT(buffers[first]), LD(buffers[first]), arg->cores);
 	}
+	const real_t *scale = arg->scaled ? VEC(buffers[first - 1]) : NULL;
+	if (info == 0 && scale && scale[1] != 0) /* the eigenvalues of the matrix given */
+		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, scale[1], scale[0], n, 1, d, n);
 	if (info != 0)
 		hyla__sequence_fail(arg->seq, info);
 }
@@ -84,15 +107,13 @@ static int bdsdc_host(int m, int n, int k, real_t *d, real_t *e, real_t *u, int 
 	real_t *work;
 	lapack_int *iwork;
 	int info = workspace(3 * (int64_t)n * n + 4 * (int64_t)n, 8 * (int64_t)n, &work, &iwork);
-	if (info != HYLA_SUCCESS) {
-		free(work), free(iwork);
-		return info;
+	if (info == HYLA_SUCCESS) {
+		int threads = openblas_get_num_threads();
+		openblas_set_num_threads(cores);
+		info = (int)LAPACKE(bdsdc_work)(LAPACK_COL_MAJOR, 'U', 'I', n, d, e, u, ldu, w, ldw,
+		                                NULL, NULL, work, iwork);
+		openblas_set_num_threads(threads);
 	}
-	int threads = openblas_get_num_threads();
-	openblas_set_num_threads(cores);
-	info = (int)LAPACKE(bdsdc_work)(LAPACK_COL_MAJOR, 'U', 'I', n, d, e, u, ldu, w, ldw, NULL,
-	                                NULL, work, iwork);
-	openblas_set_num_threads(threads);
 	free(work), free(iwork);
 	for (int j = 0; j < k; j++) {
 		int first = j < n ? n : 0;
@@ -109,15 +130,15 @@ static int bdsdc_host(int m, int n, int k, real_t *d, real_t *e, real_t *u, int 
 	return info;
 }
 
-/* Buffers: d (n), e (n - 1), then with vectors U's panels and W's. */
 static void bdsdc_cpu(void *buffers[], void *cl_arg)
 {
 	const struct solver_args *arg = cl_arg;
 	if (hyla__sequence_failed(arg->seq))
 		return;
-	real_t *d = VEC(buffers[0]), *e = VEC(buffers[1]);
-	int n = (int)STARPU_VECTOR_GET_NX(buffers[0]), info;
-	if (arg->u_panels == 0) {
+	int n, ne, first = arg->d_tiles + arg->e_tiles, info;
+	real_t *d = vector_of(buffers, 0, arg->d_tiles, &n);
+	real_t *e = vector_of(buffers, arg->d_tiles, arg->e_tiles, &ne);
+	if (arg->x_panels == 0) {
 		real_t *work;
 		lapack_int *iwork;
 		info = workspace(4 * (int64_t)n, 8 * (int64_t)n, &work, &iwork);
@@ -126,14 +147,43 @@ static void bdsdc_cpu(void *buffers[], void *cl_arg)
 			                                NULL, NULL, work, iwork);
 		free(work), free(iwork);
 	} else {
-		int w0 = 2 + arg->u_panels, k = hyla__contiguous_range(buffers, 2, w0, sizeof(real_t));
+		int w0 = first + arg->x_panels;
+		int k = hyla__contiguous_range(buffers, first, w0, sizeof(real_t));
 		if (k < n || hyla__contiguous_cols(buffers, w0, sizeof(real_t)) != n)
 			STARPU_ABORT_MSG("bdsdc: the singular vectors' panels are not one matrix");
-		info = bdsdc_host(ROWS(buffers[2]), n, k, d, e, MAT(buffers[2]), LD(buffers[2]),
-		                  MAT(buffers[w0]), LD(buffers[w0]), arg->cores);
+		info = bdsdc_host(ROWS(buffers[first]), n, k, d, e, MAT(buffers[first]),
+		                  LD(buffers[first]), MAT(buffers[w0]), LD(buffers[w0]), arg->cores);
 	}
 	if (info != 0)
 		hyla__sequence_fail(arg->seq, info);
+}
+
+/* The symmetric a (panels, one n-by-n matrix RW) with its upper triangle
+ * given: mirrored into the lower one. Then, as dsyevd, where the lower
+ * triangle's largest entry is beyond sqrt(safe minimum / eps) or its
+ * inverse, the triangle scaled inside that range (the reduction of a tiny
+ * matrix would lose digits to subnormal numbers): scale (W) gets the
+ * largest entry and the one it was scaled to, or 0 there. */
+struct prepare_args {
+	int upper;
+};
+
+static void prepare_cpu(void *buffers[], void *cl_arg)
+{
+	int upper = ((const struct prepare_args *)cl_arg)->upper;
+	real_t *scale = VEC(buffers[0]), *a = MAT(buffers[1]);
+	int n = ROWS(buffers[1]), lda = LD(buffers[1]);
+	if (hyla__contiguous_cols(buffers, 1, sizeof(real_t)) != n)
+		STARPU_ABORT_MSG("syevd: the matrix's panels are not one matrix");
+	for (int j = 0; upper && j < n; j++)
+		for (int i = j + 1; i < n; i++)
+			a[i + (int64_t)j * lda] = a[j + (int64_t)i * lda];
+	real_t small = (real_t)sqrt(LAPACKE(lamch_work)('S') / LAPACKE(lamch_work)('P'));
+	real_t norm = LAPACKE(lansy_work)(LAPACK_COL_MAJOR, 'M', 'L', n, a, lda, NULL);
+	real_t to = norm > 0 && norm < small ? small : norm > 1 / small ? 1 / small : 0;
+	if (to != 0)
+		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'L', 0, 0, norm, to, n, n, a, lda);
+	scale[0] = norm, scale[1] = to;
 }
 
 static struct starpu_codelet stedc_cl = {
@@ -148,34 +198,56 @@ static struct starpu_codelet bdsdc_cl = {
 	.name = "bdsdc_" PREC_NAME,
 };
 
-/* A solver task on d, e and the panels of up to two matrices (W). */
-static int submit_solver(struct starpu_codelet *cl, starpu_data_handle_t d, starpu_data_handle_t e,
-                         const hyla_desc *x, const hyla_desc *y, hyla_sequence *seq)
+static struct starpu_codelet prepare_cl = {
+	HYLA_HOST_BODY(prepare_cpu),
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.name = "syevd_prepare_" PREC_NAME,
+};
+
+/* A solver task on d's and e's tiles (RW), scale (R, or NULL) and the
+ * panels of up to two matrices (W). */
+static int submit_solver(struct starpu_codelet *cl, const hyla_desc *d, const hyla_desc *e,
+                         starpu_data_handle_t scale, const hyla_desc *x, const hyla_desc *y,
+                         hyla_sequence *seq)
 {
-	int nx = x ? (int)x->nt : 0, ny = y ? (int)y->nt : 0;
-	struct solver_args arg = {hyla_ncpus() > 1 ? hyla_ncpus() : 1, nx, seq};
-	struct starpu_data_descr *data = malloc(sizeof *data * (size_t)(2 + nx + ny));
+	int nx = x ? (int)x->nt : 0, ny = y ? (int)y->nt : 0, nd = (int)d->mt, ne = (int)e->mt;
+	struct solver_args arg = {hyla_ncpus() > 1 ? hyla_ncpus() : 1, nd, ne, scale != NULL, nx, seq};
+	int count = nd + ne + arg.scaled + nx + ny, i = 0;
+	struct starpu_data_descr *data = malloc(sizeof *data * (size_t)count);
 	if (!data)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", cl->name);
-	data[0] = (struct starpu_data_descr){d, STARPU_RW};
-	data[1] = (struct starpu_data_descr){e, STARPU_RW};
+	for (int t = 0; t < nd; t++)
+		data[i++] = (struct starpu_data_descr){d->tiles[t], STARPU_RW};
+	for (int t = 0; t < ne; t++)
+		data[i++] = (struct starpu_data_descr){e->tiles[t], STARPU_RW};
+	if (scale)
+		data[i++] = (struct starpu_data_descr){scale, STARPU_R};
 	for (int p = 0; p < nx + ny; p++)
-		data[2 + p] = (struct starpu_data_descr){p < nx ? x->tiles[p] : y->tiles[p - nx], STARPU_W};
-	int ret = hyla__submit(&(struct hyla_task){.cl = cl, .data = data, .ndata = 2 + nx + ny,
+		data[i++] = (struct starpu_data_descr){p < nx ? x->tiles[p] : y->tiles[p - nx], STARPU_W};
+	int ret = hyla__submit(&(struct hyla_task){.cl = cl, .data = data, .ndata = count,
 	                                           .arg = &arg, .arg_size = sizeof arg,
 	                                           .priority = STARPU_MAX_PRIO});
 	free(data);
 	return ret;
 }
 
-int TYPED(hyla__insert_stedc)(starpu_data_handle_t d, starpu_data_handle_t e, const hyla_desc *z,
-                              hyla_sequence *seq)
+int TYPED(hyla__insert_stedc)(const hyla_desc *d, const hyla_desc *e, starpu_data_handle_t scale,
+                              const hyla_desc *z, hyla_sequence *seq)
 {
-	return submit_solver(&stedc_cl, d, e, z, NULL, seq);
+	return submit_solver(&stedc_cl, d, e, scale, z, NULL, seq);
 }
 
-int TYPED(hyla__insert_bdsdc)(starpu_data_handle_t d, starpu_data_handle_t e, const hyla_desc *u,
+int TYPED(hyla__insert_bdsdc)(const hyla_desc *d, const hyla_desc *e, const hyla_desc *u,
                               const hyla_desc *w, hyla_sequence *seq)
 {
-	return submit_solver(&bdsdc_cl, d, e, u, w, seq);
+	return submit_solver(&bdsdc_cl, d, e, NULL, u, w, seq);
+}
+
+int TYPED(hyla__insert_syevd_prepare)(const hyla_desc *a, int upper, starpu_data_handle_t scale)
+{
+	struct prepare_args arg = {upper};
+	struct starpu_data_descr data[] = {{scale, STARPU_W}};
+	struct hyla_task t = {.cl = &prepare_cl, .data = data, .ndata = 1, .arg = &arg,
+	                      .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO};
+	return hyla__submit_on_panels(t, a->tiles, (int)a->nt, STARPU_RW, STARPU_RW);
 }

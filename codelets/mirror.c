@@ -2,8 +2,10 @@
 /* The copies that turn the reductions' other shapes into the ones their
  * graphs take, as CPU tasks on column panels: J A J in place for dsytrd's
  * upper triangle (J the reversal), A^T into another matrix for dgebrd's
- * m < n. Typed source: see runtime/precision.h. */
+ * m < n, and A into another matrix (the eigensolver's reflectors). Typed
+ * source: see runtime/precision.h. */
 #include <stdlib.h>
+#include <string.h>
 #include "codelets.h"
 #include "runtime.h"
 
@@ -124,6 +126,42 @@ int TYPED(hyla__insert_transpose)(const hyla_desc *a, const hyla_desc *b)
 		fixed[p] = (struct starpu_data_descr){a->tiles[p], STARPU_R};
 	struct transpose_args arg = {(int)a->nt};
 	struct hyla_task t = {.cl = &transpose_cl, .data = fixed, .ndata = arg.first,
+	                      .arg = &arg, .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO};
+	int ret = hyla__submit_on_panels(t, b->tiles, (int)b->nt, STARPU_W, STARPU_W);
+	free(fixed);
+	return ret;
+}
+
+/* b = a's first columns (as many as b has), a's panels buffers[0..first),
+ * b's the rest (each set of one width but its last). */
+static void copy_cpu(void *buffers[], void *cl_arg)
+{
+	int first = ((const struct transpose_args *)cl_arg)->first;
+	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current()), cols = 0;
+	int a_nb = COLS(buffers[0]), b_nb = COLS(buffers[first]), rows = ROWS(buffers[0]);
+	for (int q = first; q < nbuffers; q++)
+		cols += COLS(buffers[q]);
+	for (int j = 0; j < cols; j++)
+		memcpy(column(buffers, first, b_nb, j), column(buffers, 0, a_nb, j),
+		       sizeof(real_t) * (size_t)rows);
+}
+
+static struct starpu_codelet copy_cl = {
+	HYLA_HOST_BODY(copy_cpu),
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.name = "copy_" PREC_NAME,
+};
+
+int TYPED(hyla__insert_copy)(const hyla_desc *a, const hyla_desc *b)
+{
+	int64_t panels = (b->n + a->nb - 1) / a->nb; /* a's that hold b's columns */
+	struct starpu_data_descr *fixed = malloc(sizeof *fixed * (size_t)panels);
+	if (!fixed)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", copy_cl.name);
+	for (int64_t p = 0; p < panels; p++)
+		fixed[p] = (struct starpu_data_descr){a->tiles[p], STARPU_R};
+	struct transpose_args arg = {(int)panels};
+	struct hyla_task t = {.cl = &copy_cl, .data = fixed, .ndata = arg.first,
 	                      .arg = &arg, .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO};
 	int ret = hyla__submit_on_panels(t, b->tiles, (int)b->nt, STARPU_W, STARPU_W);
 	free(fixed);

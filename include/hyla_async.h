@@ -144,6 +144,18 @@ HYLA_API int hyla_dgebrd_async(hyla_matrix *a, double *d, double *e, double *tau
 HYLA_API int hyla_sgebrd_async(hyla_matrix *a, float *d, float *e, float *tauq, float *taup,
                                const hyla_options *opts, hyla_sequence *seq);
 
+/* The symmetric eigensolver (hyla_dsyevd) on the n-by-n a, uplo's triangle
+ * given: the eigenvalues into w (n, ascending), with jobz 'V' the
+ * eigenvectors over a. One graph: a CPU task puts the matrix in its lower
+ * triangle (and within LAPACK's range, as dsyevd), the tridiagonal
+ * reduction, a copy of the reflectors into an n-by-(n-1) matrix the
+ * sequence owns (jobz 'V'; hyla_malloc'ed, freed by the wait), T's
+ * eigenproblem in a CPU task, then Q Z on a's panels in a's panel width. */
+HYLA_API int hyla_dsyevd_async(char jobz, char uplo, hyla_matrix *a, double *w,
+                               const hyla_options *opts, hyla_sequence *seq);
+HYLA_API int hyla_ssyevd_async(char jobz, char uplo, hyla_matrix *a, float *w,
+                               const hyla_options *opts, hyla_sequence *seq);
+
 #ifdef __cplusplus
 }
 #endif

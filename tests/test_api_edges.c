@@ -46,6 +46,17 @@ static void argument_order(void)
 	       hyla_dmgs(4, 4, a, INT64_MAX, NULL, 4, NULL), -4);
 	expect("dcgs(4, 4, a, 4, r, INT64_MAX, ...)",
 	       hyla_dcgs(4, 4, a, 4, r, INT64_MAX, NULL), -6);
+	expect("dsyevd('X', 'L', 4, a, 4, d)", hyla_dsyevd('X', 'L', 4, a, 4, d, NULL), -1);
+	expect("dsyevd('V', 'L', 4, a, 3, d)", hyla_dsyevd('V', 'L', 4, a, 3, d, NULL), -5);
+	expect("dsyevd('N', 'U', 4, a, 4, NULL)", hyla_dsyevd('N', 'U', 4, a, 4, NULL, NULL), -6);
+	expect("dgesdd('S', 4, 4, a, 4, d, NULL, 4, r, 4)",
+	       hyla_dgesdd('S', 4, 4, a, 4, d, NULL, 4, r, 4, NULL), -7);
+	expect("dgesdd('A', 4, 3, a, 4, d, r, 4, r, 2)",
+	       hyla_dgesdd('A', 4, 3, a, 4, d, r, 4, r, 2, NULL), -10);
+	expect("dgesdd('O', 3, 4, a, 3, d, r, 2, NULL, 1)",
+	       hyla_dgesdd('O', 3, 4, a, 3, d, r, 2, NULL, 1, NULL), -8);
+	expect("dgesdd('N', 4, 4, a, 4, d, NULL, 1, NULL, 1, opts with nb -1)",
+	       hyla_dgesdd('N', 4, 4, a, 4, d, NULL, 1, NULL, 1, &(hyla_options){.nb = -1}), -11);
 }
 
 static void after_finalize(void)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "common.h"
 #include "hyla_async.h"
+#include "spectra.h"
 #ifdef STARPU_USE_CUDA
 #include <starpu_cublas_v2.h>
 #endif
@@ -341,6 +342,56 @@ static int test_sytrd(char uplo)
 	return ok;
 }
 
+struct syevd_call {
+	hyla_matrix *a;
+	char jobz, uplo;
+	double *w;
+	struct reader *after;
+	hyla_sequence *seq;
+};
+
+/* hyla_dsyevd_async, then the caller's reader of the eigenvectors. */
+static int syevd_call(void *ctx)
+{
+	struct syevd_call *c = ctx;
+	int ret = hyla_dsyevd_async(c->jobz, c->uplo, c->a, c->w, NULL, c->seq);
+	return ret ? ret : insert_on_all(&reader_cl, c->a, STARPU_R, c->after);
+}
+
+/* The eigenvalues against LAPACK's (30 n eps ||A||_2); with vectors, the
+ * residual and the orthogonality the caller's task saw, at most 30 n eps. */
+static int test_syevd(char jobz, char uplo)
+{
+	const int64_t n = 203, nb = 32;
+	double *a0 = malloc(sizeof *a0 * n * n), *a = malloc(sizeof *a * n * n);
+	double *w = malloc(sizeof *w * 2 * n), *ref = w + n, resid = 0, orth = 0;
+	symmetric_matrix("random", n, a0, 16, NULL);
+	memcpy(a, a0, sizeof *a * n * n);
+	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), n, n, n, nb);
+	struct reader after = {.m = n, .n = n, .orth = 1};
+	struct syevd_call call = {A, jobz, uplo, w, &after, hyla_sequence_create()};
+	int ret = behind_gate(syevd_call, &call, A);
+	int info = hyla_sequence_wait(call.seq);
+	starpu_task_wait_for_all();
+	hyla_matrix_destroy(A);
+	double eps = 0x1p-53, err = NAN;
+	int ok = ret == 0 && info == 0 && lapack_eigenvalues(n, a0, ref) == 0;
+	if (ok)
+		err = eigenvalue_error(n, w, ref) / (30 * n * eps * fmax(fabs(ref[0]), fabs(ref[n - 1])));
+	ok = ok && err <= 1;
+	if (jobz == 'V') {
+		ok = ok && eigen_residuals(n, a0, w, a, n, &resid, &orth) == 0;
+		resid /= n * eps, orth = after.value / (n * eps);
+		ok = ok && resid <= 30 && orth <= 30;
+	}
+	char name[40];
+	snprintf(name, sizeof name, "syevd async %c %c", jobz, uplo);
+	ok = report(name, ok, "values/tol=%.2g resid=%.1f", err, resid);
+	hyla_sequence_destroy(call.seq);
+	free(a0), free(a), free(w);
+	return ok;
+}
+
 static int gebrd_call(void *ctx)
 {
 	struct reduction *c = ctx;
@@ -479,6 +530,7 @@ int main(void)
 	         test_gs("cgs async, zero column 101", 0, HYLA_CGS, 1) &
 	         test_gs("mgs async, zero column 101", 1, HYLA_CGS2, 1) & test_gehrd() &
 	         test_householder() & test_orghr() & test_sytrd('L') & test_sytrd('U') &
+	         test_syevd('V', 'L') & test_syevd('V', 'U') & test_syevd('N', 'U') &
 	         test_gebrd(300, 170) & test_gebrd(170, 300) & test_geqrf_wide(150, 400, 48) &
 	         test_geqrf_wide(160, 400, 40) & test_geqrf_wide(30, 100, 40) & test_sequence();
 	hyla_finalize();
