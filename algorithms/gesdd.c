@@ -57,8 +57,8 @@ static int vectors(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real
 	int sub = ret;
 	if (sub == HYLA_SUCCESS)
 		sub = hyla__sequence_vector(&seq, &D, s, n, n, sizeof(real_t));
-	if (sub == HYLA_SUCCESS) /* n = 1: e is a stand-in, never read */
-		sub = hyla__sequence_vector(&seq, &E, e, n > 1 ? n - 1 : 1, n, sizeof(real_t));
+	if (sub == HYLA_SUCCESS)
+		sub = hyla__sequence_vector(&seq, &E, e, n - 1, n, sizeof(real_t));
 	if (sub == HYLA_SUCCESS)
 		sub = hyla__sequence_vector(&seq, &Tq, tauq, n, nb, sizeof(real_t));
 	if (sub == HYLA_SUCCESS && have_p)
@@ -72,8 +72,7 @@ static int vectors(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real
 	if (sub == HYLA_SUCCESS)
 		sub = hyla__sequence_fence(&seq, &U, &W);
 	free(D.tiles), free(E.tiles), free(Tq.tiles), free(Tp.tiles); /* the sequence's handles */
-	if (ret == HYLA_SUCCESS)
-		ret = hyla__finish_sync(&seq, &U, sub);
+	ret = hyla__finish_sync(&seq, &U, sub); /* U unregistered, whatever failed */
 	hyla__desc_unregister(&W);
 	hyla__desc_unregister(&Pr);
 	hyla__desc_unregister(&Qr);
