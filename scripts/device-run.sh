@@ -47,6 +47,10 @@
 #   reductions-trace  where tridiag/bidiag/hr_reduce 8000's time goes (traced,
 #                summed by bench/trace_summary.py; HYLA_TRACE_CMDS=qr_householder
 #                for the Householder QR).
+#   solvers      the eigensolver's and the SVD's checks (the vectors' products
+#                on the GPU) under each scheduler and with the GPU alone, then
+#                eigh and svd at 4000 and 8000, values and vectors, with
+#                cuSOLVER (and LAPACK at 4000), after calibration runs.
 #   panels       the tridiagonal and bidiagonal GPU panels alone, µs a column.
 #   cores        hr_reduce with STARPU_NCUDA=0 against LAPACK under peager
 #                (parallel tasks) and dmda (STARPU_CALIBRATE=0 set wherever
@@ -453,6 +457,34 @@ if [ "$what" = tridiag ] || [ "$what" = all ]; then
 		done
 	} 2>&1 | tee "$out/bench-tridiag$tag.txt"
 	tar -C "$STARPU_HOME/.starpu/sampling" -czf "$out/models-reductions.tar.gz" .
+fi
+
+if [ "$what" = solvers ]; then
+	for sched in ${HYLA_SCHEDS:-dmda eager random ws}; do
+		for args in "d 3000 L V random" "d 2049 U V clustered" "s 2000 L V known" "d 3000 L N graded"; do
+			STARPU_SCHED=$sched $bin/tests/test_syevd $args || echo "FAILED (exit $?): test_syevd $args under $sched"
+		done
+		for args in "d 3000 2000 S random" "d 1500 2500 A geometric" "s 2000 2000 S graded" \
+			"d 2500 1500 O random" "d 3000 3000 N geometric"; do
+			STARPU_SCHED=$sched $bin/tests/test_gesdd $args || echo "FAILED (exit $?): test_gesdd $args under $sched"
+		done
+		for cmd in "eigh 1000 --vectors" "svd 900 600 --vectors"; do
+			STARPU_SCHED=$sched STARPU_NCPU=0 $bin/$cmd >/dev/null ||
+				echo "FAILED (exit $?): STARPU_NCPU=0 $cmd under $sched"
+		done
+	done 2>&1 | tee "$out/checks-solvers$tag.txt" | grep -v "pass$"
+	grep -c FAILED "$out/checks-solvers$tag.txt" | sed 's/^/failed checks: /'
+	{
+		for cmd in "eigh 8000" "eigh 8000 --vectors" "svd 8000" "svd 8000 --vectors"; do
+			for i in 1 2; do STARPU_SCHED=dmda $bin/$cmd --no-check >/dev/null 2>&1; done
+		done
+		for n in 4000 8000; do
+			lapack=$([ $n = 4000 ] && echo --lapack)
+			for cmd in "eigh $n" "eigh $n --vectors" "svd $n" "svd $n --vectors"; do
+				STARPU_SCHED=dmda $bin/$cmd --repeat 3 --cusolver --stats $lapack
+			done
+		done
+	} 2>&1 | tee "$out/solvers$tag.txt"
 fi
 
 if [ "$what" = panels ]; then
