@@ -191,6 +191,22 @@ void ssyevd_(const char *jobz, const char *uplo, const int *n, float *a, const i
 	}
 }
 
+/* dgesdd's minimum lwork, by its path as LAPACK 3.11's code has it (the
+ * documented bound is the largest of them). */
+static int64_t gesdd_min_lwork(char jobz, int64_t m, int64_t n)
+{
+	int64_t mn = MIN(m, n), mx = MAX(m, n);
+	if (mn == 0)
+		return 1;
+	int64_t bdspac = jobz == 'N' ? 7 * mn : 3 * mn * mn + 4 * mn;
+	if (mx >= (int64_t)((double)mn * 11 / 6)) /* mx much larger than mn */
+		return jobz == 'N' ? bdspac + mn
+		     : jobz == 'O' ? bdspac + 2 * mn * mn + 3 * mn
+		     : jobz == 'S' ? bdspac + mn * mn + 3 * mn
+		                   : mn * mn + MAX(3 * mn + bdspac, mn + mx);
+	return 3 * mn + MAX(mx, jobz == 'O' ? mn * mn + bdspac : bdspac);
+}
+
 typedef void gesdd_fn(const char *jobz, const int *m, const int *n, real_t *a, const int *lda,
                       real_t *s, real_t *u, const int *ldu, real_t *vt, const int *ldvt,
                       real_t *work, const int *lwork, int *iwork, int *info, size_t jobz_len);
@@ -207,15 +223,12 @@ void sgesdd_(const char *jobz, const int *m, const int *n, float *a, const int *
 	gesdd_fn *lapack = (gesdd_fn *)dropin_system(ID(GESDD));
 	char j = is(*jobz, 'N') ? 'N' : is(*jobz, 'S') ? 'S' : is(*jobz, 'A') ? 'A'
 	       : is(*jobz, 'O') ? 'O' : 0;
-	int64_t mn = MIN(*m, *n), mx = MAX(*m, *n);
-	/* dgesdd's minimum lwork (LAPACK 3.11), and its ldu and ldvt rules */
-	int64_t lwmin = j == 'N' ? 3 * mn + MAX(mx, 7 * mn)
-	              : j == 'O' ? 3 * mn + MAX(mx, 5 * mn * mn + 4 * mn)
-	              : j == 'S' ? 4 * mn * mn + 7 * mn : 4 * mn * mn + 6 * mn + mx;
+	int64_t mn = MIN(*m, *n);
 	int want_u = j == 'S' || j == 'A' || (j == 'O' && *m < *n);
 	int64_t vt_rows = j == 'A' || (j == 'O' && *m >= *n) ? *n : j == 'S' ? mn : 1;
 	int valid = j && *m >= 0 && *n >= 0 && *lda >= MAX(1, *m) && *ldu >= 1 &&
-	            (!want_u || *ldu >= *m) && *ldvt >= MAX(1, vt_rows) && *lwork >= MAX(1, lwmin);
+	            (!want_u || *ldu >= *m) && *ldvt >= MAX(1, vt_rows) &&
+	            *lwork >= gesdd_min_lwork(j, *m, *n);
 	if (dropin_route(ID(GESDD), valid, mn)) {
 		lapack(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, &query, iwork, info, jobz_len);
 		int ret = PUBLIC(gesdd)(j, *m, *n, a, *lda, s, u, *ldu, vt, *ldvt, dropin_options());

@@ -99,7 +99,7 @@ for name, resid in (("qr", q @ r - a), ("eigh", s @ v - v * w), ("svd", (u * sv)
     assert np.linalg.norm(resid) < 1e-12 * np.linalg.norm(a), name
 PY
 	{ cat py.err; echo "FAILED: NumPy with the drop-in preloaded"; exit 1; }
-for routine in dgeqrf dorgqr dsytrd dgebrd dgehrd dorghr; do
+for routine in dgeqrf dorgqr dsyevd dgesdd dgehrd dorghr; do
 	grep -q "^hyla_lapack: ${routine}_ [1-9][0-9]* to hyla" py.err ||
 		{ cat py.err; echo "FAILED: hyla took no ${routine}_ of NumPy's"; exit 1; }
 done

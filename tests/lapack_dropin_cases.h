@@ -274,6 +274,14 @@ static void T(argument_errors)(void)
 	BAD("GESDD", 8, L(gesdd)("S", &m, &n, a, &m, t, a, &n, a, &n, w, &lw, iw, &info));
 	BAD("GESDD", 10, L(gesdd)("A", &m, &n, a, &m, t, a, &m, a, &k, w, &lw, iw, &info));
 	BAD("GESDD", 12, L(gesdd)("S", &m, &n, a, &m, t, a, &m, a, &n, w, &big, iw, &info));
+	/* dgesdd's minimum is its path's (10-by-8, jobz S: 3 n + 3 n^2 + 4 n) */
+	int path_min = 3 * n + 3 * n * n + 4 * n, below = path_min - 1;
+	BAD("GESDD", 12, L(gesdd)("S", &m, &n, a, &m, t, a, &m, a, &n, w, &below, iw, &info));
+	real_t u[80], vt[64];
+	for (int i = 0; i < m * n; i++)
+		a[i] = (real_t)((i * 37) % 11) - 5;
+	L(gesdd)("S", &m, &n, a, &m, t, u, &m, vt, &n, w, &path_min, iw, &info);
+	check(info == 0, "gesdd with its path's minimum lwork %d: info %d", path_min, info);
 #undef BAD
 }
 
