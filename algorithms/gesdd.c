@@ -166,6 +166,11 @@ int hyla_sgesdd(char jobz, int64_t m, int64_t n, float *a, int64_t lda, float *s
 	int ret = hyla__check_gesdd_args(jobz, m, n, a, lda, s, u, ldu, vt, ldvt);
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__options_check(opts, 11, &o);
+	/* As dgesdd: a NaN in A is -4, A untouched. */
+	if (ret == HYLA_SUCCESS && m > 0 && n > 0 &&
+	    isnan(LAPACKE(lange_work)(LAPACK_COL_MAJOR, 'M', (lapack_int)m, (lapack_int)n, a,
+	                              (lapack_int)lda, NULL)))
+		ret = HYLA_ERROR(-4, "a holds NaN");
 	if (ret != HYLA_SUCCESS || m == 0 || n == 0 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
 	unsigned outer = hyla__context_enter(&o);

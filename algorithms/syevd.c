@@ -1,11 +1,12 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The symmetric eigensolver (LAPACK dsyevd's contract) as one task graph:
- * the matrix in its lower triangle and within LAPACK's range (a first
- * task), hyla's tridiagonal reduction Q^T A Q = T (algorithms/sytrd.c), T's
- * eigenvalues and eigenvectors Z in a task on the cores (LAPACK's dsterf,
- * or dstedc: Cuppen, "A divide and conquer method for the symmetric
- * tridiagonal eigenproblem", 1981, in the stable form of Gu and
- * Eisenstat, 1995), and the eigenvectors of A, Q Z. Typed source: see
+ * the matrix within LAPACK's range (a first task, which with the
+ * eigenvectors also puts it in its lower triangle), hyla's tridiagonal
+ * reduction Q^T A Q = T (algorithms/sytrd.c), T's eigenvalues and
+ * eigenvectors Z in a task on the cores (LAPACK's dsterf, or dstedc:
+ * Cuppen, "A divide and conquer method for the symmetric tridiagonal
+ * eigenproblem", 1981, in the stable form of Gu and Eisenstat, 1995), and
+ * the eigenvectors of A, Q Z. Typed source: see
  * runtime/precision.h.
  *
  * Q = H(1) ... H(n-1), reflector i below the subdiagonal of column i.
@@ -49,10 +50,14 @@ static int submit_syevd(const hyla_desc *A, int vectors, int upper, real_t *w,
 		ret = hyla__sequence_vector(seq, &out[1], e, n - 1, nb, sizeof(real_t));
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__sequence_vector(seq, &out[2], e + n - 1, n - 1, nb, sizeof(real_t));
+	/* With vectors the upper triangle is mirrored and reduced as the lower
+	 * one (Q's reflectors then below the subdiagonal); the values alone
+	 * leave the other triangle untouched. */
+	int mirror = vectors && upper;
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__insert_syevd_prepare)(A, upper, scale);
+		ret = TYPED(hyla__insert_syevd_prepare)(A, upper ? 'U' : 'L', mirror, scale);
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__sytrd_submit)(A, 0, out, o);
+		ret = TYPED(hyla__sytrd_submit)(A, upper && !mirror, out, o);
 	if (ret == HYLA_SUCCESS && vectors && n > 1) /* the reflectors, before Z overwrites them */
 		ret = hyla__sequence_matrix(seq, n, n - 1, nb, sizeof(real_t), &V);
 	if (ret == HYLA_SUCCESS && V)

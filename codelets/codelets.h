@@ -137,15 +137,16 @@ int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
  * (NULL: none) B's left singular vectors on top of u's panels (W, one
  * m-by-k matrix, k >= n: the identity's columns n.. below and beside them)
  * and the transpose of its right ones, V_B, into w's (W, n-by-n). LAPACK's
- * info > 0 fails seq. syevd_prepare: a's panels (RW, one n-by-n matrix)
- * with the upper triangle mirrored into the lower one (upper), then scaled
- * into LAPACK's range where dsyevd would, scale (W, vector of 2) saying
- * how for stedc. */
+ * info > 0 fails seq. syevd_prepare: a's panels (RW, one n-by-n matrix),
+ * uplo's triangle given, with mirror the upper one copied into the lower
+ * one, then that triangle scaled into LAPACK's range where dsyevd would,
+ * scale (W, vector of 2) saying how for stedc. */
 int TYPED(hyla__insert_stedc)(const hyla_desc *d, const hyla_desc *e, starpu_data_handle_t scale,
                               const hyla_desc *z, hyla_sequence *seq);
 int TYPED(hyla__insert_bdsdc)(const hyla_desc *d, const hyla_desc *e, const hyla_desc *u,
                               const hyla_desc *w, hyla_sequence *seq);
-int TYPED(hyla__insert_syevd_prepare)(const hyla_desc *a, int upper, starpu_data_handle_t scale);
+int TYPED(hyla__insert_syevd_prepare)(const hyla_desc *a, char uplo, int mirror,
+                                       starpu_data_handle_t scale);
 
 /* The last step of both reductions (codelets/bands.c), a CPU task on the
  * tiles of d and e (nb each) and the panels of a (all RW): d and e where

@@ -11,6 +11,7 @@
 #include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "codelets.h"
@@ -44,6 +45,25 @@ static real_t *vector_of(void *buffers[], int first, int count, int *len)
 	return base;
 }
 
+/* OpenBLAS's threads are the process's: lend_cores(cores) gives the calling
+ * solver task that many until lend_cores(0) puts the count back, one such
+ * task at a time (two at once would each restore the other's count). BLAS
+ * calls of other tasks meanwhile get the threads too. */
+static pthread_mutex_t lending = PTHREAD_MUTEX_INITIALIZER;
+static int lent_from;
+
+static void lend_cores(int cores)
+{
+	if (cores > 0) {
+		pthread_mutex_lock(&lending);
+		lent_from = openblas_get_num_threads();
+		openblas_set_num_threads(cores);
+	} else {
+		openblas_set_num_threads(lent_from);
+		pthread_mutex_unlock(&lending);
+	}
+}
+
 /* Workspace of elems reals and ielems integers (the caller frees both), or
  * HYLA_ERR_NOMEM. */
 static int workspace(int64_t elems, int64_t ielems, real_t **work, lapack_int **iwork)
@@ -62,15 +82,19 @@ static int stedc_host(int n, real_t *d, real_t *e, real_t *z, int ldz, int cores
 	real_t size;
 	lapack_int isize;
 	LAPACKE(stedc_work)(LAPACK_COL_MAJOR, 'I', n, d, e, z, ldz, &size, -1, &isize, -1);
+	/* At least LAPACK's minimums: in single precision the query's answer,
+	 * a float, may round n^2 + 4n + 1 down. */
+	int64_t lwork = (int64_t)size > 1 + 4 * (int64_t)n + (int64_t)n * n
+	                    ? (int64_t)size : 1 + 4 * (int64_t)n + (int64_t)n * n;
+	lapack_int liwork = isize > 3 + 5 * n ? isize : 3 + 5 * n;
 	real_t *work;
 	lapack_int *iwork;
-	int info = workspace((int64_t)size + 1, isize, &work, &iwork);
+	int info = workspace(lwork, liwork, &work, &iwork);
 	if (info == HYLA_SUCCESS) {
-		int threads = openblas_get_num_threads();
-		openblas_set_num_threads(cores);
+		lend_cores(cores);
 		info = (int)LAPACKE(stedc_work)(LAPACK_COL_MAJOR, 'I', n, d, e, z, ldz, work,
-		                                (lapack_int)size + 1, iwork, isize);
-		openblas_set_num_threads(threads);
+		                                (lapack_int)lwork, iwork, liwork);
+		lend_cores(0);
 	}
 	free(work), free(iwork);
 	return info;
@@ -92,7 +116,7 @@ static void stedc_cpu(void *buffers[], void *cl_arg)
 		info = stedc_host(n, d, e, MAT(buffers[first]), LD(buffers[first]), arg->cores);
 	}
 	const real_t *scale = arg->scaled ? VEC(buffers[first - 1]) : NULL;
-	if (info == 0 && scale && scale[1] != 0) /* the eigenvalues of the matrix given */
+	if (info >= 0 && scale && scale[1] != 0) /* the eigenvalues of the matrix given */
 		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, scale[1], scale[0], n, 1, d, n);
 	if (info != 0)
 		hyla__sequence_fail(arg->seq, info);
@@ -108,11 +132,10 @@ static int bdsdc_host(int m, int n, int k, real_t *d, real_t *e, real_t *u, int 
 	lapack_int *iwork;
 	int info = workspace(3 * (int64_t)n * n + 4 * (int64_t)n, 8 * (int64_t)n, &work, &iwork);
 	if (info == HYLA_SUCCESS) {
-		int threads = openblas_get_num_threads();
-		openblas_set_num_threads(cores);
+		lend_cores(cores);
 		info = (int)LAPACKE(bdsdc_work)(LAPACK_COL_MAJOR, 'U', 'I', n, d, e, u, ldu, w, ldw,
 		                                NULL, NULL, work, iwork);
-		openblas_set_num_threads(threads);
+		lend_cores(0);
 	}
 	free(work), free(iwork);
 	for (int j = 0; j < k; j++) {
@@ -158,31 +181,35 @@ static void bdsdc_cpu(void *buffers[], void *cl_arg)
 		hyla__sequence_fail(arg->seq, info);
 }
 
-/* The symmetric a (panels, one n-by-n matrix RW) with its upper triangle
- * given: mirrored into the lower one. Then, as dsyevd, where the lower
+/* The symmetric a (panels, one n-by-n matrix RW) with its uplo triangle
+ * given; with mirror, the upper one copied into the lower one first (the
+ * eigenvectors overwrite all of a anyway; the values alone leave the other
+ * triangle as it was, as LAPACK does). Then, as dsyevd, where the
  * triangle's largest entry is beyond sqrt(safe minimum / eps) or its
  * inverse, the triangle scaled inside that range (the reduction of a tiny
  * matrix would lose digits to subnormal numbers): scale (W) gets the
  * largest entry and the one it was scaled to, or 0 there. */
 struct prepare_args {
-	int upper;
+	char uplo;
+	int mirror;
 };
 
 static void prepare_cpu(void *buffers[], void *cl_arg)
 {
-	int upper = ((const struct prepare_args *)cl_arg)->upper;
+	const struct prepare_args *arg = cl_arg;
 	real_t *scale = VEC(buffers[0]), *a = MAT(buffers[1]);
 	int n = ROWS(buffers[1]), lda = LD(buffers[1]);
+	char uplo = arg->mirror ? 'L' : arg->uplo;
 	if (hyla__contiguous_cols(buffers, 1, sizeof(real_t)) != n)
 		STARPU_ABORT_MSG("syevd: the matrix's panels are not one matrix");
-	for (int j = 0; upper && j < n; j++)
+	for (int j = 0; arg->mirror && j < n; j++)
 		for (int i = j + 1; i < n; i++)
 			a[i + (int64_t)j * lda] = a[j + (int64_t)i * lda];
 	real_t small = (real_t)sqrt(LAPACKE(lamch_work)('S') / LAPACKE(lamch_work)('P'));
-	real_t norm = LAPACKE(lansy_work)(LAPACK_COL_MAJOR, 'M', 'L', n, a, lda, NULL);
+	real_t norm = LAPACKE(lansy_work)(LAPACK_COL_MAJOR, 'M', uplo, n, a, lda, NULL);
 	real_t to = norm > 0 && norm < small ? small : norm > 1 / small ? 1 / small : 0;
 	if (to != 0)
-		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'L', 0, 0, norm, to, n, n, a, lda);
+		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, uplo, 0, 0, norm, to, n, n, a, lda);
 	scale[0] = norm, scale[1] = to;
 }
 
@@ -243,9 +270,10 @@ int TYPED(hyla__insert_bdsdc)(const hyla_desc *d, const hyla_desc *e, const hyla
 	return submit_solver(&bdsdc_cl, d, e, NULL, u, w, seq);
 }
 
-int TYPED(hyla__insert_syevd_prepare)(const hyla_desc *a, int upper, starpu_data_handle_t scale)
+int TYPED(hyla__insert_syevd_prepare)(const hyla_desc *a, char uplo, int mirror,
+                                       starpu_data_handle_t scale)
 {
-	struct prepare_args arg = {upper};
+	struct prepare_args arg = {uplo, mirror};
 	struct starpu_data_descr data[] = {{scale, STARPU_W}};
 	struct hyla_task t = {.cl = &prepare_cl, .data = data, .ndata = 1, .arg = &arg,
 	                      .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO};

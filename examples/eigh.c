@@ -54,7 +54,7 @@ static void usage(void)
 	       "  --vectors        the eigenvectors too (jobz V; default: values alone)\n"
 	       "  --uplo L|U       the triangle the solver reads (default L)\n"
 	       "  --kind K         random (default), graded (D A D, D = diag(10^(-6i/n))),\n"
-	       "                   clustered (n - 4 eigenvalues within n 1e-9 of 1, then 2, 3, 4)\n"
+	       "                   clustered (n - 3 eigenvalues 1e-9 apart up to 1, then 2, 3, 4)\n"
 	       "                   or known (eigenvalues 1, 2, ..., n)\n"
 	       "  --triangle L|U   --input: use that triangle of the file's matrix and skip the\n"
 	       "                   symmetry check (default: the file must be symmetric)\n"

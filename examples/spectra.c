@@ -56,9 +56,9 @@ int symmetric_matrix(const char *kind, int64_t n, double *a, int seed, double *k
 	double *w = malloc(sizeof *w * (size_t)n);
 	if (!w)
 		return -1;
-	for (int64_t i = 0; i < n; i++)
-		w[i] = !clustered ? (double)(i + 1) : i < n - 4 ? 1 - (double)(n - 4 - i) * 1e-9
-		                                                : (double)(i - (n - 4) + 1);
+	for (int64_t i = 0; i < n; i++) /* clustered: n - 3 in [1 - (n - 4) 1e-9, 1], then 2, 3, 4 */
+		w[i] = !clustered ? (double)(i + 1) : i < n - 3 ? 1 - (double)(n - 4 - i) * 1e-9
+		                                                : (double)(i - (n - 3) + 2);
 	int ret = with_spectrum(n, a, w, seed);
 	if (ret == 0 && known)
 		memcpy(known, w, sizeof *w * (size_t)n);

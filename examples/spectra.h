@@ -12,8 +12,8 @@ extern const char *const spectrum_kinds[];
 /* A symmetric n-by-n a (leading dimension n) of kind (spectrum_kinds):
  *   random     entries uniform in [-1, 1), the lower triangle mirrored;
  *   graded     random's scaled as D A D, D = diag(10^(-6 i / n));
- *   clustered  Q diag(w) Q^T, w: 1 - (i + 1) 1e-9 for the first n - 4,
- *              then 1, 2, 3, 4 (Q a random orthogonal matrix);
+ *   clustered  Q diag(w) Q^T, w: n - 3 values 1e-9 apart up to 1, then
+ *              2, 3, 4 (Q a random orthogonal matrix);
  *   known      Q diag(1, 2, ..., n) Q^T.
  * The last two write their spectrum into known (n, ascending; NULL: not
  * wanted). Returns 0, or -1 for an unknown kind or no memory. */

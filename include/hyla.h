@@ -265,7 +265,8 @@ HYLA_API int hyla_sgebrd(int64_t m, int64_t n, float *a, int64_t lda, float *d, 
  * conquer), U = Q U_B and V = P V_B as Level-3 tasks where the models say
  * (m < n: the same on A^T, in a copy); min(m, n) at most the block size:
  * LAPACK's dgesdd on the host. Returns 0, -i for a bad argument i (11:
- * opts), i > 0 where the bidiagonal solver did not converge, or HYLA_ERR_*. */
+ * opts; -4 too where a holds NaN, as dgesdd), i > 0 where the bidiagonal
+ * solver did not converge, or HYLA_ERR_*. */
 HYLA_API int hyla_dgesdd(char jobz, int64_t m, int64_t n, double *a, int64_t lda, double *s,
                          double *u, int64_t ldu, double *vt, int64_t ldvt,
                          const hyla_options *opts);

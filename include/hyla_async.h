@@ -146,11 +146,12 @@ HYLA_API int hyla_sgebrd_async(hyla_matrix *a, float *d, float *e, float *tauq, 
 
 /* The symmetric eigensolver (hyla_dsyevd) on the n-by-n a, uplo's triangle
  * given: the eigenvalues into w (n, ascending), with jobz 'V' the
- * eigenvectors over a. One graph: a CPU task puts the matrix in its lower
- * triangle (and within LAPACK's range, as dsyevd), the tridiagonal
- * reduction, a copy of the reflectors into an n-by-(n-1) matrix the
- * sequence owns (jobz 'V'; hyla_malloc'ed, freed by the wait), T's
- * eigenproblem in a CPU task, then Q Z on a's panels in a's panel width. */
+ * eigenvectors over a. One graph: a CPU task puts the matrix within
+ * LAPACK's range, as dsyevd (and with 'V' in its lower triangle), the
+ * tridiagonal reduction, a copy of the reflectors into an n-by-(n-1)
+ * matrix the sequence owns (jobz 'V'; hyla_malloc'ed, freed by the wait),
+ * T's eigenproblem in a CPU task, then Q Z on a's panels in a's panel
+ * width. */
 HYLA_API int hyla_dsyevd_async(char jobz, char uplo, hyla_matrix *a, double *w,
                                const hyla_options *opts, hyla_sequence *seq);
 HYLA_API int hyla_ssyevd_async(char jobz, char uplo, hyla_matrix *a, float *w,

@@ -232,7 +232,7 @@ void sgesdd_(const char *jobz, const int *m, const int *n, float *a, const int *
 	if (dropin_route(ID(GESDD), valid, mn)) {
 		lapack(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, &query, iwork, info, jobz_len);
 		int ret = PUBLIC(gesdd)(j, *m, *n, a, *lda, s, u, *ldu, vt, *ldvt, dropin_options());
-		dropin_done(ID(GESDD), ret);
+		dropin_done(ID(GESDD), ret == -4 ? 0 : ret); /* -4: NaN in A, LAPACK's answer too */
 		*info = ret;
 	} else {
 		lapack(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork, info, jobz_len);

@@ -12,6 +12,7 @@
  *   HYLA_ERR_ENV from hyla_init, each in a fresh process.
  * Prints a line per case; exit status 0 pass, 1 fail. */
 #include <cblas.h>
+#include <math.h>
 #include <starpu.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,10 @@ static void argument_order(void)
 	       hyla_dgesdd('A', 4, 3, a, 4, d, r, 4, r, 2, NULL), -10);
 	expect("dgesdd('O', 3, 4, a, 3, d, r, 2, NULL, 1)",
 	       hyla_dgesdd('O', 3, 4, a, 3, d, r, 2, NULL, 1, NULL), -8);
+	double nan_a[16] = {1, 2, 3, 4, 5, NAN, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+	expect("dgesdd('S', 4, 4, a with a NaN, ...)",
+	       hyla_dgesdd('S', 4, 4, nan_a, 4, d, r, 4, r, 4, NULL), -4);
+	expect("dgesdd with a NaN: a untouched", nan_a[0] == 1 && nan_a[15] == 16, 1);
 	expect("dgesdd('N', 4, 4, a, 4, d, NULL, 1, NULL, 1, opts with nb -1)",
 	       hyla_dgesdd('N', 4, 4, a, 4, d, NULL, 1, NULL, 1, &(hyla_options){.nb = -1}), -11);
 }

@@ -5,9 +5,10 @@
  * values against LAPACK's dgesdd on the same (rounded) input, and the exact
  * ones for geometric, within 30 max(m, n) eps ||A||_2; with vectors
  * ||A - U S V^T||_F / (max(m, n) ||A||_F), ||I - U^T U||_F / m and
- * ||I - V V^T||_F / n at most 30 eps (with A: all of U and V^T). NB: the
- * block size (0: default). Prints one line; exit status 0 pass, 1 fail, 2
- * bad arguments. */
+ * ||I - V V^T||_F / n at most 30 eps (with A: all of U and V^T); in
+ * double with leading dimensions beyond the minimum. NB: the block size
+ * (0: default). Prints one line; exit status 0 pass, 1 fail, 2 bad
+ * arguments. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,14 +19,15 @@
 
 static const char *prog = "test_gesdd";
 
-/* The rows-by-cols x (leading dimension rows, float in single) in double. */
-static double *in_double(char prec, int64_t rows, int64_t cols, const void *x)
+/* The rows-by-cols x (leading dimension ld, float in single) in double,
+ * leading dimension rows. */
+static double *in_double(char prec, int64_t rows, int64_t cols, const void *x, int64_t ld)
 {
 	double *d = malloc(sizeof *d * (size_t)(rows * cols));
-	if (d && prec == 's')
-		to_double(rows, cols, x, d, rows);
-	else if (d)
-		memcpy(d, x, sizeof *d * (size_t)(rows * cols));
+	for (int64_t j = 0; d && j < cols; j++)
+		for (int64_t i = 0; i < rows; i++)
+			d[i + j * rows] = prec == 's' ? ((const float *)x)[i + j * ld]
+			                              : ((const double *)x)[i + j * ld];
 	return d;
 }
 
@@ -40,11 +42,13 @@ int main(int argc, char **argv)
 	int64_t k = m < n ? m : n, ucols = jobz == 'A' ? m : k, vrows = jobz == 'A' ? n : k;
 	hyla_options opts = {.nb = argc == 7 ? parse_int(prog, "NB", argv[6], 0, 1 << 20) : 0};
 	size_t el = prec == 's' ? sizeof(float) : sizeof(double);
+	/* Double precision: leading dimensions beyond the minimum. */
+	int pad = prec == 'd';
+	int64_t lda = m + pad, ldu = m + 2 * pad, ldvt = vrows + pad;
 	double *a0 = malloc(sizeof *a0 * (size_t)(m * n)), *ref = malloc(sizeof *ref * (size_t)(2 * k));
 	double *exact = ref + k;
-	/* hyla's outputs, each with its row count as leading dimension. */
-	void *wa = malloc(el * (size_t)(m * n)), *ws = malloc(el * (size_t)k);
-	void *wu = malloc(el * (size_t)(m * ucols)), *wvt = malloc(el * (size_t)(vrows * n));
+	void *wa = malloc(el * (size_t)(lda * n)), *ws = malloc(el * (size_t)k);
+	void *wu = malloc(el * (size_t)(ldu * ucols)), *wvt = malloc(el * (size_t)(ldvt * n));
 	if (!a0 || !ref || !wa || !ws || !wu || !wvt)
 		return 1;
 	int known = !strcmp(kind, "geometric");
@@ -56,16 +60,17 @@ int main(int argc, char **argv)
 	int info;
 	if (prec == 's') {
 		to_float(m, n, a0, m, wa);
-		info = hyla_sgesdd(jobz, m, n, wa, m, ws, wu, m, wvt, vrows, &opts);
+		info = hyla_sgesdd(jobz, m, n, wa, lda, ws, wu, ldu, wvt, ldvt, &opts);
 	} else {
-		memcpy(wa, a0, sizeof *a0 * (size_t)(m * n));
-		info = hyla_dgesdd(jobz, m, n, wa, m, ws, wu, m, wvt, vrows, &opts);
+		for (int64_t j = 0; j < n; j++)
+			memcpy((double *)wa + j * lda, a0 + j * m, sizeof *a0 * (size_t)m);
+		info = hyla_dgesdd(jobz, m, n, wa, lda, ws, wu, ldu, wvt, ldvt, &opts);
 	}
 	/* jobz O: U over a (m >= n), else V^T over a. */
 	int u_in_a = jobz == 'O' && m >= n, vt_in_a = jobz == 'O' && m < n;
-	double *s = in_double(prec, k, 1, ws);
-	double *u = in_double(prec, m, ucols, u_in_a ? wa : wu);
-	double *vt = in_double(prec, vrows, n, vt_in_a ? wa : wvt);
+	double *s = in_double(prec, k, 1, ws, k);
+	double *u = in_double(prec, m, ucols, u_in_a ? wa : wu, u_in_a ? lda : ldu);
+	double *vt = in_double(prec, vrows, n, vt_in_a ? wa : wvt, vt_in_a ? lda : ldvt);
 	if (!s || !u || !vt)
 		return 1;
 
