@@ -18,19 +18,12 @@ static char uplo = 'L', triangle; /* triangle: the input's one to use (no check)
 static const char *kind = "random";
 static int vectors, cusolver;
 
-static char triangle_of(const char *opt, const char *arg)
-{
-	if (strcmp(arg, "L") && strcmp(arg, "U"))
-		die_usage(prog, "%s must be L or U, not '%s'", opt, arg);
-	return arg[0];
-}
-
 static int on_option(int opt, const char *arg)
 {
 	switch (opt) {
 	case OPT_VECTORS: vectors = 1; return 1;
-	case OPT_UPLO: uplo = triangle_of("--uplo", arg); return 1;
-	case OPT_TRIANGLE: triangle = triangle_of("--triangle", arg); return 1;
+	case OPT_UPLO: uplo = triangle_option(prog, "--uplo", arg); return 1;
+	case OPT_TRIANGLE: triangle = triangle_option(prog, "--triangle", arg); return 1;
 	case OPT_KIND:
 		for (int i = 0; spectrum_kinds[i]; i++)
 			if (!strcmp(arg, spectrum_kinds[i]))

@@ -199,23 +199,6 @@ int general_matrix(const char *kind, int64_t m, int64_t n, double *a, int seed, 
 	return ret;
 }
 
-/* ||I - X X^T||_F for the rows-by-cols x, rows <= cols. */
-static double row_orthogonality(int64_t rows, int64_t cols, const double *x, int64_t ldx)
-{
-	double *w = calloc((size_t)(rows * rows), sizeof *w);
-	if (!w)
-		return NAN;
-	for (int64_t j = 0; j < rows; j++)
-		w[j + j * rows] = 1;
-	cblas_dsyrk(CblasColMajor, CblasUpper, CblasNoTrans, rows, cols, -1, x, ldx, 1, w, rows);
-	double sum = 0;
-	for (int64_t j = 0; j < rows; j++)
-		for (int64_t i = 0; i <= j; i++)
-			sum += (i == j ? 1 : 2) * w[i + j * rows] * w[i + j * rows];
-	free(w);
-	return sqrt(sum);
-}
-
 int svd_residuals(int64_t m, int64_t n, const double *a, const double *s, const double *u,
                   int64_t ldu, const double *vt, int64_t ldvt, double *resid, double *orth_u,
                   double *orth_v)
@@ -235,9 +218,15 @@ int svd_residuals(int64_t m, int64_t n, const double *a, const double *s, const 
 	double norm = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', lm, ln, a, lm);
 	*resid = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', lm, ln, r, lm) / (norm > 0 ? norm : 1);
 	*orth_u = orthogonality(m, k, u, ldu);
-	*orth_v = row_orthogonality(k, n, vt, ldvt);
-	free(r), free(us);
-	return 0;
+	double *v = malloc(sizeof *v * (size_t)(n * k));
+	if (v) {
+		for (int64_t j = 0; j < k; j++)
+			for (int64_t i = 0; i < n; i++)
+				v[i + j * n] = vt[j + i * ldvt];
+		*orth_v = orthogonality(n, k, v, n);
+	}
+	free(r), free(us), free(v);
+	return v ? 0 : -1;
 }
 
 int lapack_singular_values(int64_t m, int64_t n, const double *a, double *s)
@@ -275,4 +264,11 @@ double lapack_gesdd_seconds(int64_t m, int64_t n, const double *a, char prec, ch
 	}
 	free(c), free(s), free(u), free(vt);
 	return t;
+}
+
+char triangle_option(const char *prog, const char *opt, const char *arg)
+{
+	if (strcmp(arg, "L") && strcmp(arg, "U"))
+		die_usage(prog, "%s must be L or U, not '%s'", opt, arg);
+	return arg[0];
 }

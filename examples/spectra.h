@@ -57,6 +57,9 @@ double lapack_gesdd_seconds(int64_t m, int64_t n, const double *a, char prec, ch
  * judge the matrix it saw; a random matrix: its lower triangle mirrored. */
 void symmetric_input(const char *prog, const struct driver_options *o, int64_t n, double *a,
                      char triangle, char uplo);
+/* A triangle option's value ('L' or 'U'), or a one-line error naming opt
+ * (exit 2). */
+char triangle_option(const char *prog, const char *opt, const char *arg);
 /* Seconds of LAPACK's dsyevd (or ssyevd) with jobz on a copy of a (lower
  * triangle), all host cores; NAN on failure. */
 double lapack_syevd_seconds(int64_t n, const double *a, char prec, char jobz);

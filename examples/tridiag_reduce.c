@@ -16,18 +16,11 @@ enum { OPT_UPLO = 1000, OPT_TRIANGLE, OPT_EIG, OPT_CUSOLVER };
 static char uplo = 'L', triangle; /* triangle: the input's one to use (no check) */
 static int eig, cusolver;
 
-static char triangle_of(const char *opt, const char *arg)
-{
-	if (strcmp(arg, "L") && strcmp(arg, "U"))
-		die_usage(prog, "%s must be L or U, not '%s'", opt, arg);
-	return arg[0];
-}
-
 static int on_option(int opt, const char *arg)
 {
 	switch (opt) {
-	case OPT_UPLO: uplo = triangle_of("--uplo", arg); return 1;
-	case OPT_TRIANGLE: triangle = triangle_of("--triangle", arg); return 1;
+	case OPT_UPLO: uplo = triangle_option(prog, "--uplo", arg); return 1;
+	case OPT_TRIANGLE: triangle = triangle_option(prog, "--triangle", arg); return 1;
 	case OPT_EIG: eig = 1; return 1;
 	case OPT_CUSOLVER: cusolver = cusolver_option(prog); return 1;
 	}
