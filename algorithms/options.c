@@ -104,7 +104,7 @@ static const struct {
 } routines[] = {
 	{"mgs", mgs_nb},     {"cgs", cgs_nb},     {"geqrf", geqrf_nb}, {"orgqr", orgqr_nb},
 	{"sytrd", sytrd_nb}, {"gebrd", gebrd_nb}, {"gehrd", gehrd_nb}, {"orghr", orgqr_nb},
-	{"syevd", sytrd_nb}, /* their reductions' (syevd's Q Z too; gesdd's vectors: orgqr's) */
+	{"syevd", sytrd_nb}, /* their reductions'; their vectors' products take orgqr's */
 	{"gesdd", gebrd_nb},
 };
 

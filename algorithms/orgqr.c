@@ -105,8 +105,8 @@ int TYPED(hyla__ormqr_submit)(const hyla_desc *V, const hyla_desc *tau, const hy
 {
 	int64_t nb = V->nb;
 	int lookahead;
-	int64_t group = hyla__update_group(C->nt, hyla__update_width(o, C->n), nb, &lookahead);
-	starpu_data_handle_t w = hyla__workspace_vector(nb * group * nb, sizeof(real_t));
+	int64_t group = hyla__update_group(C->nt, hyla__update_width(o, C->n), C->nb, &lookahead);
+	starpu_data_handle_t w = hyla__workspace_vector(nb * group * C->nb, sizeof(real_t));
 	int ret = HYLA_SUCCESS;
 	for (int64_t i = V->nt - 1; i >= 0 && ret == HYLA_SUCCESS; i--) {
 		int64_t c0 = i * nb + offset;

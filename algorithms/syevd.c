@@ -12,10 +12,10 @@
  * Q = H(1) ... H(n-1), reflector i below the subdiagonal of column i.
  * Those are a QR factorisation's reflectors one row down, so Q Z is
  * dormqr's product on rows 1..n-1 of Z (hyla__ormqr_submit): the
- * reflectors copied out of the matrix (a task), Z written over it by the
- * solver's task, then for each panel of reflectors from the last its T and
- * its block reflector on every panel of Z (Level-3 tasks, on the GPU where
- * the models say). */
+ * reflectors copied out of the matrix (a task) into panels of orgqr's
+ * width, Z written over it by the solver's task, then for each panel of
+ * reflectors from the last its T and its block reflector on every panel of
+ * Z (Level-3 tasks, on the GPU where the models say). */
 #include <stdlib.h>
 #include "algorithms.h"
 #include "codelets.h"
@@ -58,14 +58,26 @@ static int submit_syevd(const hyla_desc *A, int vectors, int upper, real_t *w,
 		ret = TYPED(hyla__insert_syevd_prepare)(A, upper ? 'U' : 'L', mirror, scale);
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__sytrd_submit)(A, upper && !mirror, out, o);
-	if (ret == HYLA_SUCCESS && vectors && n > 1) /* the reflectors, before Z overwrites them */
-		ret = hyla__sequence_matrix(seq, n, n - 1, nb, sizeof(real_t), &V);
+	/* The reflectors, before Z overwrites them, in panels of orgqr's width
+	 * (the block reflectors' width in Q Z), with tau in tiles of it. */
+	int64_t nbq = o->nb ? o->nb : hyla__default_nb("orgqr", n, n);
+	hyla_desc retiled = {0};
+	const hyla_desc *tau = &out[2];
+	if (ret == HYLA_SUCCESS && vectors && n > 1)
+		ret = hyla__sequence_matrix(seq, n, n - 1, nbq, sizeof(real_t), &V);
 	if (ret == HYLA_SUCCESS && V)
 		ret = TYPED(hyla__insert_copy)(A, V);
+	if (ret == HYLA_SUCCESS && V && nbq != nb &&
+	    (ret = hyla__desc_register(&retiled, NULL, n - 1, 1, n - 1, nbq, 1, sizeof(real_t))) ==
+	        HYLA_SUCCESS) {
+		tau = &retiled;
+		ret = TYPED(hyla__insert_retile)(&out[2], &retiled);
+	}
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__insert_stedc)(&out[0], &out[1], scale, vectors ? A : NULL, seq);
 	if (ret == HYLA_SUCCESS && V)
-		ret = TYPED(hyla__ormqr_submit)(V, &out[2], A, 1, o);
+		ret = TYPED(hyla__ormqr_submit)(V, tau, A, 1, o);
+	hyla__desc_unregister_submit(&retiled);
 	hyla__workspace_release(scale);
 	free(out[0].tiles), free(out[1].tiles), free(out[2].tiles); /* the handles are the sequence's */
 	return ret == HYLA_SUCCESS ? hyla__sequence_fence(seq, A, NULL) : ret;

@@ -166,6 +166,8 @@ int TYPED(hyla__insert_reverse)(const hyla_desc *a, const hyla_desc *vectors, in
 int TYPED(hyla__insert_transpose)(const hyla_desc *a, const hyla_desc *b);
 /* b = a's first b->n columns (a's panels R, b's W; any panel widths). */
 int TYPED(hyla__insert_copy)(const hyla_desc *a, const hyla_desc *b);
+/* y = x, two tilings of one vector's length (x's tiles R, y's W). */
+int TYPED(hyla__insert_retile)(const hyla_desc *x, const hyla_desc *y);
 
 /* Forming Q from Householder reflectors stored as dgeqrf leaves them
  * (algorithms/orgqr.c, with the public hyla_task_dlarft and _dlarfb):

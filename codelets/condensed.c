@@ -18,7 +18,6 @@
 #include "runtime.h"
 
 #define VEC(buf) ((real_t *)STARPU_VECTOR_GET_PTR(buf))
-#define LEN(buf) ((int)STARPU_VECTOR_GET_NX(buf))
 #define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
 #define LD(buf) ((int)STARPU_MATRIX_GET_LD(buf))
 #define ROWS(buf) ((int)STARPU_MATRIX_GET_NX(buf))
@@ -31,16 +30,16 @@ struct solver_args {
 	hyla_sequence *seq; /* of the call: LAPACK's info > 0 goes there */
 };
 
-/* The vector of count tiles from buffers[first] (one array), its length in
- * *len. */
+/* The vector of count tiles (column tiles of a descriptor) from
+ * buffers[first], one array; its length in *len. */
 static real_t *vector_of(void *buffers[], int first, int count, int *len)
 {
-	real_t *base = VEC(buffers[first]);
+	real_t *base = count ? MAT(buffers[first]) : NULL;
 	*len = 0;
 	for (int t = 0; t < count; t++) {
-		if (VEC(buffers[first + t]) != base + *len)
+		if (MAT(buffers[first + t]) != base + *len)
 			STARPU_ABORT_MSG("a solver's vector tiles are not one array");
-		*len += LEN(buffers[first + t]);
+		*len += ROWS(buffers[first + t]);
 	}
 	return base;
 }

@@ -167,3 +167,43 @@ int TYPED(hyla__insert_copy)(const hyla_desc *a, const hyla_desc *b)
 	free(fixed);
 	return ret;
 }
+
+struct retile_args {
+	int from; /* the source's tiles, buffers[0..from); the copy's after */
+};
+
+/* The vector in buffers[0..from) copied into the tiles after it (another
+ * tiling of the same length). */
+static void retile_cpu(void *buffers[], void *cl_arg)
+{
+	int from = ((const struct retile_args *)cl_arg)->from;
+	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
+	int s = 0, si = 0;
+	for (int d = from; d < nbuffers; d++)
+		for (int i = 0; i < ROWS(buffers[d]); i++) {
+			while (si == ROWS(buffers[s]))
+				s++, si = 0;
+			MAT(buffers[d])[i] = MAT(buffers[s])[si++];
+		}
+}
+
+static struct starpu_codelet retile_cl = {
+	HYLA_HOST_BODY(retile_cpu),
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.name = "retile_" PREC_NAME,
+};
+
+int TYPED(hyla__insert_retile)(const hyla_desc *x, const hyla_desc *y)
+{
+	struct starpu_data_descr *fixed = malloc(sizeof *fixed * (size_t)x->mt);
+	if (!fixed)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", retile_cl.name);
+	for (int64_t t = 0; t < x->mt; t++)
+		fixed[t] = (struct starpu_data_descr){x->tiles[t], STARPU_R};
+	struct retile_args arg = {(int)x->mt};
+	struct hyla_task t = {.cl = &retile_cl, .data = fixed, .ndata = arg.from,
+	                      .arg = &arg, .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO};
+	int ret = hyla__submit_on_panels(t, y->tiles, (int)y->mt, STARPU_W, STARPU_W);
+	free(fixed);
+	return ret;
+}

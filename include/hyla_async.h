@@ -149,9 +149,9 @@ HYLA_API int hyla_sgebrd_async(hyla_matrix *a, float *d, float *e, float *tauq, 
  * eigenvectors over a. One graph: a CPU task puts the matrix within
  * LAPACK's range, as dsyevd (and with 'V' in its lower triangle), the
  * tridiagonal reduction, a copy of the reflectors into an n-by-(n-1)
- * matrix the sequence owns (jobz 'V'; hyla_malloc'ed, freed by the wait),
- * T's eigenproblem in a CPU task, then Q Z on a's panels in a's panel
- * width. */
+ * matrix the sequence owns (jobz 'V'; hyla_malloc'ed, freed by the wait;
+ * panels of orgqr's width, the block reflectors' in Q Z), T's
+ * eigenproblem in a CPU task, then Q Z on a's panels. */
 HYLA_API int hyla_dsyevd_async(char jobz, char uplo, hyla_matrix *a, double *w,
                                const hyla_options *opts, hyla_sequence *seq);
 HYLA_API int hyla_ssyevd_async(char jobz, char uplo, hyla_matrix *a, float *w,
