@@ -133,8 +133,8 @@ int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
  * stedc: the eigenvalues into d, ascending, and with z (NULL: none) the
  * eigenvectors into z's panels (W, one n-by-n matrix); with scale (R, or
  * NULL) the prepare task's, the eigenvalues scaled back. bdsdc (upper
- * bidiagonal): the singular values into d, descending, and with u and w
- * (NULL: none) B's left singular vectors on top of u's panels (W, one
+ * bidiagonal): the singular values into d, descending, B's left singular
+ * vectors on top of u's panels (W, one
  * m-by-k matrix, k >= n: the identity's columns n.. below and beside them)
  * and the transpose of its right ones, V_B, into w's (W, n-by-n). LAPACK's
  * info > 0 fails seq. syevd_prepare: a's panels (RW, one n-by-n matrix),

@@ -157,25 +157,14 @@ static void bdsdc_cpu(void *buffers[], void *cl_arg)
 	const struct solver_args *arg = cl_arg;
 	if (hyla__sequence_failed(arg->seq))
 		return;
-	int n, ne, first = arg->d_tiles + arg->e_tiles, info;
+	int n, ne, first = arg->d_tiles + arg->e_tiles, w0 = first + arg->x_panels;
 	real_t *d = vector_of(buffers, 0, arg->d_tiles, &n);
 	real_t *e = vector_of(buffers, arg->d_tiles, arg->e_tiles, &ne);
-	if (arg->x_panels == 0) {
-		real_t *work;
-		lapack_int *iwork;
-		info = workspace(4 * (int64_t)n, 8 * (int64_t)n, &work, &iwork);
-		if (info == HYLA_SUCCESS)
-			info = (int)LAPACKE(bdsdc_work)(LAPACK_COL_MAJOR, 'U', 'N', n, d, e, NULL, 1, NULL, 1,
-			                                NULL, NULL, work, iwork);
-		free(work), free(iwork);
-	} else {
-		int w0 = first + arg->x_panels;
-		int k = hyla__contiguous_range(buffers, first, w0, sizeof(real_t));
-		if (k < n || hyla__contiguous_cols(buffers, w0, sizeof(real_t)) != n)
-			STARPU_ABORT_MSG("bdsdc: the singular vectors' panels are not one matrix");
-		info = bdsdc_host(ROWS(buffers[first]), n, k, d, e, MAT(buffers[first]),
-		                  LD(buffers[first]), MAT(buffers[w0]), LD(buffers[w0]), arg->cores);
-	}
+	int k = hyla__contiguous_range(buffers, first, w0, sizeof(real_t));
+	if (k < n || hyla__contiguous_cols(buffers, w0, sizeof(real_t)) != n)
+		STARPU_ABORT_MSG("bdsdc: the singular vectors' panels are not one matrix");
+	int info = bdsdc_host(ROWS(buffers[first]), n, k, d, e, MAT(buffers[first]),
+	                      LD(buffers[first]), MAT(buffers[w0]), LD(buffers[w0]), arg->cores);
 	if (info != 0)
 		hyla__sequence_fail(arg->seq, info);
 }

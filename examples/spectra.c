@@ -66,25 +66,35 @@ int symmetric_matrix(const char *kind, int64_t n, double *a, int seed, double *k
 	return ret;
 }
 
+/* ||A - X diag(s) op(Y)||_F / ||A||_F (A = 0: the numerator) into *resid
+ * for the m-by-n a, X m-by-k (ldx), op(Y) k-by-n (ldy): Y^T with trans;
+ * -1 for no memory. */
+static int product_residual(int64_t m, int64_t n, int64_t k, const double *a, const double *x,
+                            int64_t ldx, const double *s, const double *y, int64_t ldy,
+                            int trans, double *resid)
+{
+	double *r = malloc(sizeof *r * (size_t)(m * n)), *xs = malloc(sizeof *xs * (size_t)(m * k));
+	if (r && xs) {
+		memcpy(r, a, sizeof *r * (size_t)(m * n));
+		for (int64_t j = 0; j < k; j++)
+			for (int64_t i = 0; i < m; i++)
+				xs[i + j * m] = x[i + j * ldx] * s[j];
+		cblas_dgemm(CblasColMajor, CblasNoTrans, trans ? CblasTrans : CblasNoTrans, m, n, k, -1,
+		            xs, m, y, ldy, 1, r, m);
+		lapack_int lm = (lapack_int)m, ln = (lapack_int)n;
+		double norm = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', lm, ln, a, lm);
+		*resid = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', lm, ln, r, lm) / (norm > 0 ? norm : 1);
+	}
+	int ret = r && xs ? 0 : -1;
+	free(r), free(xs);
+	return ret;
+}
+
 int eigen_residuals(int64_t n, const double *a, const double *w, const double *v, int64_t ldv,
                     double *resid, double *orth)
 {
-	double *r = malloc(sizeof *r * (size_t)(n * n)), *vw = malloc(sizeof *vw * (size_t)(n * n));
-	if (!r || !vw) {
-		free(r), free(vw);
-		return -1;
-	}
-	memcpy(r, a, sizeof *r * (size_t)(n * n));
-	for (int64_t j = 0; j < n; j++)
-		for (int64_t i = 0; i < n; i++)
-			vw[i + j * n] = v[i + j * ldv] * w[j];
-	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, -1, vw, n, v, ldv, 1, r, n);
-	lapack_int ln = (lapack_int)n;
-	double norm = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', ln, ln, a, ln);
-	*resid = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', ln, ln, r, ln) / (norm > 0 ? norm : 1);
 	*orth = orthogonality(n, n, v, ldv);
-	free(r), free(vw);
-	return 0;
+	return product_residual(n, n, n, a, v, ldv, w, v, ldv, 1, resid);
 }
 
 double eigenvalue_error(int64_t n, const double *w, const double *ref)
@@ -204,29 +214,16 @@ int svd_residuals(int64_t m, int64_t n, const double *a, const double *s, const 
                   double *orth_v)
 {
 	int64_t k = m < n ? m : n;
-	double *r = malloc(sizeof *r * (size_t)(m * n)), *us = malloc(sizeof *us * (size_t)(m * k));
-	if (!r || !us) {
-		free(r), free(us);
+	double *v = malloc(sizeof *v * (size_t)(n * k)); /* V, for its orthogonality */
+	if (!v)
 		return -1;
-	}
-	memcpy(r, a, sizeof *r * (size_t)(m * n));
 	for (int64_t j = 0; j < k; j++)
-		for (int64_t i = 0; i < m; i++)
-			us[i + j * m] = u[i + j * ldu] * s[j];
-	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, -1, us, m, vt, ldvt, 1, r, m);
-	lapack_int lm = (lapack_int)m, ln = (lapack_int)n;
-	double norm = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', lm, ln, a, lm);
-	*resid = LAPACKE_dlange(LAPACK_COL_MAJOR, 'F', lm, ln, r, lm) / (norm > 0 ? norm : 1);
+		for (int64_t i = 0; i < n; i++)
+			v[i + j * n] = vt[j + i * ldvt];
 	*orth_u = orthogonality(m, k, u, ldu);
-	double *v = malloc(sizeof *v * (size_t)(n * k));
-	if (v) {
-		for (int64_t j = 0; j < k; j++)
-			for (int64_t i = 0; i < n; i++)
-				v[i + j * n] = vt[j + i * ldvt];
-		*orth_v = orthogonality(n, k, v, n);
-	}
-	free(r), free(us), free(v);
-	return v ? 0 : -1;
+	*orth_v = orthogonality(n, k, v, n);
+	free(v);
+	return product_residual(m, n, k, a, u, ldu, s, vt, ldvt, 0, resid);
 }
 
 int lapack_singular_values(int64_t m, int64_t n, const double *a, double *s)
