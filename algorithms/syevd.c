@@ -74,7 +74,7 @@ static int submit_syevd(const hyla_desc *A, int vectors, int upper, real_t *w,
 		ret = TYPED(hyla__insert_retile)(&out[2], &retiled);
 	}
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__insert_stedc)(&out[0], &out[1], scale, vectors ? A : NULL, seq);
+		ret = TYPED(hyla__stedc_submit)(&out[0], &out[1], scale, vectors ? A : NULL, nbq, seq);
 	if (ret == HYLA_SUCCESS && V)
 		ret = TYPED(hyla__ormqr_submit)(V, tau, A, 1, o);
 	hyla__desc_unregister_submit(&retiled);

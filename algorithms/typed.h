@@ -39,6 +39,14 @@ int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla
 int TYPED(hyla__ormqr_submit)(const hyla_desc *V, const hyla_desc *tau, const hyla_desc *C,
                               int64_t offset, const hyla_options *o);
 
+/* Submits the eigenvalues of the symmetric tridiagonal T (d and e as
+ * dsytrd leaves them: tiles RW; the values end in d, ascending, scaled
+ * back by scale, the syevd prepare task's, R) and with z (n-by-n, column
+ * panels, W; NULL: none) its eigenvectors, by divide and conquer over
+ * panels of width w (algorithms/stedc.c). */
+int TYPED(hyla__stedc_submit)(const hyla_desc *d, const hyla_desc *e, starpu_data_handle_t scale,
+                              const hyla_desc *z, int64_t w, hyla_sequence *seq);
+
 /* Submits the tridiagonal reduction of A (column-panel views; upper: the
  * lower one of J A J, A reversed in place before and back after) into out:
  * d, e and tau, tiles of A->nb (registered by the caller), d and e where

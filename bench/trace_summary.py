@@ -14,7 +14,7 @@ import collections
 import re
 
 TASK = re.compile(r'<rect x="[\d.]+" y="(\d+)"[^>]*><title>(\S+) ([\d.]+) ms at ([\d.]+) s')
-WORKER = re.compile(r'<text x="10" y="(\d+)">([^<]+)</text>')
+WORKER = re.compile(r'<text x="10" y="(\d+)">(?:<title>[^<]*</title>)?([^<]+)</text>')
 
 
 def main():

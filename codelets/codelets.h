@@ -128,25 +128,56 @@ int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
                                    starpu_data_handle_t taup, starpu_data_handle_t scratch,
                                    int64_t col);
 
-/* The condensed forms' problems (codelets/condensed.c), CPU tasks on d and
- * e (vectors, tiles RW of one array each) as dsytrd or dgebrd leaves them.
- * stedc: the eigenvalues into d, ascending, and with z (NULL: none) the
- * eigenvectors into z's panels (W, one n-by-n matrix); with scale (R, or
- * NULL) the prepare task's, the eigenvalues scaled back. bdsdc (upper
- * bidiagonal): the singular values into d, descending, B's left singular
- * vectors on top of u's panels (W, one
- * m-by-k matrix, k >= n: the identity's columns n.. below and beside them)
- * and the transpose of its right ones, V_B, into w's (W, n-by-n). LAPACK's
- * info > 0 fails seq. syevd_prepare: a's panels (RW, one n-by-n matrix),
- * uplo's triangle given, with mirror the upper one copied into the lower
- * one, then that triangle scaled into LAPACK's range where dsyevd would,
- * scale (W, vector of 2) saying how for stedc. */
-int TYPED(hyla__insert_stedc)(const hyla_desc *d, const hyla_desc *e, starpu_data_handle_t scale,
-                              const hyla_desc *z, hyla_sequence *seq);
+/* The SVD's bidiagonal problem and the eigensolver's first task
+ * (codelets/condensed.c), CPU tasks. bdsdc (upper bidiagonal, d and e's
+ * tiles RW of one array each, as dgebrd leaves them): the singular values
+ * into d, descending, B's left singular vectors on top of u's panels (W,
+ * one m-by-k matrix, k >= n: the identity's columns n.. below and beside
+ * them) and the transpose of its right ones, V_B, into w's (W, n-by-n).
+ * LAPACK's info > 0 fails seq. syevd_prepare: a's panels (RW, one n-by-n
+ * matrix), uplo's triangle given, with mirror the upper one copied into
+ * the lower one, then that triangle scaled into LAPACK's range where
+ * dsyevd would, scale (W, vector of 2) saying how. */
 int TYPED(hyla__insert_bdsdc)(const hyla_desc *d, const hyla_desc *e, const hyla_desc *u,
                               const hyla_desc *w, hyla_sequence *seq);
 int TYPED(hyla__insert_syevd_prepare)(const hyla_desc *a, char uplo, int mirror,
                                        starpu_data_handle_t scale);
+
+/* The tridiagonal eigensolver's divide and conquer (codelets/secular.c;
+ * algorithms/stedc.c builds the tree). tri: a vector of 2n, [norm, d, e]
+ * scaled by norm (dc_scale writes it from d's and e's tiles, R). A node's
+ * state: a 3-by-K matrix in panels (its values, the first and the last row
+ * of its eigenvectors); its eigenvectors: a K-by-K matrix in panels (the
+ * top node's: the eigensolver's n-by-n matrix). dc_leaf: the block of
+ * state->n rows from row s (state and z W; z NULL: the values alone).
+ * dc_plan: the merge of the blocks first (from row s) and second (R) into
+ * plan (W, a vector of hyla__dc_plan_bytes(K) bytes, K the merged size).
+ * dc_roots: share index of shares (W, a vector of hyla__dc_share_len(K,
+ * cols) reals, cols: K / shares rounded up).
+ * dc_assemble: the merged state's panel from column c0 (W) and U's (W, or
+ * NULL). dc_gemm: the merged eigenvectors' nout panels out (W, one matrix
+ * as U's panel wide) from U's panel and the blocks' eigenvectors (R). dc_finish: the eigenvalues into d's
+ * tiles (W), scaled back by tri and scale (the prepare task's, R, or NULL).
+ * A failure (LAPACK's info > 0) fails seq. */
+size_t TYPED(hyla__dc_plan_bytes)(int64_t K);
+size_t TYPED(hyla__dc_share_len)(int64_t K, int64_t cols);
+int TYPED(hyla__insert_dc_scale)(const hyla_desc *d, const hyla_desc *e, starpu_data_handle_t tri);
+int TYPED(hyla__insert_dc_leaf)(starpu_data_handle_t tri, int64_t s, const hyla_desc *state,
+                                const hyla_desc *z, hyla_sequence *seq);
+int TYPED(hyla__insert_dc_plan)(starpu_data_handle_t tri, int64_t s, const hyla_desc *first,
+                                const hyla_desc *second, starpu_data_handle_t plan,
+                                hyla_sequence *seq);
+int TYPED(hyla__insert_dc_roots)(starpu_data_handle_t plan, starpu_data_handle_t share,
+                                 int64_t s, int index, int shares, hyla_sequence *seq);
+int TYPED(hyla__insert_dc_assemble)(starpu_data_handle_t plan, const starpu_data_handle_t *shares,
+                                    int nshares, int64_t c0, starpu_data_handle_t state,
+                                    starpu_data_handle_t u, hyla_sequence *seq);
+int TYPED(hyla__insert_dc_gemm)(starpu_data_handle_t u, const hyla_desc *first,
+                                const hyla_desc *second, const starpu_data_handle_t *out,
+                                int nout, hyla_sequence *seq);
+int TYPED(hyla__insert_dc_finish)(starpu_data_handle_t tri, const hyla_desc *state,
+                                  starpu_data_handle_t scale, const hyla_desc *d,
+                                  hyla_sequence *seq);
 
 /* The last step of both reductions (codelets/bands.c), a CPU task on the
  * tiles of d and e (nb each) and the panels of a (all RW): d and e where

@@ -1,12 +1,10 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
-/* The condensed forms' problems, tasks on the cores: the symmetric
- * tridiagonal eigenproblem (LAPACK's dsterf for the eigenvalues alone,
- * dstedc, Cuppen's divide and conquer in Gu and Eisenstat's stable form,
- * for the eigenvectors too) and the upper bidiagonal SVD (dbdsdc, divide
- * and conquer as well). Their merges are matrix products: the tasks lend
- * OpenBLAS the context's cores, idle then, since everything after them in
- * the solvers waits for them. Also the eigensolver's first task: the
- * symmetric matrix in its lower triangle, scaled into LAPACK's range.
+/* The upper bidiagonal SVD as a task on the cores (LAPACK's dbdsdc,
+ * divide and conquer: Gu and Eisenstat's method). Its merges are matrix
+ * products: the task lends OpenBLAS the context's cores, idle then, since
+ * everything after it in the SVD waits for it. Also the eigensolver's
+ * first task: the symmetric matrix in its lower triangle, scaled into
+ * LAPACK's range (the tridiagonal problem's tasks: codelets/secular.c).
  * Typed source: see runtime/precision.h. */
 #include <cblas.h>
 #include <lapacke.h>
@@ -22,11 +20,11 @@
 #define LD(buf) ((int)STARPU_MATRIX_GET_LD(buf))
 #define ROWS(buf) ((int)STARPU_MATRIX_GET_NX(buf))
 
-/* A solver task's buffers: d's tiles, e's tiles, with a scale the
- * prepare task's (R), then the panels of up to two matrices (W). */
+/* A solver task's buffers: d's tiles, e's tiles, then the panels of two
+ * matrices (W). */
 struct solver_args {
 	int cores;          /* OpenBLAS threads for the merges' products */
-	int d_tiles, e_tiles, scaled, x_panels;
+	int d_tiles, e_tiles, x_panels;
 	hyla_sequence *seq; /* of the call: LAPACK's info > 0 goes there */
 };
 
@@ -73,52 +71,6 @@ static int workspace(int64_t elems, int64_t ielems, real_t **work, lapack_int **
 		return HYLA_SUCCESS;
 	return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for the solver's workspace (%lld elements)",
 	                  (long long)elems);
-}
-
-/* dstedc ('I') into the n-by-n z, its workspace as LAPACK's query says. */
-static int stedc_host(int n, real_t *d, real_t *e, real_t *z, int ldz, int cores)
-{
-	real_t size;
-	lapack_int isize;
-	LAPACKE(stedc_work)(LAPACK_COL_MAJOR, 'I', n, d, e, z, ldz, &size, -1, &isize, -1);
-	/* At least LAPACK's minimums: in single precision the query's answer,
-	 * a float, may round n^2 + 4n + 1 down. */
-	int64_t lwork = (int64_t)size > 1 + 4 * (int64_t)n + (int64_t)n * n
-	                    ? (int64_t)size : 1 + 4 * (int64_t)n + (int64_t)n * n;
-	lapack_int liwork = isize > 3 + 5 * n ? isize : 3 + 5 * n;
-	real_t *work;
-	lapack_int *iwork;
-	int info = workspace(lwork, liwork, &work, &iwork);
-	if (info == HYLA_SUCCESS) {
-		lend_cores(cores);
-		info = (int)LAPACKE(stedc_work)(LAPACK_COL_MAJOR, 'I', n, d, e, z, ldz, work,
-		                                (lapack_int)lwork, iwork, liwork);
-		lend_cores(0);
-	}
-	free(work), free(iwork);
-	return info;
-}
-
-static void stedc_cpu(void *buffers[], void *cl_arg)
-{
-	const struct solver_args *arg = cl_arg;
-	if (hyla__sequence_failed(arg->seq))
-		return;
-	int n, ne, first = arg->d_tiles + arg->e_tiles + arg->scaled, info;
-	real_t *d = vector_of(buffers, 0, arg->d_tiles, &n);
-	real_t *e = vector_of(buffers, arg->d_tiles, arg->e_tiles, &ne);
-	if ((int)STARPU_TASK_GET_NBUFFERS(starpu_task_get_current()) == first) {
-		info = (int)LAPACKE(sterf_work)(n, d, e);
-	} else {
-		if (hyla__contiguous_cols(buffers, first, sizeof(real_t)) != n)
-			STARPU_ABORT_MSG("stedc: the eigenvectors' panels are not one matrix");
-		info = stedc_host(n, d, e, MAT(buffers[first]), LD(buffers[first]), arg->cores);
-	}
-	const real_t *scale = arg->scaled ? VEC(buffers[first - 1]) : NULL;
-	if (info >= 0 && scale && scale[1] != 0) /* the eigenvalues of the matrix given */
-		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, scale[1], scale[0], n, 1, d, n);
-	if (info != 0)
-		hyla__sequence_fail(arg->seq, info);
 }
 
 /* dbdsdc ('U', 'I') of the n-by-n B: its left vectors on top of the m-by-k
@@ -201,12 +153,6 @@ static void prepare_cpu(void *buffers[], void *cl_arg)
 	scale[0] = norm, scale[1] = to;
 }
 
-static struct starpu_codelet stedc_cl = {
-	HYLA_HOST_BODY(stedc_cpu),
-	.nbuffers = STARPU_VARIABLE_NBUFFERS,
-	.name = "stedc_" PREC_NAME,
-};
-
 static struct starpu_codelet bdsdc_cl = {
 	HYLA_HOST_BODY(bdsdc_cpu),
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
@@ -219,15 +165,13 @@ static struct starpu_codelet prepare_cl = {
 	.name = "syevd_prepare_" PREC_NAME,
 };
 
-/* A solver task on d's and e's tiles (RW), scale (R, or NULL) and the
- * panels of up to two matrices (W). */
+/* A solver task on d's and e's tiles (RW) and the panels of two matrices (W). */
 static int submit_solver(struct starpu_codelet *cl, const hyla_desc *d, const hyla_desc *e,
-                         starpu_data_handle_t scale, const hyla_desc *x, const hyla_desc *y,
-                         hyla_sequence *seq)
+                         const hyla_desc *x, const hyla_desc *y, hyla_sequence *seq)
 {
 	int nx = x ? (int)x->nt : 0, ny = y ? (int)y->nt : 0, nd = (int)d->mt, ne = (int)e->mt;
-	struct solver_args arg = {hyla_ncpus() > 1 ? hyla_ncpus() : 1, nd, ne, scale != NULL, nx, seq};
-	int count = nd + ne + arg.scaled + nx + ny, i = 0;
+	struct solver_args arg = {hyla_ncpus() > 1 ? hyla_ncpus() : 1, nd, ne, nx, seq};
+	int count = nd + ne + nx + ny, i = 0;
 	struct starpu_data_descr *data = malloc(sizeof *data * (size_t)count);
 	if (!data)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", cl->name);
@@ -235,8 +179,6 @@ static int submit_solver(struct starpu_codelet *cl, const hyla_desc *d, const hy
 		data[i++] = (struct starpu_data_descr){d->tiles[t], STARPU_RW};
 	for (int t = 0; t < ne; t++)
 		data[i++] = (struct starpu_data_descr){e->tiles[t], STARPU_RW};
-	if (scale)
-		data[i++] = (struct starpu_data_descr){scale, STARPU_R};
 	for (int p = 0; p < nx + ny; p++)
 		data[i++] = (struct starpu_data_descr){p < nx ? x->tiles[p] : y->tiles[p - nx], STARPU_W};
 	int ret = hyla__submit(&(struct hyla_task){.cl = cl, .data = data, .ndata = count,
@@ -246,16 +188,10 @@ static int submit_solver(struct starpu_codelet *cl, const hyla_desc *d, const hy
 	return ret;
 }
 
-int TYPED(hyla__insert_stedc)(const hyla_desc *d, const hyla_desc *e, starpu_data_handle_t scale,
-                              const hyla_desc *z, hyla_sequence *seq)
-{
-	return submit_solver(&stedc_cl, d, e, scale, z, NULL, seq);
-}
-
 int TYPED(hyla__insert_bdsdc)(const hyla_desc *d, const hyla_desc *e, const hyla_desc *u,
                               const hyla_desc *w, hyla_sequence *seq)
 {
-	return submit_solver(&bdsdc_cl, d, e, NULL, u, w, seq);
+	return submit_solver(&bdsdc_cl, d, e, u, w, seq);
 }
 
 int TYPED(hyla__insert_syevd_prepare)(const hyla_desc *a, char uplo, int mirror,

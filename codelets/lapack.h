@@ -22,5 +22,9 @@ void dlabrd_(const int *m, const int *n, const int *nb, double *a, const int *ld
 void slabrd_(const int *m, const int *n, const int *nb, float *a, const int *lda, float *d,
              float *e, float *tauq, float *taup, float *x, const int *ldx, float *y,
              const int *ldy);
+void dlaed4_(const int *n, const int *i, const double *d, const double *z, double *delta,
+             const double *rho, double *dlam, int *info);
+void slaed4_(const int *n, const int *i, const float *d, const float *z, float *delta,
+             const float *rho, float *dlam, int *info);
 
 #endif

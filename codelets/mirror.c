@@ -146,8 +146,40 @@ static void copy_cpu(void *buffers[], void *cl_arg)
 		       sizeof(real_t) * (size_t)rows);
 }
 
+#ifdef HYLA_WITH_CUDA
+/* The same on the GPU: a 2D copy for each run of columns in one panel of
+ * each. */
+static void copy_cuda(void *buffers[], void *cl_arg)
+{
+	int first = ((const struct transpose_args *)cl_arg)->first;
+	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
+	int rows = ROWS(buffers[0]), p = 0, j = 0; /* a's panel p, its column j */
+	for (int q = first; q < nbuffers; q++)
+		for (int c = 0, run; c < COLS(buffers[q]); c += run, j += run) {
+			if (j == COLS(buffers[p]))
+				p++, j = 0;
+			run = COLS(buffers[q]) - c < COLS(buffers[p]) - j ? COLS(buffers[q]) - c
+			                                                 : COLS(buffers[p]) - j;
+			cudaError_t err = cudaMemcpy2DAsync(
+				MAT(buffers[q]) + c * LD(buffers[q]), LD(buffers[q]) * sizeof(real_t),
+				MAT(buffers[p]) + j * LD(buffers[p]), LD(buffers[p]) * sizeof(real_t),
+				(size_t)rows * sizeof(real_t), (size_t)run, cudaMemcpyDeviceToDevice,
+				starpu_cuda_get_local_stream());
+			if (err != cudaSuccess)
+				STARPU_CUDA_REPORT_ERROR(err);
+		}
+}
+#endif
+
+/* On the GPU that holds the views when there is one (the eigensolver's
+ * reflectors: 0.09 s on a core at n = 8000 with the matrix's trip home). */
 static struct starpu_codelet copy_cl = {
-	HYLA_HOST_BODY(copy_cpu),
+	.cpu_funcs = {copy_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {copy_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = hyla__on_views_node,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.name = "copy_" PREC_NAME,
 };
@@ -162,7 +194,8 @@ int TYPED(hyla__insert_copy)(const hyla_desc *a, const hyla_desc *b)
 		fixed[p] = (struct starpu_data_descr){a->tiles[p], STARPU_R};
 	struct transpose_args arg = {(int)panels};
 	struct hyla_task t = {.cl = &copy_cl, .data = fixed, .ndata = arg.first,
-	                      .arg = &arg, .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO};
+	                      .arg = &arg, .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO,
+	                      .where = hyla_ncuda() > 0 ? STARPU_CUDA : 0};
 	int ret = hyla__submit_on_panels(t, b->tiles, (int)b->nt, STARPU_W, STARPU_W);
 	free(fixed);
 	return ret;

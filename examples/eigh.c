@@ -28,7 +28,7 @@ static int on_option(int opt, const char *arg)
 		for (int i = 0; spectrum_kinds[i]; i++)
 			if (!strcmp(arg, spectrum_kinds[i]))
 				return kind = spectrum_kinds[i], 1;
-		die_usage(prog, "--kind must be random, graded, clustered or known, not '%s'", arg);
+		die_usage(prog, "--kind must be random, graded, clustered, known or repeated, not '%s'", arg);
 	case OPT_CUSOLVER: cusolver = cusolver_option(prog); return 1;
 	}
 	return 0;
@@ -48,7 +48,8 @@ static void usage(void)
 	       "  --uplo L|U       the triangle the solver reads (default L)\n"
 	       "  --kind K         random (default), graded (D A D, D = diag(10^(-6i/n))),\n"
 	       "                   clustered (n - 3 eigenvalues 1e-9 apart up to 1, then 2, 3, 4)\n"
-	       "                   or known (eigenvalues 1, 2, ..., n)\n"
+	       "                   known (eigenvalues 1, 2, ..., n) or repeated (1, 2, ..., n/3,\n"
+	       "                   each three times)\n"
 	       "  --triangle L|U   --input: use that triangle of the file's matrix and skip the\n"
 	       "                   symmetry check (default: the file must be symmetric)\n"
 	       "  --cusolver       also time cuSOLVER's syevd on the GPU (data already there)\n"
@@ -131,7 +132,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: error: out of memory\n", prog);
 		return 1;
 	}
-	int known = !strcmp(kind, "clustered") || !strcmp(kind, "known");
+	int known = strcmp(kind, "random") && strcmp(kind, "graded");
 	if (o.input || !strcmp(kind, "random"))
 		driver_matrix(prog, &o, a0);
 	else if (symmetric_matrix(kind, n, a0, o.seed, known ? exact : NULL)) {

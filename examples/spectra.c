@@ -9,7 +9,7 @@
 #include "common.h"
 #include "spectra.h"
 
-const char *const spectrum_kinds[] = {"random", "graded", "clustered", "known", NULL};
+const char *const spectrum_kinds[] = {"random", "graded", "clustered", "known", "repeated", NULL};
 
 /* a = Q diag(w) Q^T, Q the orthogonal factor of a random matrix. */
 static int with_spectrum(int64_t n, double *a, const double *w, int seed)
@@ -50,15 +50,17 @@ int symmetric_matrix(const char *kind, int64_t n, double *a, int seed, double *k
 			}
 		return 0;
 	}
-	int clustered = !strcmp(kind, "clustered");
-	if (!clustered && strcmp(kind, "known"))
+	int clustered = !strcmp(kind, "clustered"), repeated = !strcmp(kind, "repeated");
+	if (!clustered && !repeated && strcmp(kind, "known"))
 		return -1;
 	double *w = malloc(sizeof *w * (size_t)n);
 	if (!w)
 		return -1;
-	for (int64_t i = 0; i < n; i++) /* clustered: n - 3 in [1 - (n - 4) 1e-9, 1], then 2, 3, 4 */
-		w[i] = !clustered ? (double)(i + 1) : i < n - 3 ? 1 - (double)(n - 4 - i) * 1e-9
-		                                                : (double)(i - (n - 3) + 2);
+	/* known: 1..n; clustered: n - 3 in [1 - (n - 4) 1e-9, 1], then 2, 3,
+	 * 4; repeated: 1..n/3, each three times (deflation's every case). */
+	for (int64_t i = 0; i < n; i++)
+		w[i] = repeated ? (double)(i / 3 + 1) : !clustered ? (double)(i + 1)
+		       : i < n - 3 ? 1 - (double)(n - 4 - i) * 1e-9 : (double)(i - (n - 3) + 2);
 	int ret = with_spectrum(n, a, w, seed);
 	if (ret == 0 && known)
 		memcpy(known, w, sizeof *w * (size_t)n);

@@ -15,7 +15,8 @@ extern const char *const spectrum_kinds[];
  *   clustered  Q diag(w) Q^T, w: n - 3 values 1e-9 apart up to 1, then
  *              2, 3, 4 (Q a random orthogonal matrix);
  *   known      Q diag(1, 2, ..., n) Q^T.
- * The last two write their spectrum into known (n, ascending; NULL: not
+ *   repeated   Q diag(1, 1, 1, 2, 2, 2, ...) Q^T (n/3 values, three times).
+ * The last three write their spectrum into known (n, ascending; NULL: not
  * wanted). Returns 0, or -1 for an unknown kind or no memory. */
 int symmetric_matrix(const char *kind, int64_t n, double *a, int seed, double *known);
 /* ||A - V diag(w) V^T||_F / ||A||_F (A = 0: the numerator) and ||I - V^T V||_F of the n-by-n V

@@ -1,7 +1,7 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Tester for the symmetric eigensolver: test_syevd PREC N UPLO JOBZ KIND [NB]
  * hyla_dsyevd (or ssyevd) on a symmetric A of KIND (random, graded,
- * clustered, known: examples/spectra.h) held in its UPLO triangle, the
+ * clustered, known, repeated: examples/spectra.h) held in its UPLO triangle, the
  * other one NaN, which the values alone must leave as it was (in double
  * also the rows past n of lda = n + 2, never touched). Checks: the
  * eigenvalues against LAPACK's dsyevd on the same (rounded) input, and
@@ -36,9 +36,9 @@ int main(int argc, char **argv)
 	double *w = malloc(sizeof *w * (size_t)(3 * n)), *ref = w + n, *exact = ref + n;
 	if (!a0 || !a || !w)
 		return 1;
-	int known = !strcmp(kind, "clustered") || !strcmp(kind, "known");
+	int known = strcmp(kind, "random") && strcmp(kind, "graded");
 	if (symmetric_matrix(kind, n, a0, 7, known ? exact : NULL))
-		die_usage(prog, "KIND '%s' is not one of random, graded, clustered, known", kind);
+		die_usage(prog, "KIND '%s' is not one of random, graded, clustered, known, repeated", kind);
 	if (prec == 's')
 		round_to_float(n, n, a0, n);
 	/* The triangle the solver must not read: NaN; the rows past n: 7. */
