@@ -127,7 +127,7 @@ static int submit_call(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq, r
 		ret = submit_tall(A, d, e, tauq, taup, hyla__update_width(opts, A->n), seq);
 	} else {
 		const hyla_desc *T;
-		ret = hyla__sequence_matrix(seq, A->n, A->m, A->nb < A->m ? A->nb : A->m, sizeof(real_t),
+		ret = hyla__sequence_matrix(seq, A->n, A->m, A->nb < A->m ? A->nb : A->m, sizeof(real_t), 0,
 		                            &T);
 		if (ret == HYLA_SUCCESS)
 			ret = TYPED(hyla__insert_transpose)(A, T);

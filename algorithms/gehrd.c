@@ -178,7 +178,7 @@ static int submit_reduction(const hyla_desc *A, real_t *tau, const hyla_options 
 		run_register(&run, n, nb, o->gehrd_panel, hyla__update_width(o, n));
 		const hyla_desc *yv = NULL;
 		if (!run.split)
-			ret = hyla__sequence_matrix(seq, n, 4 * nb, nb, sizeof(real_t), &yv);
+			ret = hyla__sequence_matrix(seq, n, 4 * nb, nb, sizeof(real_t), 0, &yv);
 		run.yv = yv ? yv->tiles : NULL;
 		if (ret == HYLA_SUCCESS)
 			ret = submit_gehrd(&run);

@@ -64,7 +64,7 @@ static int submit_syevd(const hyla_desc *A, int vectors, int upper, real_t *w,
 	hyla_desc retiled = {0};
 	const hyla_desc *tau = &out[2];
 	if (ret == HYLA_SUCCESS && vectors && n > 1)
-		ret = hyla__sequence_matrix(seq, n, n - 1, nbq, sizeof(real_t), &V);
+		ret = hyla__sequence_matrix(seq, n, n - 1, nbq, sizeof(real_t), 1, &V);
 	if (ret == HYLA_SUCCESS && V)
 		ret = TYPED(hyla__insert_copy)(A, V);
 	if (ret == HYLA_SUCCESS && V && nbq != nb &&

@@ -209,8 +209,11 @@ static void desc_release(hyla_desc *d, void (*unregister)(starpu_data_handle_t))
 		return;
 	}
 	if (d->parent) {
-		starpu_data_unpartition(d->parent, STARPU_MAIN_RAM);
-		starpu_data_unregister(d->parent);
+		starpu_data_unpartition(d->parent, d->scratch ? (unsigned)d->node : STARPU_MAIN_RAM);
+		if (d->scratch)
+			starpu_data_unregister_no_coherency(d->parent);
+		else
+			starpu_data_unregister(d->parent);
 		if (d->room)
 			starpu_free_on_node((unsigned)d->node, d->room, (size_t)(d->m * d->n) * d->elsize);
 		free(d->tiles);

@@ -46,6 +46,7 @@ typedef struct hyla_desc {
 	int node;                    /* where the views are one matrix (hyla__views_node) */
 	uintptr_t room;              /* the views' room on the GPU if hyla made it, or 0 */
 	int borrowed;                /* parent is the application's: given back, not unregistered */
+	int scratch;                 /* its contents never go home (nor come from there) */
 } hyla_desc;
 
 int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
@@ -284,9 +285,11 @@ int hyla__sequence_vector(hyla_sequence *seq, hyla_desc *d, void *x, int64_t len
                           size_t elsize);
 /* Allocates an m-by-n matrix (leading dimension m) in hyla_malloc's memory
  * and registers it as panel views of width nb (hyla__desc_register_views)
- * into *copy: the sequence's, which the wait unregisters and frees. */
+ * into *copy: the sequence's, which the wait unregisters and frees. With
+ * scratch, workspace its tasks write before they read: malloc's memory, room
+ * on the GPU without a copy, and nothing brought home at the end. */
 int hyla__sequence_matrix(hyla_sequence *seq, int64_t m, int64_t n, int64_t nb, size_t elsize,
-                          const hyla_desc **copy);
+                          int scratch, const hyla_desc **copy);
 /* Submits a task the wait waits for, after every access to the tiles of a
  * and b (NULL: none) and after a CPU task that brings the sequence's own
  * handles home (so a task that writes the matrix after the fence finds them

@@ -83,24 +83,35 @@ int hyla__sequence_own_tiles(hyla_sequence *seq, const hyla_desc *d)
 	return ret;
 }
 
+static void free_copy_memory(void *ptr, size_t bytes, int scratch)
+{
+	if (scratch)
+		free(ptr);
+	else
+		hyla_free(ptr, bytes);
+}
+
 int hyla__sequence_matrix(hyla_sequence *seq, int64_t m, int64_t n, int64_t nb, size_t elsize,
-                          const hyla_desc **copy)
+                          int scratch, const hyla_desc **copy)
 {
 	size_t bytes = (size_t)(m * n) * elsize;
 	hyla_desc *d = calloc(1, sizeof *d);
-	void *ptr = d ? hyla_malloc(bytes) : NULL;
+	void *ptr = d ? scratch ? malloc(bytes) : hyla_malloc(bytes) : NULL;
 	if (!ptr || grow(&seq->copies, seq->ncopies, &seq->copies_room, sizeof *seq->copies)) {
 		free(d);
-		hyla_free(ptr, bytes);
+		if (ptr)
+			free_copy_memory(ptr, bytes, scratch);
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %lld-by-%lld copy", (long long)m,
 		                  (long long)n);
 	}
-	int ret = hyla__desc_register_views(d, ptr, m, n, m, nb, elsize);
+	int ret = scratch ? hyla__desc_register_streamed(d, ptr, m, n, m, nb, elsize)
+	                  : hyla__desc_register_views(d, ptr, m, n, m, nb, elsize);
 	if (ret != HYLA_SUCCESS) {
 		free(d);
-		hyla_free(ptr, bytes);
+		free_copy_memory(ptr, bytes, scratch);
 		return ret;
 	}
+	d->scratch = scratch;
 	seq->copies[seq->ncopies++] = d;
 	*copy = d;
 	return HYLA_SUCCESS;
@@ -111,8 +122,9 @@ static void release_copy(hyla_desc *c)
 {
 	void *ptr = c->ptr;
 	size_t bytes = (size_t)(c->m * c->n) * c->elsize;
+	int scratch = c->scratch;
 	hyla__desc_unregister(c);
-	hyla_free(ptr, bytes);
+	free_copy_memory(ptr, bytes, scratch);
 	free(c);
 }
 

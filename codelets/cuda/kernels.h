@@ -182,6 +182,19 @@ void hyla__cuda_explicit_v_d(int rows, int w, const double *v, int ldv, double *
 void hyla__cuda_explicit_v_s(int rows, int w, const float *v, int ldv, float *e,
                              cudaStream_t stream);
 
+/* The eigensolver's first task (cuda/symmetric.cu): with mirror the upper
+ * triangle of the n-by-n a copied into the lower one, then the largest
+ * |entry| of the lower (lower or mirror) or upper triangle into *amax (device
+ * memory); sym_scale multiplies that triangle by factor (nonzero). */
+void hyla__cuda_sym_prepare_d(int n, double *a, int64_t lda, int lower, int mirror, double *amax,
+                              cudaStream_t stream);
+void hyla__cuda_sym_prepare_s(int n, float *a, int64_t lda, int lower, int mirror, float *amax,
+                              cudaStream_t stream);
+void hyla__cuda_sym_scale_d(int n, double *a, int64_t lda, int lower, double factor,
+                            cudaStream_t stream);
+void hyla__cuda_sym_scale_s(int n, float *a, int64_t lda, int lower, float factor,
+                            cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif
