@@ -106,9 +106,10 @@ static int svd_tall(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, rea
 }
 
 /* The graph's path for any shape: m < n through A^T (n-by-m), whose U is
- * A's V and V A's U; jobz 'O' through a copy that then goes over a. */
+ * A's V and V A's U; jobz 'O' through a copy that then goes over a. norm:
+ * A's largest |entry|. */
 static int svd_graph(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, real_t *s, real_t *u,
-                     int64_t ldu, real_t *vt, int64_t ldvt, const hyla_options *o)
+                     int64_t ldu, real_t *vt, int64_t ldvt, real_t norm, const hyla_options *o)
 {
 	int64_t mn = m < n ? m : n, big = m < n ? n : m;
 	int all = jobz == 'A', want = jobz != 'N';
@@ -135,7 +136,6 @@ static int svd_graph(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, re
 	 * values back after (a tiny matrix would lose digits to subnormals). */
 	lapack_int lb = (lapack_int)big, lm = (lapack_int)mn, ll = (lapack_int)lta;
 	real_t small = (real_t)sqrt(LAPACKE(lamch_work)('S')) / LAPACKE(lamch_work)('P');
-	real_t norm = LAPACKE(lange_work)(LAPACK_COL_MAJOR, 'M', lb, lm, ta, ll, NULL);
 	real_t to = norm > 0 && norm < small ? small : norm > 1 / small ? 1 / small : 0;
 	if (to != 0)
 		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, norm, to, lb, lm, ta, ll);
@@ -166,10 +166,13 @@ int hyla_sgesdd(char jobz, int64_t m, int64_t n, float *a, int64_t lda, float *s
 	int ret = hyla__check_gesdd_args(jobz, m, n, a, lda, s, u, ldu, vt, ldvt);
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__options_check(opts, 11, &o);
-	/* As dgesdd: a NaN in A is -4, A untouched. */
-	if (ret == HYLA_SUCCESS && m > 0 && n > 0 &&
-	    isnan(LAPACKE(lange_work)(LAPACK_COL_MAJOR, 'M', (lapack_int)m, (lapack_int)n, a,
-	                              (lapack_int)lda, NULL)))
+	/* As dgesdd: a NaN in A is -4, A untouched (one pass over A: the
+	 * scaling reads the same largest entry). */
+	real_t norm = ret == HYLA_SUCCESS && m > 0 && n > 0
+	                  ? LAPACKE(lange_work)(LAPACK_COL_MAJOR, 'M', (lapack_int)m, (lapack_int)n, a,
+	                                        (lapack_int)lda, NULL)
+	                  : 0;
+	if (isnan(norm))
 		ret = HYLA_ERROR(-4, "a holds NaN");
 	if (ret != HYLA_SUCCESS || m == 0 || n == 0 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
@@ -178,7 +181,7 @@ int hyla_sgesdd(char jobz, int64_t m, int64_t n, float *a, int64_t lda, float *s
 	int64_t nb = o.nb ? o.nb : hyla__default_nb("gebrd", m, n);
 	ret = (m < n ? m : n) <= nb
 	          ? TYPED(hyla__host_gesdd)(job, m, n, a, lda, s, u, ldu, vt, ldvt)
-	          : svd_graph(job, m, n, a, lda, s, u, ldu, vt, ldvt, &o);
+	          : svd_graph(job, m, n, a, lda, s, u, ldu, vt, ldvt, norm, &o);
 	hyla__context_leave(&o, outer);
 	return ret;
 }

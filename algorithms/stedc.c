@@ -18,7 +18,7 @@
 #include "runtime.h"
 #include "typed.h"
 
-/* A block of one panel, or of at most four panels and LEAF_MAX rows, is a
+/* A block of one panel, or of at most eight panels and LEAF_MAX rows, is a
  * leaf (narrow panels, as tests ask for, make deep trees). A merge's roots
  * go to at most MAX_SHARES tasks of at least SHARE_ROOTS each. */
 #define LEAF_MAX 512
@@ -115,7 +115,7 @@ static int submit_node(const struct dc *dc, int64_t s, int64_t e, int top, struc
 	const hyla_desc *z = top ? dc->z : dc->z ? &nd->z : NULL;
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	if (panels == 1 || (panels <= 4 && K <= LEAF_MAX))
+	if (panels == 1 || (panels <= 8 && K <= LEAF_MAX))
 		return TYPED(hyla__insert_dc_leaf)(dc->tri, s, &nd->state, z, dc->seq);
 	struct node kids[2] = {0};
 	int64_t m = s + panels / 2 * dc->w;

@@ -3,17 +3,14 @@
  * the matrix within LAPACK's range (a first task, which with the
  * eigenvectors also puts it in its lower triangle), hyla's tridiagonal
  * reduction Q^T A Q = T (algorithms/sytrd.c), T's eigenvalues and
- * eigenvectors Z in a task on the cores (LAPACK's dsterf, or dstedc:
- * Cuppen, "A divide and conquer method for the symmetric tridiagonal
- * eigenproblem", 1981, in the stable form of Gu and Eisenstat, 1995), and
- * the eigenvectors of A, Q Z. Typed source: see
- * runtime/precision.h.
+ * eigenvectors Z by divide and conquer (algorithms/stedc.c), and the
+ * eigenvectors of A, Q Z. Typed source: see runtime/precision.h.
  *
  * Q = H(1) ... H(n-1), reflector i below the subdiagonal of column i.
  * Those are a QR factorisation's reflectors one row down, so Q Z is
  * dormqr's product on rows 1..n-1 of Z (hyla__ormqr_submit): the
  * reflectors copied out of the matrix (a task) into panels of orgqr's
- * width, Z written over it by the solver's task, then for each panel of
+ * width, Z written over it by the divide and conquer, then for each panel of
  * reflectors from the last its T and its block reflector on every panel of
  * Z (Level-3 tasks, on the GPU where the models say). */
 #include <stdlib.h>

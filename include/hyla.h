@@ -231,10 +231,11 @@ HYLA_API int hyla_ssytrd(char uplo, int64_t n, float *a, int64_t lda, float *d, 
  * (its uplo 'L' or 'U' triangle) into w, ascending; jobz 'V': its
  * orthonormal eigenvectors over a (column j for w[j]), 'N': the values
  * alone (a's triangle is destroyed). hyla_dsytrd's reduction, T's
- * eigenproblem on the cores (LAPACK's dsterf, or dstedc's divide and
- * conquer with the eigenvectors), and Q times T's eigenvectors as Level-3
- * tasks where the models say; n at most the block size: LAPACK's dsyevd on
- * the host. Returns 0, -i for a bad argument i (7: opts), i > 0 where the
+ * eigenproblem by divide and conquer as tasks (the secular equations on
+ * the cores, the merges' products where the models say; with jobz 'V' up
+ * to 2 n^2 elements of host workspace during the call, as dsyevd's lwork),
+ * and Q times T's eigenvectors as Level-3 tasks where the models say; n at
+ * most the block size: LAPACK's dsyevd on the host. Returns 0, -i for a bad argument i (7: opts), i > 0 where the
  * tridiagonal solver did not converge (LAPACK's info), or HYLA_ERR_*. */
 HYLA_API int hyla_dsyevd(char jobz, char uplo, int64_t n, double *a, int64_t lda, double *w,
                          const hyla_options *opts);
