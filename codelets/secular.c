@@ -320,11 +320,11 @@ static void assemble_cpu(void *buffers[], void *cl_arg)
 	int K = PLAN_K(buffers[0]), C = arg->a;
 	struct plan_view p = plan_view(PLAN(buffers[0]), K);
 	int k = p.h->k, c0 = arg->c, cw = COLS(buffers[1 + C]);
-	real_t *zhat = malloc(sizeof *zhat * (size_t)(5 * k + K + 3)), *x = zhat + k;
-	real_t *s = x + K, *lambda = s + k, *tau = lambda + k, *delta = tau + k;
+	real_t *zhat = malloc(sizeof *zhat * (size_t)(5 * k + K + 3));
 	int *origin = malloc(sizeof *origin * (size_t)(k + 1));
 	if (!zhat || !origin)
 		STARPU_ABORT_MSG("dc: no memory to assemble a merge");
+	real_t *xbuf = zhat + k, *s = xbuf + K, *lambda = s + k, *tau = lambda + k, *delta = tau + k;
 	for (int c = 0, j = 0; c < C; c++) {
 		struct share sh = share_of(buffers[1 + c], K);
 		for (int q = 0, j1 = (int)((int64_t)(c + 1) * k / C); j < j1; j++, q++)
@@ -343,6 +343,7 @@ static void assemble_cpu(void *buffers[], void *cl_arg)
 		int j = root ? jr++ : jd++;
 		if (pos < c0)
 			continue;
+		real_t *x = u ? u + (pos - c0) * ldu : xbuf; /* U's column, built in place */
 		memset(x, 0, sizeof *x * (size_t)K);
 		if (!root) {
 			x[p.defl_idx[j]] = 1;
@@ -366,8 +367,6 @@ static void assemble_cpu(void *buffers[], void *cl_arg)
 		real_t *st = state + (pos - c0) * lds;
 		st[0] = root ? lambda[j] : p.defl_val[j];
 		st[1] = BLAS(dot)(K, p.f, 1, x, 1), st[2] = BLAS(dot)(K, p.l, 1, x, 1);
-		if (u)
-			memcpy(u + (pos - c0) * ldu, x, sizeof *x * (size_t)K);
 	}
 	free(zhat), free(origin);
 }
