@@ -48,7 +48,8 @@
 #                summed by bench/trace_summary.py; HYLA_TRACE_CMDS=qr_householder
 #                for the Householder QR).
 #   solvers      the eigensolver's and the SVD's checks (the vectors' products
-#                on the GPU) under each scheduler and with the GPU alone, then
+#                on the GPU; every deflation case: --kind repeated) under each
+#                scheduler and with the GPU alone, then
 #                eigh and svd at 4000 and 8000, values and vectors, with
 #                cuSOLVER (and LAPACK at 4000), after calibration runs.
 #   panels       the tridiagonal and bidiagonal GPU panels alone, µs a column.
@@ -401,7 +402,7 @@ if [ "$what" = reductions-quick ]; then
 	grep -c FAILED "$out/checks-reductions$tag.txt" | sed 's/^/failed checks: /'
 	{
 		for cmd in "bidiag_reduce 8000" "tridiag_reduce 8000" "bidiag_reduce 4000"; do
-			for i in 1 2; do STARPU_SCHED=dmda $bin/$cmd --no-check >/dev/null 2>&1; done
+			for i in 1 2 3; do STARPU_SCHED=dmda $bin/$cmd --no-check >/dev/null 2>&1; done
 			STARPU_SCHED=dmda $bin/$cmd --repeat 2 --cusolver --stats
 		done
 		for i in 1 2 3; do STARPU_SCHED=dmda $bin/hr_reduce 8000 --no-check >/dev/null 2>&1; done
@@ -461,7 +462,8 @@ fi
 
 if [ "$what" = solvers ]; then
 	for sched in ${HYLA_SCHEDS:-dmda eager random ws}; do
-		for args in "d 3000 L V random" "d 2049 U V clustered" "s 2000 L V known" "d 3000 L N graded"; do
+		for args in "d 3000 L V random" "d 2049 U V clustered" "s 2000 L V known" "d 3000 L N graded" \
+			"d 2500 U V repeated" "s 2000 L V repeated"; do
 			STARPU_SCHED=$sched $bin/tests/test_syevd $args || echo "FAILED (exit $?): test_syevd $args under $sched"
 		done
 		for args in "d 3000 2000 S random" "d 1500 2500 A geometric" "s 2000 2000 S graded" \
@@ -476,7 +478,7 @@ if [ "$what" = solvers ]; then
 	grep -c FAILED "$out/checks-solvers$tag.txt" | sed 's/^/failed checks: /'
 	{
 		for cmd in "eigh 8000" "eigh 8000 --vectors" "svd 8000" "svd 8000 --vectors"; do
-			for i in 1 2; do STARPU_SCHED=dmda $bin/$cmd --no-check >/dev/null 2>&1; done
+			for i in 1 2 3; do STARPU_SCHED=dmda $bin/$cmd --no-check >/dev/null 2>&1; done
 		done
 		for n in 4000 8000; do
 			lapack=$([ $n = 4000 ] && echo --lapack)
