@@ -89,14 +89,32 @@ int TYPED(hyla__insert_reverse)(const hyla_desc *a, const hyla_desc *vectors, in
 	return ret;
 }
 
-struct transpose_args {
-	int first; /* b's first panel's buffer (a's panels before) */
+/* The tasks from one matrix (or vector) to another: the source's tiles
+ * (R) in buffers[0..first), the destination's (W) after them. */
+struct from_to_args {
+	int first;
 };
+
+static int submit_from_to(struct starpu_codelet *cl, const starpu_data_handle_t *from,
+                          int64_t nfrom, const hyla_desc *to, uint32_t where)
+{
+	struct starpu_data_descr *fixed = malloc(sizeof *fixed * (size_t)nfrom);
+	if (!fixed)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", cl->name);
+	for (int64_t t = 0; t < nfrom; t++)
+		fixed[t] = (struct starpu_data_descr){from[t], STARPU_R};
+	struct from_to_args arg = {(int)nfrom};
+	struct hyla_task t = {.cl = cl, .data = fixed, .ndata = arg.first, .arg = &arg,
+	                      .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO, .where = where};
+	int ret = hyla__submit_on_panels(t, to->tiles, (int)(to->mt * to->nt), STARPU_W, STARPU_W);
+	free(fixed);
+	return ret;
+}
 
 /* b = a^T, a's panels buffers[0..first), b's the rest: block by block. */
 static void transpose_cpu(void *buffers[], void *cl_arg)
 {
-	int first = ((const struct transpose_args *)cl_arg)->first;
+	int first = ((const struct from_to_args *)cl_arg)->first;
 	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
 	for (int p = 0, j0 = 0; p < first; j0 += COLS(buffers[p++])) {
 		const real_t *a = MAT(buffers[p]);
@@ -119,24 +137,14 @@ static struct starpu_codelet transpose_cl = {
 
 int TYPED(hyla__insert_transpose)(const hyla_desc *a, const hyla_desc *b)
 {
-	struct starpu_data_descr *fixed = malloc(sizeof *fixed * (size_t)a->nt);
-	if (!fixed)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", transpose_cl.name);
-	for (int64_t p = 0; p < a->nt; p++)
-		fixed[p] = (struct starpu_data_descr){a->tiles[p], STARPU_R};
-	struct transpose_args arg = {(int)a->nt};
-	struct hyla_task t = {.cl = &transpose_cl, .data = fixed, .ndata = arg.first,
-	                      .arg = &arg, .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO};
-	int ret = hyla__submit_on_panels(t, b->tiles, (int)b->nt, STARPU_W, STARPU_W);
-	free(fixed);
-	return ret;
+	return submit_from_to(&transpose_cl, a->tiles, a->nt, b, 0);
 }
 
 /* b = a's first columns (as many as b has), a's panels buffers[0..first),
  * b's the rest (each set of one width but its last). */
 static void copy_cpu(void *buffers[], void *cl_arg)
 {
-	int first = ((const struct transpose_args *)cl_arg)->first;
+	int first = ((const struct from_to_args *)cl_arg)->first;
 	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current()), cols = 0;
 	int a_nb = COLS(buffers[0]), b_nb = COLS(buffers[first]), rows = ROWS(buffers[0]);
 	for (int q = first; q < nbuffers; q++)
@@ -151,7 +159,7 @@ static void copy_cpu(void *buffers[], void *cl_arg)
  * each. */
 static void copy_cuda(void *buffers[], void *cl_arg)
 {
-	int first = ((const struct transpose_args *)cl_arg)->first;
+	int first = ((const struct from_to_args *)cl_arg)->first;
 	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
 	int rows = ROWS(buffers[0]), p = 0, j = 0; /* a's panel p, its column j */
 	for (int q = first; q < nbuffers; q++)
@@ -187,29 +195,14 @@ static struct starpu_codelet copy_cl = {
 int TYPED(hyla__insert_copy)(const hyla_desc *a, const hyla_desc *b)
 {
 	int64_t panels = (b->n + a->nb - 1) / a->nb; /* a's that hold b's columns */
-	struct starpu_data_descr *fixed = malloc(sizeof *fixed * (size_t)panels);
-	if (!fixed)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", copy_cl.name);
-	for (int64_t p = 0; p < panels; p++)
-		fixed[p] = (struct starpu_data_descr){a->tiles[p], STARPU_R};
-	struct transpose_args arg = {(int)panels};
-	struct hyla_task t = {.cl = &copy_cl, .data = fixed, .ndata = arg.first,
-	                      .arg = &arg, .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO,
-	                      .where = hyla_ncuda() > 0 ? STARPU_CUDA : 0};
-	int ret = hyla__submit_on_panels(t, b->tiles, (int)b->nt, STARPU_W, STARPU_W);
-	free(fixed);
-	return ret;
+	return submit_from_to(&copy_cl, a->tiles, panels, b, hyla_ncuda() > 0 ? STARPU_CUDA : 0);
 }
 
-struct retile_args {
-	int from; /* the source's tiles, buffers[0..from); the copy's after */
-};
-
-/* The vector in buffers[0..from) copied into the tiles after it (another
+/* The vector in buffers[0..first) copied into the tiles after it (another
  * tiling of the same length). */
 static void retile_cpu(void *buffers[], void *cl_arg)
 {
-	int from = ((const struct retile_args *)cl_arg)->from;
+	int from = ((const struct from_to_args *)cl_arg)->first;
 	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
 	int s = 0, si = 0;
 	for (int d = from; d < nbuffers; d++)
@@ -228,15 +221,5 @@ static struct starpu_codelet retile_cl = {
 
 int TYPED(hyla__insert_retile)(const hyla_desc *x, const hyla_desc *y)
 {
-	struct starpu_data_descr *fixed = malloc(sizeof *fixed * (size_t)x->mt);
-	if (!fixed)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", retile_cl.name);
-	for (int64_t t = 0; t < x->mt; t++)
-		fixed[t] = (struct starpu_data_descr){x->tiles[t], STARPU_R};
-	struct retile_args arg = {(int)x->mt};
-	struct hyla_task t = {.cl = &retile_cl, .data = fixed, .ndata = arg.from,
-	                      .arg = &arg, .arg_size = sizeof arg, .priority = STARPU_MAX_PRIO};
-	int ret = hyla__submit_on_panels(t, y->tiles, (int)y->mt, STARPU_W, STARPU_W);
-	free(fixed);
-	return ret;
+	return submit_from_to(&retile_cl, x->tiles, x->mt, y, 0);
 }
