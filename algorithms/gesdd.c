@@ -1,8 +1,8 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The singular value decomposition A = U S V^T (LAPACK dgesdd's contract):
  * hyla's bidiagonal reduction Q^T A P = B (algorithms/gebrd.c), B's SVD
- * U_B S V_B^T on the cores (LAPACK's dbdsdc, divide and conquer), and the
- * vectors U = Q U_B and V = P V_B as task graphs. Typed source: see
+ * U_B S V_B^T by divide and conquer (algorithms/bdsdc.c), and the vectors
+ * U = Q U_B and V = P V_B, as task graphs. Typed source: see
  * runtime/precision.h.
  *
  * For m >= n: Q's reflectors are dgeqrf's, in a's columns; P's are in a's
@@ -39,6 +39,10 @@ static int vectors(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real
 	real_t *pv = hyla_malloc(bytes), *w = pv + n * n; /* P's reflectors in columns; V */
 	if (!pv)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for P's reflectors and V (%zu bytes)", bytes);
+	for (int64_t j = n; j < k; j++) { /* U = Q diag(U_B, I): the identity's columns */
+		memset(u + j * ldu, 0, sizeof *u * (size_t)m);
+		u[j + j * ldu] = 1;
+	}
 	for (int64_t i = 0; i + 2 < n; i++) /* reflector i: row i of a from column i + 2 */
 		for (int64_t j = i + 2; j < n; j++)
 			pv[j + i * n] = a[i + j * lda];
@@ -64,7 +68,7 @@ static int vectors(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real
 	if (sub == HYLA_SUCCESS && have_p)
 		sub = hyla__sequence_vector(&seq, &Tp, taup, n - 1, nb, sizeof(real_t));
 	if (sub == HYLA_SUCCESS)
-		sub = TYPED(hyla__insert_bdsdc)(&D, &E, &U, &W, &seq);
+		sub = TYPED(hyla__bdsdc_submit)(&D, &E, &U, k > n, &W, nb, &seq);
 	if (sub == HYLA_SUCCESS)
 		sub = TYPED(hyla__ormqr_submit)(&Qr, &Tq, &U, 0, o);
 	if (sub == HYLA_SUCCESS && have_p)
@@ -82,6 +86,23 @@ static int vectors(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real
 	return ret;
 }
 
+/* B's singular values into s (e: its superdiagonal). */
+static int values(int64_t n, real_t *s, real_t *e, const hyla_options *o)
+{
+	int64_t w = o->nb ? o->nb : hyla__default_nb("orgqr", n, n);
+	hyla_sequence seq = {0};
+	hyla_desc D = {0}, E = {0}, none = {0};
+	int sub = hyla__sequence_vector(&seq, &D, s, n, n, sizeof(real_t));
+	if (sub == HYLA_SUCCESS)
+		sub = hyla__sequence_vector(&seq, &E, e, n - 1, n, sizeof(real_t));
+	if (sub == HYLA_SUCCESS)
+		sub = TYPED(hyla__bdsdc_submit)(&D, &E, NULL, 0, NULL, w, &seq);
+	if (sub == HYLA_SUCCESS)
+		sub = hyla__sequence_fence(&seq, &D, NULL);
+	free(D.tiles), free(E.tiles); /* the sequence's handles */
+	return hyla__finish_sync(&seq, &none, sub);
+}
+
 /* The task graph's path for m >= n > the block size: all of U with k = m,
  * its first n columns with k = n, none with u NULL. */
 static int svd_tall(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real_t *s,
@@ -93,14 +114,8 @@ static int svd_tall(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, rea
 	int ret = TYPED(hyla__gebrd)(m, n, a, lda, s, e, tauq, taup, o);
 	if (ret == HYLA_SUCCESS && u)
 		ret = vectors(m, n, k, a, lda, s, e, tauq, taup, u, ldu, vt, ldvt, o);
-	else if (ret == HYLA_SUCCESS) {
-		lapack_int *iwork = malloc(sizeof *iwork * (size_t)(8 * n));
-		real_t *work = malloc(sizeof *work * (size_t)(4 * n));
-		ret = work && iwork ? (int)LAPACKE(bdsdc_work)(LAPACK_COL_MAJOR, 'U', 'N', (lapack_int)n, s,
-		                                               e, NULL, 1, NULL, 1, NULL, NULL, work, iwork)
-		                    : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for dbdsdc's workspace");
-		free(work), free(iwork);
-	}
+	else if (ret == HYLA_SUCCESS)
+		ret = values(n, s, e, o);
 	free(e);
 	return ret;
 }

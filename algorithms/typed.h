@@ -47,6 +47,15 @@ int TYPED(hyla__ormqr_submit)(const hyla_desc *V, const hyla_desc *tau, const hy
 int TYPED(hyla__stedc_submit)(const hyla_desc *d, const hyla_desc *e, starpu_data_handle_t scale,
                               const hyla_desc *z, int64_t w, hyla_sequence *seq);
 
+/* Submits the SVD of the n-by-n upper bidiagonal B (d and e as dgebrd
+ * leaves them: tiles RW; the singular values end in d, descending) and with
+ * u and v (W, column panels of width w; NULL: none) its singular vectors:
+ * U on u's first n rows (the rest of those columns zeroed; u_rw: u's panels
+ * keep their other columns, so RW) and V on v's n-by-n, by divide and
+ * conquer over panels of width w (algorithms/bdsdc.c). */
+int TYPED(hyla__bdsdc_submit)(const hyla_desc *d, const hyla_desc *e, const hyla_desc *u, int u_rw,
+                              const hyla_desc *v, int64_t w, hyla_sequence *seq);
+
 /* Submits the tridiagonal reduction of A (column-panel views; upper: the
  * lower one of J A J, A reversed in place before and back after) into out:
  * d, e and tau, tiles of A->nb (registered by the caller), d and e where

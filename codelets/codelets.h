@@ -128,18 +128,10 @@ int TYPED(hyla__insert_gebrd_tail)(starpu_data_handle_t a, starpu_data_handle_t 
                                    starpu_data_handle_t taup, starpu_data_handle_t scratch,
                                    int64_t col);
 
-/* The SVD's bidiagonal problem and the eigensolver's first task
- * (codelets/condensed.c), CPU tasks. bdsdc (upper bidiagonal, d and e's
- * tiles RW of one array each, as dgebrd leaves them): the singular values
- * into d, descending, B's left singular vectors on top of u's panels (W,
- * one m-by-k matrix, k >= n: the identity's columns n.. below and beside
- * them) and the transpose of its right ones, V_B, into w's (W, n-by-n).
- * LAPACK's info > 0 fails seq. syevd_prepare: a's panels (RW, one n-by-n
- * matrix), uplo's triangle given, with mirror the upper one copied into
- * the lower one, then that triangle scaled into LAPACK's range where
+/* The eigensolver's first task (codelets/syevd_prepare.c): a's panels (RW, one
+ * n-by-n matrix), uplo's triangle given, with mirror the upper one copied
+ * into the lower one, then that triangle scaled into LAPACK's range where
  * dsyevd would, scale (W, vector of 2) saying how. */
-int TYPED(hyla__insert_bdsdc)(const hyla_desc *d, const hyla_desc *e, const hyla_desc *u,
-                              const hyla_desc *w, hyla_sequence *seq);
 int TYPED(hyla__insert_syevd_prepare)(const hyla_desc *a, char uplo, int mirror,
                                        starpu_data_handle_t scale);
 
@@ -178,6 +170,46 @@ int TYPED(hyla__insert_dc_gemm)(starpu_data_handle_t u, const hyla_desc *first,
 int TYPED(hyla__insert_dc_finish)(starpu_data_handle_t tri, const hyla_desc *state,
                                   starpu_data_handle_t scale, const hyla_desc *d,
                                   hyla_sequence *seq);
+
+/* The bidiagonal SVD's divide and conquer (codelets/singular.c;
+ * algorithms/bdsdc.c builds the tree), on bi, the eigensolver's [norm, d,
+ * e] (dc_scale writes it; dc_finish reads the top's state). A node, the
+ * rows [s, s + L) of B and its columns to s + L + q: its state (3-by-L in
+ * panels: the singular values, V's first and last rows), U and V's columns
+ * but the null one (u: L-by-L, v: (L + q)-by-L in the same panels; NULL:
+ * the values alone; the top's: the caller's, u_rw if U's panels hold what
+ * the tasks must keep; the top's values descending), for q = 1 its null vector (an (L + 1)-by-1 matrix,
+ * or its first and last entries with the values alone). sd_leaf: the
+ * node's SVD (all W). sd_plan: the merge of first and second (R; the row
+ * between them from row s) into plan (W, sd_plan_bytes(K)) and the merged
+ * null (W). sd_roots: as dc_roots. sd_assemble: the merged state's panel
+ * from column c0 (W; the top: descending) and the panels of M's singular
+ * vectors um, vm (W, or NULL). sd_gemm: the merged U's panel u and V's v
+ * (W) from um and vm (R) and the blocks' vectors (R). A failure (LAPACK's
+ * info > 0) fails seq. */
+struct hyla_sd_node {
+	hyla_desc state, own_u, own_v;
+	const hyla_desc *u, *v;
+	starpu_data_handle_t null;
+	int top, u_rw;
+};
+size_t TYPED(hyla__sd_plan_bytes)(int64_t K);
+int TYPED(hyla__insert_sd_leaf)(starpu_data_handle_t bi, int64_t s, int q,
+                                const struct hyla_sd_node *nd, hyla_sequence *seq);
+int TYPED(hyla__insert_sd_plan)(starpu_data_handle_t bi, int64_t s, int q,
+                                const struct hyla_sd_node *first, const struct hyla_sd_node *second,
+                                starpu_data_handle_t plan, starpu_data_handle_t null,
+                                hyla_sequence *seq);
+int TYPED(hyla__insert_sd_roots)(starpu_data_handle_t plan, starpu_data_handle_t share, int64_t s,
+                                 int index, int shares, hyla_sequence *seq);
+int TYPED(hyla__insert_sd_assemble)(starpu_data_handle_t plan, const starpu_data_handle_t *shares,
+                                    int nshares, int64_t c0, int top, starpu_data_handle_t state,
+                                    starpu_data_handle_t um, starpu_data_handle_t vm,
+                                    hyla_sequence *seq);
+int TYPED(hyla__insert_sd_gemm)(starpu_data_handle_t um, starpu_data_handle_t vm, int q,
+                                const struct hyla_sd_node *first, const struct hyla_sd_node *second,
+                                starpu_data_handle_t u, int u_rw, starpu_data_handle_t v,
+                                hyla_sequence *seq);
 
 /* The last step of both reductions (codelets/bands.c), a CPU task on the
  * tiles of d and e (nb each) and the panels of a (all RW): d and e where

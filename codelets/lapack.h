@@ -26,5 +26,15 @@ void dlaed4_(const int *n, const int *i, const double *d, const double *z, doubl
              const double *rho, double *dlam, int *info);
 void slaed4_(const int *n, const int *i, const float *d, const float *z, float *delta,
              const float *rho, float *dlam, int *info);
+void dlasd4_(const int *n, const int *i, const double *d, const double *z, double *delta,
+             const double *rho, double *sigma, double *work, int *info);
+void slasd4_(const int *n, const int *i, const float *d, const float *z, float *delta,
+             const float *rho, float *sigma, float *work, int *info);
+void dlasdq_(const char *uplo, const int *sqre, const int *n, const int *ncvt, const int *nru,
+             const int *ncc, double *d, double *e, double *vt, const int *ldvt, double *u,
+             const int *ldu, double *c, const int *ldc, double *work, int *info);
+void slasdq_(const char *uplo, const int *sqre, const int *n, const int *ncvt, const int *nru,
+             const int *ncc, float *d, float *e, float *vt, const int *ldvt, float *u,
+             const int *ldu, float *c, const int *ldc, float *work, int *info);
 
 #endif

@@ -24,18 +24,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "codelets.h"
+#include "dc_tasks.h"
 #include "lapack.h"
-#include "runtime.h"
-#ifdef HYLA_WITH_CUDA
-#include <starpu_cublas_v2.h>
-#endif
-
-#define VEC(buf) ((real_t *)STARPU_VECTOR_GET_PTR(buf))
-#define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
-#define LD(buf) ((int64_t)STARPU_MATRIX_GET_LD(buf))
-#define ROWS(buf) ((int)STARPU_MATRIX_GET_NX(buf))
-#define COLS(buf) ((int)STARPU_MATRIX_GET_NY(buf))
 
 /* A merge's plan (a vector of plan_bytes(K) bytes): the header, then the
  * arrays of plan_view. */
@@ -91,18 +81,6 @@ static void scale_cpu(void *buffers[], void *cl_arg)
 		tri[i] /= tri[0];
 }
 
-/* A node's state panels buffers[first..first+count): row r of column j. */
-static real_t *state_at(void *buffers[], int first, int count, int r, int64_t j)
-{
-	for (int t = 0; t < count; t++) {
-		int cols = COLS(buffers[first + t]);
-		if (j < cols)
-			return MAT(buffers[first + t]) + r + j * LD(buffers[first + t]);
-		j -= cols;
-	}
-	STARPU_ABORT_MSG("dc: a column beyond a node's state");
-}
-
 /* dstedc ('I') of the L-by-L block from row s, torn at its ends; Z (L-by-L)
  * its eigenvectors. */
 static int leaf_solve(const real_t *tri, int64_t n, int64_t s, int L, real_t *d, real_t *z)
@@ -145,9 +123,9 @@ static void leaf_cpu(void *buffers[], void *cl_arg)
 	                  : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a block of the eigensolver");
 	if (info == 0) {
 		for (int j = 0; j < L; j++) {
-			*state_at(buffers, 1, arg->a, 0, j) = d[j];
-			*state_at(buffers, 1, arg->a, 1, j) = z[(int64_t)j * L];
-			*state_at(buffers, 1, arg->a, 2, j) = z[L - 1 + (int64_t)j * L];
+			*dc_state_at(buffers, 1, arg->a, 0, j) = d[j];
+			*dc_state_at(buffers, 1, arg->a, 1, j) = z[(int64_t)j * L];
+			*dc_state_at(buffers, 1, arg->a, 2, j) = z[L - 1 + (int64_t)j * L];
 		}
 		for (int t = 0, j = 0; t < arg->b; j += COLS(buffers[1 + arg->a + t]), t++) {
 			void *p = buffers[1 + arg->a + t];
@@ -248,8 +226,8 @@ static void plan_cpu(void *buffers[], void *cl_arg)
 	for (int i = 0; i < K; i++) {
 		int left = i < n1, j = left ? i : i - n1, first = left ? 1 : first2;
 		int count = left ? arg->a : arg->b;
-		D[i] = *state_at(buffers, first, count, 0, j);
-		real_t f = *state_at(buffers, first, count, 1, j), l = *state_at(buffers, first, count, 2, j);
+		D[i] = *dc_state_at(buffers, first, count, 0, j);
+		real_t f = *dc_state_at(buffers, first, count, 1, j), l = *dc_state_at(buffers, first, count, 2, j);
 		z[i] = r2 * (left ? l : (beta < 0 ? -f : f));
 		p.f[i] = left ? f : 0, p.l[i] = left ? 0 : l;
 	}
@@ -259,24 +237,9 @@ static void plan_cpu(void *buffers[], void *cl_arg)
 	free(D), free(order);
 }
 
-/* A share of a merge's roots: a vector of K + 3 cols (cols: its most
- * roots): Loewner's factors of its roots for each pole, then for each root
- * its value, the pole dlaed4 took as origin and its offset tau from it
- * (delta_i = (dlamda_i - dlamda_origin) - tau, dlaed4's own expression). */
-struct share {
-	real_t *prod, *lambda, *origin, *tau;
-};
-
 size_t TYPED(hyla__dc_share_len)(int64_t K, int64_t cols)
 {
 	return (size_t)(K + 3 * cols);
-}
-
-static struct share share_of(void *buf, int K)
-{
-	real_t *x = VEC(buf);
-	int cols = (int)(STARPU_VECTOR_GET_NX(buf) - K) / 3;
-	return (struct share){x, x + K, x + K + cols, x + K + 2 * cols};
 }
 
 /* Roots buffers: the plan (R), the share (W); a: its index of b. */
@@ -287,7 +250,7 @@ static void roots_cpu(void *buffers[], void *cl_arg)
 		return;
 	int K = PLAN_K(buffers[0]);
 	struct plan_view p = plan_view(PLAN(buffers[0]), K);
-	struct share sh = share_of(buffers[1], K);
+	struct dc_share sh = dc_share_of(buffers[1], K);
 	int k = p.h->k, j0 = (int)((int64_t)arg->a * k / arg->b);
 	int j1 = (int)((int64_t)(arg->a + 1) * k / arg->b);
 	real_t *delta = malloc(sizeof *delta * (size_t)(k ? k : 1));
@@ -297,7 +260,7 @@ static void roots_cpu(void *buffers[], void *cl_arg)
 		sh.prod[i] = 1;
 	for (int j = j0; j < j1; j++) {
 		int jj = j + 1, info = 0, q = j - j0;
-		LAPACK(laed4)(&k, &jj, p.dlamda, p.w, delta, &p.h->rho, &sh.lambda[q], &info);
+		LAPACK(laed4)(&k, &jj, p.dlamda, p.w, delta, &p.h->rho, &sh.root[q], &info);
 		if (info != 0) {
 			hyla__sequence_fail(arg->seq, (int)arg->s + j + 1);
 			break;
@@ -326,14 +289,14 @@ static void assemble_cpu(void *buffers[], void *cl_arg)
 		STARPU_ABORT_MSG("dc: no memory to assemble a merge");
 	real_t *xbuf = zhat + k, *s = xbuf + K, *lambda = s + k, *tau = lambda + k, *delta = tau + k;
 	for (int c = 0, j = 0; c < C; c++) {
-		struct share sh = share_of(buffers[1 + c], K);
+		struct dc_share sh = dc_share_of(buffers[1 + c], K);
 		for (int q = 0, j1 = (int)((int64_t)(c + 1) * k / C); j < j1; j++, q++)
-			lambda[j] = sh.lambda[q], origin[j] = (int)sh.origin[q], tau[j] = sh.tau[q];
+			lambda[j] = sh.root[q], origin[j] = (int)sh.origin[q], tau[j] = sh.tau[q];
 	}
 	for (int i = 0; i < k && k > 2; i++) {
 		real_t prod = 1;
 		for (int c = 0; c < C; c++)
-			prod *= share_of(buffers[1 + c], K).prod[i];
+			prod *= dc_share_of(buffers[1 + c], K).prod[i];
 		zhat[i] = copysign(sqrt(-prod), p.w[i]);
 	}
 	real_t *state = MAT(buffers[1 + C]), *u = arg->b ? MAT(buffers[2 + C]) : NULL;
@@ -374,10 +337,7 @@ static void assemble_cpu(void *buffers[], void *cl_arg)
 /* Gemm buffers: U's panel (R), a panels of the first block's eigenvectors
  * and b of the second's (R), the merged eigenvectors' panels (W, one
  * matrix where the worker runs). */
-typedef void gemm_fn(void *ctx, int m, int n, int k, const real_t *a, int64_t lda,
-                     const real_t *b, int64_t ldb, real_t beta, real_t *c, int64_t ldc);
-
-static void product(void *buffers[], const struct dc_args *arg, gemm_fn *gemm, void *ctx)
+static void product(void *buffers[], const struct dc_args *arg, dc_gemm_fn *gemm, void *ctx)
 {
 	void *u = buffers[0], *out = buffers[1 + arg->a + arg->b];
 	if (hyla__contiguous_cols(buffers, 1 + arg->a + arg->b, sizeof(real_t)) < COLS(u))
@@ -390,36 +350,18 @@ static void product(void *buffers[], const struct dc_args *arg, gemm_fn *gemm, v
 	}
 }
 
-static void gemm_blas(void *ctx, int m, int n, int k, const real_t *a, int64_t lda,
-                      const real_t *b, int64_t ldb, real_t beta, real_t *c, int64_t ldc)
-{
-	(void)ctx;
-	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1, a, (int)lda, b, (int)ldb,
-	           beta, c, (int)ldc);
-}
-
 static void gemm_cpu(void *buffers[], void *cl_arg)
 {
 	if (!hyla__sequence_failed(((const struct dc_args *)cl_arg)->seq))
-		product(buffers, cl_arg, gemm_blas, NULL);
+		product(buffers, cl_arg, dc_gemm_blas, NULL);
 }
 
 #ifdef HYLA_WITH_CUDA
-static void gemm_cublas(void *ctx, int m, int n, int k, const real_t *a, int64_t lda,
-                        const real_t *b, int64_t ldb, real_t beta, real_t *c, int64_t ldc)
-{
-	const real_t one = 1;
-	cublasStatus_t status = CUBLAS(gemm)(*(cublasHandle_t *)ctx, CUBLAS_OP_N, CUBLAS_OP_N, m, n,
-	                                     k, &one, a, (int)lda, b, (int)ldb, &beta, c, (int)ldc);
-	if (status != CUBLAS_STATUS_SUCCESS)
-		STARPU_CUBLAS_REPORT_ERROR(status);
-}
-
 static void gemm_cuda(void *buffers[], void *cl_arg)
 {
 	cublasHandle_t h = starpu_cublas_get_local_handle();
 	if (!hyla__sequence_failed(((const struct dc_args *)cl_arg)->seq))
-		product(buffers, cl_arg, gemm_cublas, &h);
+		product(buffers, cl_arg, dc_gemm_cublas, &h);
 }
 #endif
 
@@ -436,7 +378,7 @@ static void finish_cpu(void *buffers[], void *cl_arg)
 		real_t *d = MAT(buffers[first + t]);
 		int len = ROWS(buffers[first + t]);
 		for (int i = 0; i < len; i++, j++)
-			d[i] = *state_at(buffers, 1, arg->a, 0, j) * norm;
+			d[i] = *dc_state_at(buffers, 1, arg->a, 0, j) * norm;
 		if (scale && scale[1] != 0) /* the eigenvalues of the matrix given */
 			LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, scale[1], scale[0], len, 1, d, len);
 	}
@@ -470,8 +412,7 @@ static struct starpu_codelet gemm_cl = {
 };
 
 /* The host tasks' size bases: a leaf's dstedc is L^3, a share's roots and
- * an assembled panel cost the merge's size times their columns. Without a
- * model dmda would see them as free and queue a level's tasks on one core. */
+ * an assembled panel cost the merge's size times their columns. */
 static size_t leaf_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
@@ -498,62 +439,27 @@ static size_t assemble_size(struct starpu_task *task, unsigned impl)
 	return plan_size(STARPU_TASK_GET_HANDLE(task, 0)) * starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, 1 + arg->a));
 }
 
-#define HOST_CODELET(body, label, model_ptr)                                                     \
-	static struct starpu_codelet body##_cl = {HYLA_HOST_BODY(body##_cpu),                       \
-	                                          .nbuffers = STARPU_VARIABLE_NBUFFERS,              \
-	                                          .model = model_ptr, .name = label "_" PREC_NAME}
-#define MODELED_CODELET(body, label, size)                                                       \
-	static struct starpu_perfmodel body##_model = {.type = STARPU_NL_REGRESSION_BASED,          \
-	                                               .symbol = "hyla_" label "_" PREC_NAME "_v1", \
-	                                               .size_base = size,                           \
-	                                               .footprint = hyla__size_footprint};          \
-	HOST_CODELET(body, label, &body##_model)
-HOST_CODELET(scale, "dc_scale", NULL);
-MODELED_CODELET(leaf, "dc_leaf", leaf_size);
-HOST_CODELET(plan, "dc_plan", NULL);
-MODELED_CODELET(roots, "dc_roots", roots_size);
-MODELED_CODELET(assemble, "dc_assemble", assemble_size);
-HOST_CODELET(finish, "dc_finish", NULL);
-
-/* Submits cl on the groups of handles (each with its mode, NULL: none). */
-struct group {
-	const starpu_data_handle_t *h;
-	int64_t count;
-	enum starpu_data_access_mode mode;
-};
-
-static int submit(struct starpu_codelet *cl, const struct dc_args *arg, const struct group *g,
-                  int ngroups, double flops)
-{
-	int count = 0, i = 0;
-	for (int k = 0; k < ngroups; k++)
-		count += g[k].h ? (int)g[k].count : 0;
-	struct starpu_data_descr *data = malloc(sizeof *data * (size_t)count);
-	if (!data)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", cl->name);
-	for (int k = 0; k < ngroups; k++)
-		for (int64_t t = 0; g[k].h && t < g[k].count; t++)
-			data[i++] = (struct starpu_data_descr){g[k].h[t], g[k].mode};
-	int ret = hyla__submit(&(struct hyla_task){.cl = cl, .data = data, .ndata = count, .arg = arg,
-	                                           .arg_size = sizeof *arg, .flops = flops});
-	free(data);
-	return ret;
-}
+DC_HOST_CODELET(scale, "dc_scale", NULL);
+DC_MODELED_CODELET(leaf, "dc_leaf", leaf_size);
+DC_HOST_CODELET(plan, "dc_plan", NULL);
+DC_MODELED_CODELET(roots, "dc_roots", roots_size);
+DC_MODELED_CODELET(assemble, "dc_assemble", assemble_size);
+DC_HOST_CODELET(finish, "dc_finish", NULL);
 
 int TYPED(hyla__insert_dc_scale)(const hyla_desc *d, const hyla_desc *e, starpu_data_handle_t tri)
 {
 	struct dc_args arg = {.a = (int)d->mt, .b = (int)e->mt};
-	struct group g[] = {{d->tiles, d->mt, STARPU_R}, {e->tiles, e->mt, STARPU_R}, {&tri, 1, STARPU_W}};
-	return submit(&scale_cl, &arg, g, 3, 0);
+	struct dc_group g[] = {{d->tiles, d->mt, STARPU_R}, {e->tiles, e->mt, STARPU_R}, {&tri, 1, STARPU_W}};
+	return dc_submit(&scale_cl, &arg, sizeof arg, g, 3, 0);
 }
 
 int TYPED(hyla__insert_dc_leaf)(starpu_data_handle_t tri, int64_t s, const hyla_desc *state,
                                 const hyla_desc *z, hyla_sequence *seq)
 {
 	struct dc_args arg = {s, state->n, 0, (int)state->nt, z ? (int)z->nt : 0, 0, seq};
-	struct group g[] = {{&tri, 1, STARPU_R}, {state->tiles, state->nt, STARPU_W},
+	struct dc_group g[] = {{&tri, 1, STARPU_R}, {state->tiles, state->nt, STARPU_W},
 	                    {z ? z->tiles : NULL, arg.b, STARPU_W}};
-	return submit(&leaf_cl, &arg, g, 3, 0);
+	return dc_submit(&leaf_cl, &arg, sizeof arg, g, 3, 0);
 }
 
 int TYPED(hyla__insert_dc_plan)(starpu_data_handle_t tri, int64_t s, const hyla_desc *first,
@@ -561,17 +467,17 @@ int TYPED(hyla__insert_dc_plan)(starpu_data_handle_t tri, int64_t s, const hyla_
                                 hyla_sequence *seq)
 {
 	struct dc_args arg = {s, first->n, second->n, (int)first->nt, (int)second->nt, 0, seq};
-	struct group g[] = {{&tri, 1, STARPU_R}, {first->tiles, first->nt, STARPU_R},
+	struct dc_group g[] = {{&tri, 1, STARPU_R}, {first->tiles, first->nt, STARPU_R},
 	                    {second->tiles, second->nt, STARPU_R}, {&plan, 1, STARPU_W}};
-	return submit(&plan_cl, &arg, g, 4, 0);
+	return dc_submit(&plan_cl, &arg, sizeof arg, g, 4, 0);
 }
 
 int TYPED(hyla__insert_dc_roots)(starpu_data_handle_t plan, starpu_data_handle_t share,
                                  int64_t s, int index, int shares, hyla_sequence *seq)
 {
 	struct dc_args arg = {s, 0, 0, index, shares, 0, seq};
-	struct group g[] = {{&plan, 1, STARPU_R}, {&share, 1, STARPU_W}};
-	return submit(&roots_cl, &arg, g, 2, 0);
+	struct dc_group g[] = {{&plan, 1, STARPU_R}, {&share, 1, STARPU_W}};
+	return dc_submit(&roots_cl, &arg, sizeof arg, g, 2, 0);
 }
 
 int TYPED(hyla__insert_dc_assemble)(starpu_data_handle_t plan, const starpu_data_handle_t *shares,
@@ -579,9 +485,9 @@ int TYPED(hyla__insert_dc_assemble)(starpu_data_handle_t plan, const starpu_data
                                     starpu_data_handle_t u, hyla_sequence *seq)
 {
 	struct dc_args arg = {0, 0, 0, nshares, u != NULL, (int)c0, seq};
-	struct group g[] = {{&plan, 1, STARPU_R}, {shares, nshares, STARPU_R}, {&state, 1, STARPU_W},
+	struct dc_group g[] = {{&plan, 1, STARPU_R}, {shares, nshares, STARPU_R}, {&state, 1, STARPU_W},
 	                    {u ? &u : NULL, 1, STARPU_W}};
-	return submit(&assemble_cl, &arg, g, 4, 0);
+	return dc_submit(&assemble_cl, &arg, sizeof arg, g, 4, 0);
 }
 
 int TYPED(hyla__insert_dc_gemm)(starpu_data_handle_t u, const hyla_desc *first,
@@ -589,11 +495,11 @@ int TYPED(hyla__insert_dc_gemm)(starpu_data_handle_t u, const hyla_desc *first,
                                 int nout, hyla_sequence *seq)
 {
 	struct dc_args arg = {0, first->n, second->n, (int)first->nt, (int)second->nt, 0, seq};
-	struct group g[] = {{&u, 1, STARPU_R}, {first->tiles, first->nt, STARPU_R},
+	struct dc_group g[] = {{&u, 1, STARPU_R}, {first->tiles, first->nt, STARPU_R},
 	                    {second->tiles, second->nt, STARPU_R}, {out, nout, STARPU_W}};
 	double flops = 2.0 * (double)(first->n * first->n + second->n * second->n) *
 	               (double)starpu_matrix_get_ny(u);
-	return submit(&gemm_cl, &arg, g, 4, flops);
+	return dc_submit(&gemm_cl, &arg, sizeof arg, g, 4, flops);
 }
 
 int TYPED(hyla__insert_dc_finish)(starpu_data_handle_t tri, const hyla_desc *state,
@@ -601,7 +507,7 @@ int TYPED(hyla__insert_dc_finish)(starpu_data_handle_t tri, const hyla_desc *sta
                                   hyla_sequence *seq)
 {
 	struct dc_args arg = {0, 0, 0, (int)state->nt, scale != NULL, (int)d->mt, seq};
-	struct group g[] = {{&tri, 1, STARPU_R}, {state->tiles, state->nt, STARPU_R},
+	struct dc_group g[] = {{&tri, 1, STARPU_R}, {state->tiles, state->nt, STARPU_R},
 	                    {scale ? &scale : NULL, 1, STARPU_R}, {d->tiles, d->mt, STARPU_W}};
-	return submit(&finish_cl, &arg, g, 4, 0);
+	return dc_submit(&finish_cl, &arg, sizeof arg, g, 4, 0);
 }
