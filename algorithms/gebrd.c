@@ -93,11 +93,9 @@ static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o, int64_t w
 	return ret;
 }
 
-/* Submits the reduction of A (column-panel views, m >= n) into d, e, tauq
- * and taup (registered here, in the caller's memory once the sequence is
- * waited for) and its end (d and e where dgebrd leaves them). */
-static int submit_tall(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq, real_t *taup,
-                       int64_t width, hyla_sequence *seq)
+int TYPED(hyla__gebrd_tall_submit)(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq,
+                                   real_t *taup, int64_t width, hyla_desc out[4],
+                                   hyla_sequence *seq)
 {
 	int64_t n = A->n, nb = A->nb;
 	struct gebrd_out o = {0};
@@ -112,7 +110,18 @@ static int submit_tall(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq, r
 		ret = submit_gebrd(A, &o, width);
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__insert_band_finish)(&o.d, &o.e, A, 0);
-	free(o.d.tiles), free(o.e.tiles), free(o.tauq.tiles), free(o.taup.tiles); /* the sequence's */
+	out[0] = o.d, out[1] = o.e, out[2] = o.tauq, out[3] = o.taup;
+	return ret;
+}
+
+/* The same, the vectors' descriptors freed (the sequence's handles). */
+static int submit_tall(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq, real_t *taup,
+                       int64_t width, hyla_sequence *seq)
+{
+	hyla_desc out[4];
+	int ret = TYPED(hyla__gebrd_tall_submit)(A, d, e, tauq, taup, width, out, seq);
+	for (int i = 0; i < 4; i++)
+		free(out[i].tiles);
 	return ret;
 }
 

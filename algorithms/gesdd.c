@@ -48,92 +48,84 @@ static real_t largest(int64_t m, int64_t n, const real_t *a, int64_t lda)
 	return nan ? (real_t)NAN : big;
 }
 
-/* The vectors' graph after the reduction of the m-by-n a (m >= n): u is
- * m-by-k (k = n, or m for all of U), vt n-by-n. */
-static int vectors(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real_t *s, real_t *e,
-                   real_t *tauq, real_t *taup, real_t *u, int64_t ldu, real_t *vt, int64_t ldvt,
-                   const hyla_options *o)
+/* Submits the SVD of A (column-panel views, m >= n) into s, with U (m-by-k
+ * panels, W; u_rw: its columns beyond n hold the identity's, so RW) and VT
+ * (n-by-n panels, W) its singular vectors (U NULL: the values alone), and
+ * the sequence's fence; e: 3n elements (e, tauq, taup). */
+static int submit_svd(const hyla_desc *A, real_t *s, real_t *e, const hyla_desc *U, int u_rw,
+                      const hyla_desc *VT, const hyla_options *o, hyla_sequence *seq)
 {
-	/* Not pinned: pinning took longer than the transfers it speeds up. */
-	size_t bytes = sizeof(real_t) * (size_t)(2 * n * n);
-	real_t *pv = malloc(bytes), *w = pv + n * n; /* P's reflectors in columns; V */
-	if (!pv)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for P's reflectors and V (%zu bytes)", bytes);
-	for (int64_t j = n; j < k; j++) { /* U = Q diag(U_B, I): the identity's columns */
-		memset(u + j * ldu, 0, sizeof *u * (size_t)m);
-		u[j + j * ldu] = 1;
-	}
-	transpose(n, n, a, lda, pv, n); /* reflector i: row i of a from column i + 2 */
-	int64_t nb = o->nb ? o->nb : hyla__default_nb("orgqr", m, n);
-	hyla_desc Qr = {0}, Pr = {0}, U = {0}, W = {0};
-	int ret = hyla__desc_register_reflectors(&Qr, a, m, n, lda, nb, sizeof(real_t));
-	int have_p = ret == HYLA_SUCCESS && n > 1;
-	if (have_p)
-		ret = hyla__desc_register_reflectors(&Pr, pv, n, n - 1, n, nb, sizeof(real_t));
-	if (ret == HYLA_SUCCESS)
-		ret = hyla__desc_register_views(&U, u, m, k, ldu, nb, sizeof(real_t));
-	if (ret == HYLA_SUCCESS)
-		ret = hyla__desc_register_views(&W, w, n, n, n, nb, sizeof(real_t));
-	hyla_sequence seq = {0};
-	hyla_desc D = {0}, E = {0}, Tq = {0}, Tp = {0};
-	int sub = ret;
-	if (sub == HYLA_SUCCESS)
-		sub = hyla__sequence_vector(&seq, &D, s, n, n, sizeof(real_t));
-	if (sub == HYLA_SUCCESS)
-		sub = hyla__sequence_vector(&seq, &E, e, n - 1, n, sizeof(real_t));
-	if (sub == HYLA_SUCCESS)
-		sub = hyla__sequence_vector(&seq, &Tq, tauq, n, nb, sizeof(real_t));
-	if (sub == HYLA_SUCCESS && have_p)
-		sub = hyla__sequence_vector(&seq, &Tp, taup, n - 1, nb, sizeof(real_t));
-	if (sub == HYLA_SUCCESS)
-		sub = TYPED(hyla__bdsdc_submit)(&D, &E, &U, k > n, &W, nb, &seq);
-	if (sub == HYLA_SUCCESS)
-		sub = TYPED(hyla__ormqr_submit)(&Qr, &Tq, &U, 0, o);
-	if (sub == HYLA_SUCCESS && have_p)
-		sub = TYPED(hyla__ormqr_submit)(&Pr, &Tp, &W, 1, o);
-	if (sub == HYLA_SUCCESS)
-		sub = hyla__sequence_fence(&seq, &U, &W);
-	free(D.tiles), free(E.tiles), free(Tq.tiles), free(Tp.tiles); /* the sequence's handles */
-	ret = hyla__finish_sync(&seq, &U, sub); /* U unregistered, whatever failed */
-	hyla__desc_unregister(&W);
-	hyla__desc_unregister(&Pr);
-	hyla__desc_unregister(&Qr);
-	if (ret == HYLA_SUCCESS)
-		transpose(n, n, w, n, vt, ldvt);
-	free(pv);
-	return ret;
-}
-
-/* B's singular values into s (e: its superdiagonal). */
-static int values(int64_t n, real_t *s, real_t *e, const hyla_options *o)
-{
-	int64_t w = o->nb ? o->nb : hyla__default_nb("orgqr", n, n);
-	hyla_sequence seq = {0};
-	hyla_desc D = {0}, E = {0}, none = {0};
-	int sub = hyla__sequence_vector(&seq, &D, s, n, n, sizeof(real_t));
-	if (sub == HYLA_SUCCESS)
-		sub = hyla__sequence_vector(&seq, &E, e, n - 1, n, sizeof(real_t));
-	if (sub == HYLA_SUCCESS)
-		sub = TYPED(hyla__bdsdc_submit)(&D, &E, NULL, 0, NULL, w, &seq);
-	if (sub == HYLA_SUCCESS)
-		sub = hyla__sequence_fence(&seq, &D, NULL);
-	free(D.tiles), free(E.tiles); /* the sequence's handles */
-	return hyla__finish_sync(&seq, &none, sub);
+	int64_t m = A->m, n = A->n, nbq = o->nb ? o->nb : hyla__default_nb("orgqr", m, n);
+	hyla_desc out[4] = {{0}}, Tq = {0}, Tp = {0}; /* d, e, tauq, taup; tau in nbq tiles */
+	const hyla_desc *Qr = NULL, *Pr = NULL, *W = NULL;
+	int ret = TYPED(hyla__gebrd_tall_submit)(A, s, e, e + n, e + 2 * n, hyla__update_width(o, n),
+	                                         out, seq);
+	if (ret == HYLA_SUCCESS && !U)
+		ret = TYPED(hyla__bdsdc_submit)(&out[0], &out[1], NULL, 0, NULL, nbq, seq);
+	/* Q's reflectors copied out of A and P's transposed into columns (the
+	 * tridiagonal reduction's shape, one row down), in panels of orgqr's
+	 * width; V into a workspace, transposed into VT at the end. */
+	if (ret == HYLA_SUCCESS && U)
+		ret = hyla__sequence_matrix(seq, m, n, nbq, sizeof(real_t), 1, &Qr);
+	if (ret == HYLA_SUCCESS && U)
+		ret = TYPED(hyla__insert_copy)(A, Qr);
+	if (ret == HYLA_SUCCESS && U && n > 1)
+		ret = hyla__sequence_matrix(seq, n, n - 1, nbq, sizeof(real_t), 1, &Pr);
+	if (ret == HYLA_SUCCESS && Pr)
+		ret = TYPED(hyla__insert_transpose)(A, Pr);
+	if (ret == HYLA_SUCCESS && U)
+		ret = hyla__sequence_matrix(seq, n, n, nbq, sizeof(real_t), 1, &W);
+	if (ret == HYLA_SUCCESS && U &&
+	    (ret = hyla__desc_register(&Tq, NULL, n, 1, n, nbq, 1, sizeof(real_t))) == HYLA_SUCCESS)
+		ret = TYPED(hyla__insert_retile)(&out[2], &Tq);
+	if (ret == HYLA_SUCCESS && Pr &&
+	    (ret = hyla__desc_register(&Tp, NULL, n - 1, 1, n - 1, nbq, 1, sizeof(real_t))) ==
+	        HYLA_SUCCESS)
+		ret = TYPED(hyla__insert_retile)(&out[3], &Tp);
+	if (ret == HYLA_SUCCESS && U)
+		ret = TYPED(hyla__bdsdc_submit)(&out[0], &out[1], U, u_rw, W, nbq, seq);
+	if (ret == HYLA_SUCCESS && U)
+		ret = TYPED(hyla__ormqr_submit)(Qr, &Tq, U, 0, o);
+	if (ret == HYLA_SUCCESS && Pr)
+		ret = TYPED(hyla__ormqr_submit)(Pr, &Tp, W, 1, o);
+	if (ret == HYLA_SUCCESS && U)
+		ret = TYPED(hyla__insert_transpose)(W, VT);
+	hyla__desc_unregister_submit(&Tq);
+	hyla__desc_unregister_submit(&Tp);
+	for (int i = 0; i < 4; i++)
+		free(out[i].tiles); /* the sequence's handles */
+	return ret == HYLA_SUCCESS ? hyla__sequence_fence(seq, U ? U : A, VT) : ret;
 }
 
 /* The task graph's path for m >= n > the block size: all of U with k = m,
- * its first n columns with k = n, none with u NULL. */
+ * its first n columns with k = n, none with u NULL. a's contents are the
+ * call's (dgesdd destroys them): they stay where the graph left them. */
 static int svd_tall(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real_t *s,
                     real_t *u, int64_t ldu, real_t *vt, int64_t ldvt, const hyla_options *o)
 {
-	real_t *e = malloc(sizeof *e * (size_t)(3 * n)), *tauq = e + n, *taup = tauq + n;
+	int64_t nb = o->nb ? o->nb : hyla__default_nb("gebrd", m, n);
+	int64_t nbq = o->nb ? o->nb : hyla__default_nb("orgqr", m, n);
+	real_t *e = malloc(sizeof *e * (size_t)(3 * n));
 	if (!e)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for e, tauq and taup");
-	int ret = TYPED(hyla__gebrd)(m, n, a, lda, s, e, tauq, taup, o);
+	for (int64_t j = n; u && j < k; j++) { /* U = Q diag(U_B, I): the identity's columns */
+		memset(u + j * ldu, 0, sizeof *u * (size_t)m);
+		u[j + j * ldu] = 1;
+	}
+	hyla_desc A = {0}, U = {0}, VT = {0};
+	int ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t));
+	A.scratch = 1;
 	if (ret == HYLA_SUCCESS && u)
-		ret = vectors(m, n, k, a, lda, s, e, tauq, taup, u, ldu, vt, ldvt, o);
-	else if (ret == HYLA_SUCCESS)
-		ret = values(n, s, e, o);
+		ret = k > n ? hyla__desc_register_views(&U, u, m, k, ldu, nbq, sizeof(real_t))
+		            : hyla__desc_register_output(&U, u, m, k, ldu, nbq, sizeof(real_t));
+	if (ret == HYLA_SUCCESS && u)
+		ret = hyla__desc_register_output(&VT, vt, n, n, ldvt, nbq, sizeof(real_t));
+	hyla_sequence seq = {0};
+	int sub = ret == HYLA_SUCCESS ? submit_svd(&A, s, e, u ? &U : NULL, k > n, u ? &VT : NULL, o, &seq)
+	                              : ret;
+	ret = hyla__finish_sync(&seq, &U, sub); /* U unregistered, whatever failed */
+	hyla__desc_unregister(&VT);
+	hyla__desc_unregister(&A);
 	free(e);
 	return ret;
 }

@@ -70,6 +70,15 @@ int TYPED(hyla__sytrd_submit)(const hyla_desc *A, int upper, const hyla_desc out
 int TYPED(hyla__sytrd)(int upper, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
                        real_t *tau, const hyla_options *o);
 
+/* Submits the bidiagonal reduction of A (column-panel views, m >= n) into
+ * the host arrays d, e, tauq and taup, registered as the sequence's vectors
+ * in tiles of A's width (out: their descriptors, whose tiles arrays the
+ * caller frees), and its end (d and e where dgebrd leaves them); width:
+ * hyla__update_width's. */
+int TYPED(hyla__gebrd_tall_submit)(const hyla_desc *A, real_t *d, real_t *e, real_t *tauq,
+                                   real_t *taup, int64_t width, hyla_desc out[4],
+                                   hyla_sequence *seq);
+
 /* The bidiagonal reduction of the m-by-n a, dgebrd's output, the same way. */
 int TYPED(hyla__gebrd)(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,
                        real_t *tauq, real_t *taup, const hyla_options *o);

@@ -8,6 +8,9 @@
 #include <string.h>
 #include "codelets.h"
 #include "runtime.h"
+#ifdef HYLA_WITH_CUDA
+#include <starpu_cublas_v2.h>
+#endif
 
 #define MAT(buf) ((real_t *)STARPU_MATRIX_GET_PTR(buf))
 #define LD(buf) ((size_t)STARPU_MATRIX_GET_LD(buf))
@@ -129,15 +132,53 @@ static void transpose_cpu(void *buffers[], void *cl_arg)
 	}
 }
 
+#ifdef HYLA_WITH_CUDA
+/* The same on the GPU (cuBLAS's geam): in one call where both sets of
+ * panels are one matrix there, else block by block. */
+static void geam_t(cublasHandle_t h, int rows, int cols, const real_t *a, size_t lda, real_t *b,
+                   size_t ldb)
+{
+	const real_t one = 1, zero = 0;
+	cublasStatus_t status = CUBLAS(geam)(h, CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, &one, a,
+	                                     (int)lda, &zero, b, (int)ldb, b, (int)ldb);
+	if (status != CUBLAS_STATUS_SUCCESS)
+		STARPU_CUBLAS_REPORT_ERROR(status);
+}
+
+static void transpose_cuda(void *buffers[], void *cl_arg)
+{
+	int first = ((const struct from_to_args *)cl_arg)->first;
+	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
+	cublasHandle_t h = starpu_cublas_get_local_handle();
+	int acols = hyla__contiguous_range(buffers, 0, first, sizeof(real_t));
+	int bcols = hyla__contiguous_range(buffers, first, nbuffers, sizeof(real_t));
+	if (acols && bcols) {
+		geam_t(h, acols, bcols, MAT(buffers[0]), LD(buffers[0]), MAT(buffers[first]),
+		       LD(buffers[first]));
+		return;
+	}
+	for (int p = 0, j0 = 0; p < first; j0 += COLS(buffers[p++]))
+		for (int q = first, i0 = 0; q < nbuffers; i0 += COLS(buffers[q++]))
+			geam_t(h, COLS(buffers[p]), COLS(buffers[q]), MAT(buffers[p]) + i0, LD(buffers[p]),
+			       MAT(buffers[q]) + j0, LD(buffers[q]));
+}
+#endif
+
+/* On the GPU that holds the views when there is one. */
 static struct starpu_codelet transpose_cl = {
-	HYLA_HOST_BODY(transpose_cpu),
+	.cpu_funcs = {transpose_cpu},
+#ifdef HYLA_WITH_CUDA
+	.cuda_funcs = {transpose_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+	.can_execute = hyla__on_views_node,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.name = "transpose_" PREC_NAME,
 };
 
 int TYPED(hyla__insert_transpose)(const hyla_desc *a, const hyla_desc *b)
 {
-	return submit_from_to(&transpose_cl, a->tiles, a->nt, b, 0);
+	return submit_from_to(&transpose_cl, a->tiles, a->nt, b, hyla_ncuda() > 0 ? STARPU_CUDA : 0);
 }
 
 /* b = a's first columns (as many as b has), a's panels buffers[0..first),

@@ -91,10 +91,11 @@ static int upload_below(const hyla_desc *d, unsigned node, int64_t skip)
 }
 #endif
 
-enum { WHOLE = -1, STREAMED = -2 }; /* register_views' skip */
+enum { WHOLE = -1, STREAMED = -2, OUTPUT = -3 }; /* register_views' skip */
 
 /* skip WHOLE: the whole parent to the GPU; STREAMED: room there, the panels
- * prefetched after; else only rows from skip * j on in panel j. */
+ * prefetched after; OUTPUT: room there alone (its tasks write before they
+ * read); else only rows from skip * j on in panel j. */
 static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld, int64_t nb,
                           size_t elsize, int64_t skip)
 {
@@ -114,7 +115,7 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 	/* Room, not data: the panels inherit it, invalid there. Where it cannot be
 	 * had (StarPU keeps buffers of earlier data there that only its own
 	 * allocations reclaim), the whole copy. */
-	if (gpu && skip == STREAMED &&
+	if (gpu && (skip == STREAMED || skip == OUTPUT) &&
 	    (d->room = starpu_malloc_on_node(node, (size_t)(m * n) * elsize)))
 		starpu_matrix_ptr_register(d->parent, node, d->room, d->room, 0, (uint32_t)m);
 	else if (gpu && skip == STREAMED && starpu_data_fetch_on_node(d->parent, node, 0))
@@ -132,7 +133,7 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 		return ret;
 	}
 	partition_views(d);
-	for (int64_t j = 0; d->room && j < d->nt; j++)
+	for (int64_t j = 0; d->room && skip == STREAMED && j < d->nt; j++)
 		starpu_data_prefetch_on_node(d->tiles[j], node, 1);
 	return HYLA_SUCCESS;
 }
@@ -147,6 +148,12 @@ int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, 
                                  int64_t nb, size_t elsize)
 {
 	return register_views(d, ptr, m, n, ld, nb, elsize, STREAMED);
+}
+
+int hyla__desc_register_output(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
+                               int64_t nb, size_t elsize)
+{
+	return register_views(d, ptr, m, n, ld, nb, elsize, OUTPUT);
 }
 
 int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,

@@ -57,6 +57,10 @@ int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t l
  * GPU, so that one task may treat consecutive panels as one matrix. */
 int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                               int64_t nb, size_t elsize);
+/* The same for a matrix the tasks write before they read: room on the GPU,
+ * nothing sent there (the host's contents are not read). */
+int hyla__desc_register_output(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
+                               int64_t nb, size_t elsize);
 /* The same for Q's formation (dorgqr) over reflectors in panel j's rows from
  * j nb on: only those go to the GPU (R above them, which Q overwrites
  * unread, stays behind: half of a square matrix's bus traffic); the tasks

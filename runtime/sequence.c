@@ -104,7 +104,7 @@ int hyla__sequence_matrix(hyla_sequence *seq, int64_t m, int64_t n, int64_t nb, 
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %lld-by-%lld copy", (long long)m,
 		                  (long long)n);
 	}
-	int ret = scratch ? hyla__desc_register_streamed(d, ptr, m, n, m, nb, elsize)
+	int ret = scratch ? hyla__desc_register_output(d, ptr, m, n, m, nb, elsize)
 	                  : hyla__desc_register_views(d, ptr, m, n, m, nb, elsize);
 	if (ret != HYLA_SUCCESS) {
 		free(d);
