@@ -166,7 +166,7 @@ double lapack_syevd_seconds(int64_t n, const double *a, char prec, char jobz)
 	return t;
 }
 
-const char *const singular_kinds[] = {"random", "graded", "geometric", NULL};
+const char *const singular_kinds[] = {"random", "graded", "geometric", "repeated", NULL};
 
 /* A random orthogonal rows-by-cols q (rows >= cols): the Q of a random
  * matrix's QR; 0 or -1. */
@@ -181,6 +181,15 @@ static int random_orthogonal(int64_t rows, int64_t cols, double *q, int seed)
 	return ret;
 }
 
+/* Singular value j (descending) of k of the kinds made as U diag(s) V^T. */
+static double singular_value(const char *kind, int64_t j, int64_t k)
+{
+	if (!strcmp(kind, "geometric"))
+		return k > 1 ? pow(1e-12, (double)j / (double)(k - 1)) : 1;
+	int64_t r = (2 * k + 2) / 3; /* repeated: r values, each three times, then zeros */
+	return j < r ? (double)((r - 1 - j) / 3 + 1) : 0;
+}
+
 int general_matrix(const char *kind, int64_t m, int64_t n, double *a, int seed, double *known)
 {
 	if (!strcmp(kind, "random") || !strcmp(kind, "graded")) {
@@ -191,7 +200,7 @@ int general_matrix(const char *kind, int64_t m, int64_t n, double *a, int seed, 
 					a[i + j * m] *= pow(10, -6.0 * (double)i / (double)m);
 		return 0;
 	}
-	if (strcmp(kind, "geometric"))
+	if (strcmp(kind, "geometric") && strcmp(kind, "repeated"))
 		return -1;
 	int64_t k = m < n ? m : n;
 	double *u = malloc(sizeof *u * (size_t)(m * k)), *v = malloc(sizeof *v * (size_t)(n * k));
@@ -199,7 +208,7 @@ int general_matrix(const char *kind, int64_t m, int64_t n, double *a, int seed, 
 	              ? 0 : -1;
 	if (ret == 0) {
 		for (int64_t j = 0; j < k; j++) {
-			double s = k > 1 ? pow(1e-12, (double)j / (double)(k - 1)) : 1;
+			double s = singular_value(kind, j, k);
 			if (known)
 				known[j] = s;
 			for (int64_t i = 0; i < m; i++)

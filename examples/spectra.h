@@ -35,7 +35,10 @@ extern const char *const singular_kinds[];
  *   graded     random's scaled as D A, D = diag(10^(-6 i / m));
  *   geometric  U diag(s) V^T, s from 1 down to 1e-12 geometrically (U, V
  *              random orthogonal), its min(m, n) values into known
- *              (descending; NULL: not wanted).
+ *              (descending; NULL: not wanted);
+ *   repeated   the same with s 1, 2, ..., each three times, over two thirds
+ *              of min(m, n), then zeros (every deflation of the divide and
+ *              conquer).
  * Returns 0, or -1 for an unknown kind or no memory. */
 int general_matrix(const char *kind, int64_t m, int64_t n, double *a, int seed, double *known);
 /* For A = U diag(s) V^T with U m-by-k (ldu) and V^T k-by-n (ldvt), k =

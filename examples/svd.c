@@ -25,7 +25,7 @@ static int on_option(int opt, const char *arg)
 		for (int i = 0; singular_kinds[i]; i++)
 			if (!strcmp(arg, singular_kinds[i]))
 				return kind = singular_kinds[i], 1;
-		die_usage(prog, "--kind must be random, graded or geometric, not '%s'", arg);
+		die_usage(prog, "--kind must be random, graded, geometric or repeated, not '%s'", arg);
 	case OPT_CUSOLVER: cusolver = cusolver_option(prog); return 1;
 	}
 	return 0;
@@ -39,12 +39,13 @@ static void usage(void)
 	       "StarPU task graph on the CPU cores and GPUs: hyla_dgesdd (LAPACK dgesdd's\n"
 	       "contract, jobz N or S). --output writes the singular values to FILE, U and V^T to\n"
 	       "its .u and .vt siblings. Checks: the values against LAPACK's dgesdd on the same\n"
-	       "matrix (and the exact ones for --kind geometric) within 30 max(m,n) eps ||A||_2;\n"
-	       "with --vectors ||A - U S V^T||_F / (max(m,n) ||A||_F), ||I - U^T U||_F / m and\n"
-	       "||I - V^T V||_F / n at most 30 eps.\n\n"
+	       "matrix (and the exact ones for --kind geometric and repeated) within\n"
+	       "30 max(m,n) eps ||A||_2; with --vectors ||A - U S V^T||_F / (max(m,n) ||A||_F),\n"
+	       "||I - U^T U||_F / m and ||I - V^T V||_F / n at most 30 eps.\n\n"
 	       "  --vectors        the thin singular vectors too (jobz S; default: values alone)\n"
-	       "  --kind K         random (default), graded (D A, D = diag(10^(-6i/m))) or\n"
-	       "                   geometric (singular values from 1 down to 1e-12)\n"
+	       "  --kind K         random (default), graded (D A, D = diag(10^(-6i/m))),\n"
+	       "                   geometric (singular values from 1 down to 1e-12) or repeated\n"
+	       "                   (1, 2, ... each three times, then a third zeros)\n"
 	       "  --cusolver       also time cuSOLVER's gesvd on the GPU (M >= N; data already\n"
 	       "                   there)\n"
 	       DRIVER_OPTIONS_HELP,
@@ -127,7 +128,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: error: out of memory\n", prog);
 		return 1;
 	}
-	int known = !strcmp(kind, "geometric");
+	int known = !strcmp(kind, "geometric") || !strcmp(kind, "repeated");
 	if (o.input || !strcmp(kind, "random"))
 		driver_matrix(prog, &o, a0);
 	else if (general_matrix(kind, m, n, a0, o.seed, known ? exact : NULL)) {

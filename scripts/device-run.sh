@@ -467,8 +467,12 @@ if [ "$what" = solvers ]; then
 			STARPU_SCHED=$sched $bin/tests/test_syevd $args || echo "FAILED (exit $?): test_syevd $args under $sched"
 		done
 		for args in "d 3000 2000 S random" "d 1500 2500 A geometric" "s 2000 2000 S graded" \
-			"d 2500 1500 O random" "d 3000 3000 N geometric"; do
+			"d 2500 1500 O random" "d 3000 3000 N geometric" "d 3000 2000 A repeated" \
+			"s 2600 2600 S repeated" "d 2000 2000 N repeated"; do
 			STARPU_SCHED=$sched $bin/tests/test_gesdd $args || echo "FAILED (exit $?): test_gesdd $args under $sched"
+		done
+		for args in "d 2000 3000" "s 1500 2500"; do # the transposes on the GPU
+			STARPU_SCHED=$sched $bin/tests/test_gebrd $args || echo "FAILED (exit $?): test_gebrd $args under $sched"
 		done
 		for cmd in "eigh 1000 --vectors" "svd 900 600 --vectors"; do
 			STARPU_SCHED=$sched STARPU_NCPU=0 $bin/$cmd >/dev/null ||
