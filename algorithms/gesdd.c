@@ -50,8 +50,8 @@ static real_t largest(int64_t m, int64_t n, const real_t *a, int64_t lda)
 
 /* Submits the SVD of A (column-panel views, m >= n) into s, with U (m-by-k
  * panels, W; u_rw: its columns beyond n hold the identity's, so RW) and VT
- * (n-by-n panels, W) its singular vectors (U NULL: the values alone), and
- * the sequence's fence; e: 3n elements (e, tauq, taup). */
+ * (n-by-n panels, W) its singular vectors (U NULL: the values alone); e: 3n
+ * elements (e, tauq, taup). */
 static int submit_svd(const hyla_desc *A, real_t *s, real_t *e, const hyla_desc *U, int u_rw,
                       const hyla_desc *VT, const hyla_options *o, hyla_sequence *seq)
 {
@@ -64,7 +64,8 @@ static int submit_svd(const hyla_desc *A, real_t *s, real_t *e, const hyla_desc 
 		ret = TYPED(hyla__bdsdc_submit)(&out[0], &out[1], NULL, 0, NULL, nbq, seq);
 	/* Q's reflectors copied out of A and P's transposed into columns (the
 	 * tridiagonal reduction's shape, one row down), in panels of orgqr's
-	 * width; V into a workspace, transposed into VT at the end. */
+	 * width; V into a workspace in U's panel width (the divide and
+	 * conquer's), transposed into VT at the end. */
 	if (ret == HYLA_SUCCESS && U)
 		ret = hyla__sequence_matrix(seq, m, n, nbq, sizeof(real_t), 1, &Qr);
 	if (ret == HYLA_SUCCESS && U)
@@ -74,7 +75,7 @@ static int submit_svd(const hyla_desc *A, real_t *s, real_t *e, const hyla_desc 
 	if (ret == HYLA_SUCCESS && Pr)
 		ret = TYPED(hyla__insert_transpose)(A, Pr);
 	if (ret == HYLA_SUCCESS && U)
-		ret = hyla__sequence_matrix(seq, n, n, nbq, sizeof(real_t), 1, &W);
+		ret = hyla__sequence_matrix(seq, n, n, U->nb, sizeof(real_t), 1, &W);
 	if (ret == HYLA_SUCCESS && U &&
 	    (ret = hyla__desc_register(&Tq, NULL, n, 1, n, nbq, 1, sizeof(real_t))) == HYLA_SUCCESS)
 		ret = TYPED(hyla__insert_retile)(&out[2], &Tq);
@@ -83,7 +84,7 @@ static int submit_svd(const hyla_desc *A, real_t *s, real_t *e, const hyla_desc 
 	        HYLA_SUCCESS)
 		ret = TYPED(hyla__insert_retile)(&out[3], &Tp);
 	if (ret == HYLA_SUCCESS && U)
-		ret = TYPED(hyla__bdsdc_submit)(&out[0], &out[1], U, u_rw, W, nbq, seq);
+		ret = TYPED(hyla__bdsdc_submit)(&out[0], &out[1], U, u_rw, W, U->nb, seq);
 	if (ret == HYLA_SUCCESS && U)
 		ret = TYPED(hyla__ormqr_submit)(Qr, &Tq, U, 0, o);
 	if (ret == HYLA_SUCCESS && Pr)
@@ -94,7 +95,7 @@ static int submit_svd(const hyla_desc *A, real_t *s, real_t *e, const hyla_desc 
 	hyla__desc_unregister_submit(&Tp);
 	for (int i = 0; i < 4; i++)
 		free(out[i].tiles); /* the sequence's handles */
-	return ret == HYLA_SUCCESS ? hyla__sequence_fence(seq, U ? U : A, VT) : ret;
+	return ret;
 }
 
 /* The task graph's path for m >= n > the block size: all of U with k = m,
@@ -123,6 +124,8 @@ static int svd_tall(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, rea
 	hyla_sequence seq = {0};
 	int sub = ret == HYLA_SUCCESS ? submit_svd(&A, s, e, u ? &U : NULL, k > n, u ? &VT : NULL, o, &seq)
 	                              : ret;
+	if (sub == HYLA_SUCCESS)
+		sub = hyla__sequence_fence(&seq, u ? &U : &A, u ? &VT : NULL);
 	ret = hyla__finish_sync(&seq, &U, sub); /* U unregistered, whatever failed */
 	hyla__desc_unregister(&VT);
 	hyla__desc_unregister(&A);
@@ -206,4 +209,82 @@ int hyla_sgesdd(char jobz, int64_t m, int64_t n, float *a, int64_t lda, float *s
 	          : svd_graph(job, m, n, a, lda, s, u, ldu, vt, ldvt, norm, &o);
 	hyla__context_leave(&o, outer);
 	return ret;
+}
+
+/* A finish with nothing to look at: the wait frees its argument (e, tauq
+ * and taup) once their handles are gone. */
+static int release(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+/* The asynchronous call's graph: m < n through A^T, a copy the sequence
+ * owns (transposes on the GPU where the views are), whose U and V^T are
+ * transposed into A's V^T and U. */
+static int submit_async(const hyla_desc *A, real_t *s, const hyla_desc *U, const hyla_desc *VT,
+                        const hyla_options *o, hyla_sequence *seq)
+{
+	int64_t m = A->m, n = A->n, mn = m < n ? m : n;
+	real_t *e = malloc(sizeof *e * (size_t)(3 * mn));
+	int ret = e ? hyla__sequence_finish(seq, release, e)
+	            : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for e, tauq and taup");
+	if (ret == HYLA_SUCCESS && m >= n)
+		ret = submit_svd(A, s, e, U, 0, VT, o, seq);
+	if (ret == HYLA_SUCCESS && m < n) {
+		int64_t nb = o->nb ? o->nb : hyla__default_nb("gebrd", n, m);
+		int64_t nbq = o->nb ? o->nb : hyla__default_nb("orgqr", n, m);
+		const hyla_desc *T = NULL, *Ut = NULL, *VTt = NULL;
+		ret = hyla__sequence_matrix(seq, n, m, nb < m ? nb : m, sizeof(real_t), 1, &T);
+		if (ret == HYLA_SUCCESS)
+			ret = TYPED(hyla__insert_transpose)(A, T);
+		if (ret == HYLA_SUCCESS && U)
+			ret = hyla__sequence_matrix(seq, n, m, nbq, sizeof(real_t), 1, &Ut);
+		if (ret == HYLA_SUCCESS && U)
+			ret = hyla__sequence_matrix(seq, m, m, nbq, sizeof(real_t), 1, &VTt);
+		if (ret == HYLA_SUCCESS)
+			ret = submit_svd(T, s, e, Ut, 0, VTt, o, seq);
+		if (ret == HYLA_SUCCESS && U)
+			ret = TYPED(hyla__insert_transpose)(VTt, U);
+		if (ret == HYLA_SUCCESS && U)
+			ret = TYPED(hyla__insert_transpose)(Ut, VT);
+	}
+	return ret == HYLA_SUCCESS ? hyla__sequence_fence(seq, U ? U : A, VT) : ret;
+}
+
+#ifdef HYLA_PREC_D
+int hyla_dgesdd_async(char jobz, hyla_matrix *a, double *s, hyla_matrix *u, hyla_matrix *vt,
+                      const hyla_options *opts, hyla_sequence *seq)
+#else
+int hyla_sgesdd_async(char jobz, hyla_matrix *a, float *s, hyla_matrix *u, hyla_matrix *vt,
+                      const hyla_options *opts, hyla_sequence *seq)
+#endif
+{
+	const hyla_desc *A = NULL, *U = NULL, *VT = NULL;
+	hyla_options o;
+	int want = jobz == 'S' || jobz == 's', ret = HYLA_SUCCESS;
+	if (!want && jobz != 'N' && jobz != 'n')
+		ret = HYLA_ERROR(-1, "jobz = '%c' must be 'N' or 'S'", jobz);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__matrix_desc(a, sizeof(real_t), 2, &A);
+	int64_t m = A ? A->m : 0, n = A ? A->n : 0, mn = m < n ? m : n;
+	if (ret == HYLA_SUCCESS && !s)
+		ret = HYLA_ERROR(-3, "s is NULL");
+	if (ret == HYLA_SUCCESS && want && (ret = hyla__matrix_desc(u, sizeof(real_t), 4, &U)) ==
+	                                       HYLA_SUCCESS && (U->m != m || U->n != mn))
+		ret = HYLA_ERROR(-4, "u is %lld-by-%lld, not %lld-by-%lld", (long long)U->m,
+		                 (long long)U->n, (long long)m, (long long)mn);
+	if (ret == HYLA_SUCCESS && want && (ret = hyla__matrix_desc(vt, sizeof(real_t), 5, &VT)) ==
+	                                       HYLA_SUCCESS && (VT->m != mn || VT->n != n))
+		ret = HYLA_ERROR(-5, "vt is %lld-by-%lld, not %lld-by-%lld", (long long)VT->m,
+		                 (long long)VT->n, (long long)mn, (long long)n);
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__async_args(opts, 6, seq, &o);
+	if (ret != HYLA_SUCCESS)
+		return ret;
+	if (mn == 0)
+		return HYLA_SUCCESS;
+	unsigned outer = hyla__context_enter(&o);
+	ret = submit_async(A, s, U, VT, &o, seq);
+	return hyla__async_done(seq, &o, outer, ret);
 }

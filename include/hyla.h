@@ -262,10 +262,12 @@ HYLA_API int hyla_sgebrd(int64_t m, int64_t n, float *a, int64_t lda, float *d, 
  * the first min(m, n) columns of U into u (ldu >= m) and rows of V^T into
  * vt (ldvt >= min(m, n)); 'A': all m columns of U and n rows of V^T; 'O':
  * as 'S', but U over a when m >= n, V^T over a else. a is destroyed.
- * hyla_dgebrd's reduction, B's SVD on the cores (LAPACK's dbdsdc, divide and
- * conquer), U = Q U_B and V = P V_B as Level-3 tasks where the models say
- * (m < n: the same on A^T, in a copy); min(m, n) at most the block size:
- * LAPACK's dgesdd on the host. Returns 0, -i for a bad argument i (11:
+ * One task graph: hyla_dgebrd's reduction, B's SVD by divide and conquer
+ * (the secular equations on the cores, the merges' products on the GPU
+ * where the models say), U = Q U_B and V = P V_B as Level-3 tasks (m < n:
+ * the same on A^T, in a copy); with vectors, host workspace of up to about
+ * m n + 6 n^2 elements (n = min(m, n)) during the call. min(m, n) at most the
+ * block size: LAPACK's dgesdd on the host. Returns 0, -i for a bad argument i (11:
  * opts; -4 too where a holds NaN, as dgesdd), i > 0 where the bidiagonal
  * solver did not converge, or HYLA_ERR_*. */
 HYLA_API int hyla_dgesdd(char jobz, int64_t m, int64_t n, double *a, int64_t lda, double *s,

@@ -149,13 +149,26 @@ HYLA_API int hyla_sgebrd_async(hyla_matrix *a, float *d, float *e, float *tauq, 
  * eigenvectors over a. One graph: a CPU task puts the matrix within
  * LAPACK's range, as dsyevd (and with 'V' in its lower triangle), the
  * tridiagonal reduction, a copy of the reflectors into an n-by-(n-1)
- * matrix the sequence owns (jobz 'V'; hyla_malloc'ed, freed by the wait;
- * panels of orgqr's width, the block reflectors' in Q Z), T's
- * eigenproblem in a CPU task, then Q Z on a's panels. */
+ * matrix the sequence owns (jobz 'V'; freed by the wait; panels of orgqr's
+ * width, the block reflectors' in Q Z), T's eigenproblem by divide and
+ * conquer (tasks on the cores, the merges' products on the GPU where the
+ * models say), then Q Z on a's panels. */
 HYLA_API int hyla_dsyevd_async(char jobz, char uplo, hyla_matrix *a, double *w,
                                const hyla_options *opts, hyla_sequence *seq);
 HYLA_API int hyla_ssyevd_async(char jobz, char uplo, hyla_matrix *a, float *w,
                                const hyla_options *opts, hyla_sequence *seq);
+
+/* The SVD (hyla_dgesdd) of the m-by-n a, any shape, a destroyed: the
+ * min(m, n) singular values into s (descending); jobz 'S' also the first
+ * min(m, n) columns of U into u (m-by-min(m, n)) and rows of V^T into vt
+ * (min(m, n)-by-n); jobz 'N': u and vt unused. One graph: the bidiagonal
+ * reduction, B's SVD by divide and conquer, the back-transformations (m < n:
+ * all of it on A^T, a copy the sequence owns, then U and V^T transposed
+ * into vt and u). Returns -i for a bad argument i (6: opts, 7: seq). */
+HYLA_API int hyla_dgesdd_async(char jobz, hyla_matrix *a, double *s, hyla_matrix *u,
+                               hyla_matrix *vt, const hyla_options *opts, hyla_sequence *seq);
+HYLA_API int hyla_sgesdd_async(char jobz, hyla_matrix *a, float *s, hyla_matrix *u,
+                               hyla_matrix *vt, const hyla_options *opts, hyla_sequence *seq);
 
 #ifdef __cplusplus
 }

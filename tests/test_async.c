@@ -392,6 +392,62 @@ static int test_syevd(char jobz, char uplo)
 	return ok;
 }
 
+struct gesdd_call {
+	hyla_matrix *a, *u, *vt;
+	char jobz;
+	double *s;
+	struct reader *after;
+	hyla_sequence *seq;
+};
+
+/* hyla_dgesdd_async, then the caller's reader of U. */
+static int gesdd_call(void *ctx)
+{
+	struct gesdd_call *c = ctx;
+	int ret = hyla_dgesdd_async(c->jobz, c->a, c->s, c->u, c->vt, NULL, c->seq);
+	return ret || c->jobz != 'S' ? ret : insert_on_all(&reader_cl, c->u, STARPU_R, c->after);
+}
+
+/* The singular values against LAPACK's (30 max(m, n) eps ||A||_2); with
+ * 'S', the residual, U's orthogonality as the caller's task saw it and V's,
+ * at most 30 max(m, n) eps. */
+static int test_gesdd(int64_t m, int64_t n, char jobz)
+{
+	const int64_t nb = 32, k = m < n ? m : n, big = m < n ? n : m;
+	double *a0 = malloc(sizeof *a0 * m * n), *a = malloc(sizeof *a * m * n);
+	double *s = malloc(sizeof *s * 2 * k), *ref = s + k, resid = 0, orth_u = 0, orth_v = 0;
+	double *u = malloc(sizeof *u * m * k), *vt = malloc(sizeof *vt * k * n);
+	general_matrix("geometric", m, n, a0, 17, NULL);
+	memcpy(a, a0, sizeof *a * m * n);
+	hyla_matrix *A = hyla_matrix_create(a, sizeof(double), m, n, m, nb);
+	hyla_matrix *U = hyla_matrix_create(u, sizeof(double), m, k, m, nb);
+	hyla_matrix *VT = hyla_matrix_create(vt, sizeof(double), k, n, k, nb);
+	struct reader after = {.m = m, .n = k, .orth = 1};
+	struct gesdd_call call = {A, U, VT, jobz, s, &after, hyla_sequence_create()};
+	int ret = behind_gate(gesdd_call, &call, A);
+	int info = hyla_sequence_wait(call.seq);
+	starpu_task_wait_for_all();
+	hyla_matrix_destroy(A), hyla_matrix_destroy(U), hyla_matrix_destroy(VT);
+	double eps = 0x1p-53, err = 0;
+	int ok = ret == 0 && info == 0 && lapack_singular_values(m, n, a0, ref) == 0;
+	for (int64_t j = 0; ok && j < k; j++)
+		err = fmax(err, fabs(s[j] - ref[j]) / (30 * big * eps * ref[0]));
+	ok = ok && err <= 1;
+	if (jobz == 'S') {
+		ok = ok && svd_residuals(m, n, a0, s, u, m, vt, k, &resid, &orth_u, &orth_v) == 0;
+		resid /= big * eps, orth_u = after.value / (big * eps), orth_v /= big * eps;
+		ok = ok && resid <= 30 && orth_u <= 30 && orth_v <= 30;
+	}
+	char name[48];
+	snprintf(name, sizeof name, "gesdd async %c %lldx%lld", jobz, (long long)m, (long long)n);
+	ok = report(name, ok, "values/tol=%.2g resid=%.1f", err, resid);
+	if (jobz == 'S')
+		printf("%34s orth_u=%.1f orth_v=%.1f (max(m,n) eps)\n", "", orth_u, orth_v);
+	hyla_sequence_destroy(call.seq);
+	free(a0), free(a), free(s), free(u), free(vt);
+	return ok;
+}
+
 static int gebrd_call(void *ctx)
 {
 	struct reduction *c = ctx;
@@ -531,6 +587,7 @@ int main(void)
 	         test_gs("mgs async, zero column 101", 1, HYLA_CGS2, 1) & test_gehrd() &
 	         test_householder() & test_orghr() & test_sytrd('L') & test_sytrd('U') &
 	         test_syevd('V', 'L') & test_syevd('V', 'U') & test_syevd('N', 'U') &
+	         test_gesdd(260, 170, 'S') & test_gesdd(150, 230, 'S') & test_gesdd(200, 200, 'N') &
 	         test_gebrd(300, 170) & test_gebrd(170, 300) & test_geqrf_wide(150, 400, 48) &
 	         test_geqrf_wide(160, 400, 40) & test_geqrf_wide(30, 100, 40) & test_sequence();
 	hyla_finalize();
