@@ -37,27 +37,6 @@ static void node_release(struct hyla_sd_node *nd)
 	hyla__workspace_release(nd->null);
 }
 
-/* Host memory the merge's tasks alone use, freed by the wait (as the
- * eigensolver's: StarPU would pin what it allocates). */
-static int release(void *arg)
-{
-	(void)arg;
-	return 0;
-}
-
-static void *host_memory(hyla_sequence *seq, size_t bytes)
-{
-	void *p = malloc(bytes);
-	return p && hyla__sequence_finish(seq, release, p) == HYLA_SUCCESS ? p : NULL;
-}
-
-static starpu_data_handle_t host_vector(void *at, size_t len, size_t elsize)
-{
-	starpu_data_handle_t h;
-	starpu_vector_data_register(&h, STARPU_MAIN_RAM, (uintptr_t)at, (uint32_t)len, elsize);
-	return h;
-}
-
 /* The merge of kids (the row between them from row s) into nd: its plan,
  * the shares of its roots, M's vectors in nd's panels and the products. */
 static int merge(const struct sd *sd, int64_t s, int q, const struct hyla_sd_node kids[2],
@@ -67,16 +46,18 @@ static int merge(const struct sd *sd, int64_t s, int q, const struct hyla_sd_nod
 	shares = shares < MAX_SHARES ? shares : MAX_SHARES;
 	size_t plan_bytes = TYPED(hyla__sd_plan_bytes)(K);
 	size_t share_len = TYPED(hyla__dc_share_len)(K, (K + shares - 1) / shares);
-	char *mem = host_memory(sd->seq, plan_bytes + sizeof(real_t) * share_len * (size_t)shares);
+	size_t bytes = plan_bytes + sizeof(real_t) * share_len * (size_t)shares;
+	char *mem = hyla__sequence_malloc(sd->seq, bytes);
 	int vec = sd->u != NULL;
-	real_t *um = vec && mem ? host_memory(sd->seq, sizeof(real_t) * (size_t)(K * K + M * K)) : NULL;
+	real_t *um = vec && mem ? hyla__sequence_malloc(sd->seq, sizeof(real_t) * (size_t)(K * K + M * K))
+	                        : NULL;
 	if (!mem || (vec && !um))
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a merge of the SVD (%lld)", (long long)K);
-	starpu_data_handle_t plan = host_vector(mem, plan_bytes, 1), share[MAX_SHARES] = {0};
+	starpu_data_handle_t plan = hyla__host_vector(mem, plan_bytes, 1), share[MAX_SHARES] = {0};
 	hyla_desc U = {0}, V = {0};
 	int ret = TYPED(hyla__insert_sd_plan)(sd->bi, s, q, &kids[0], &kids[1], plan, nd->null, sd->seq);
 	for (int c = 0; c < shares && ret == HYLA_SUCCESS; c++) {
-		share[c] = host_vector(mem + plan_bytes + sizeof(real_t) * share_len * (size_t)c,
+		share[c] = hyla__host_vector(mem + plan_bytes + sizeof(real_t) * share_len * (size_t)c,
 		                       share_len, sizeof(real_t));
 		ret = TYPED(hyla__insert_sd_roots)(plan, share[c], s, c, (int)shares, sd->seq);
 	}

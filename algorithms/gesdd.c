@@ -211,14 +211,6 @@ int hyla_sgesdd(char jobz, int64_t m, int64_t n, float *a, int64_t lda, float *s
 	return ret;
 }
 
-/* A finish with nothing to look at: the wait frees its argument (e, tauq
- * and taup) once their handles are gone. */
-static int release(void *arg)
-{
-	(void)arg;
-	return 0;
-}
-
 /* The asynchronous call's graph: m < n through A^T, a copy the sequence
  * owns (transposes on the GPU where the views are), whose U and V^T are
  * transposed into A's V^T and U. */
@@ -226,9 +218,8 @@ static int submit_async(const hyla_desc *A, real_t *s, const hyla_desc *U, const
                         const hyla_options *o, hyla_sequence *seq)
 {
 	int64_t m = A->m, n = A->n, mn = m < n ? m : n;
-	real_t *e = malloc(sizeof *e * (size_t)(3 * mn));
-	int ret = e ? hyla__sequence_finish(seq, release, e)
-	            : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for e, tauq and taup");
+	real_t *e = hyla__sequence_malloc(seq, sizeof *e * (size_t)(3 * mn)); /* and tauq, taup */
+	int ret = e ? HYLA_SUCCESS : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for e, tauq and taup");
 	if (ret == HYLA_SUCCESS && m >= n)
 		ret = submit_svd(A, s, e, U, 0, VT, o, seq);
 	if (ret == HYLA_SUCCESS && m < n) {

@@ -43,29 +43,6 @@ static void node_release(struct node *nd)
 	hyla__desc_unregister_submit(&nd->z);
 }
 
-/* Host memory the merge's tasks alone use, freed by the wait: StarPU
- * would pin what it allocates for them (with a GPU present), one buffer
- * after another, and each level's tasks waited for that (the eigenvectors
- * at n = 8000 on the H200 machine: 1.9 s with it, 0.98 s without). */
-static int release(void *arg)
-{
-	(void)arg;
-	return 0;
-}
-
-static void *host_memory(hyla_sequence *seq, size_t bytes)
-{
-	void *p = malloc(bytes);
-	return p && hyla__sequence_finish(seq, release, p) == HYLA_SUCCESS ? p : NULL;
-}
-
-static starpu_data_handle_t host_vector(void *at, size_t len, size_t elsize)
-{
-	starpu_data_handle_t h;
-	starpu_vector_data_register(&h, STARPU_MAIN_RAM, (uintptr_t)at, (uint32_t)len, elsize);
-	return h;
-}
-
 /* The merge of kids (from row s) into state and z (NULL: none): its plan,
  * the shares of its roots, U in state's panels and the products. */
 static int merge(const struct dc *dc, int64_t s, const struct node kids[2], const hyla_desc *state,
@@ -75,16 +52,17 @@ static int merge(const struct dc *dc, int64_t s, const struct node kids[2], cons
 	shares = shares < MAX_SHARES ? shares : MAX_SHARES;
 	size_t plan_bytes = TYPED(hyla__dc_plan_bytes)(K);
 	size_t share_len = TYPED(hyla__dc_share_len)(K, (K + shares - 1) / shares);
-	char *mem = host_memory(dc->seq, plan_bytes + sizeof(real_t) * share_len * (size_t)shares);
-	real_t *umem = z && mem ? host_memory(dc->seq, sizeof(real_t) * (size_t)(K * K)) : NULL;
+	size_t bytes = plan_bytes + sizeof(real_t) * share_len * (size_t)shares;
+	char *mem = hyla__sequence_malloc(dc->seq, bytes);
+	real_t *umem = z && mem ? hyla__sequence_malloc(dc->seq, sizeof(real_t) * (size_t)(K * K)) : NULL;
 	if (!mem || (z && !umem))
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a merge of the eigensolver (%lld)",
 		                  (long long)K);
-	starpu_data_handle_t plan = host_vector(mem, plan_bytes, 1), share[MAX_SHARES] = {0};
+	starpu_data_handle_t plan = hyla__host_vector(mem, plan_bytes, 1), share[MAX_SHARES] = {0};
 	hyla_desc u = {0};
 	int ret = TYPED(hyla__insert_dc_plan)(dc->tri, s, &kids[0].state, &kids[1].state, plan, dc->seq);
 	for (int c = 0; c < shares && ret == HYLA_SUCCESS; c++) {
-		share[c] = host_vector(mem + plan_bytes + sizeof(real_t) * share_len * (size_t)c,
+		share[c] = hyla__host_vector(mem + plan_bytes + sizeof(real_t) * share_len * (size_t)c,
 		                       share_len, sizeof(real_t));
 		ret = TYPED(hyla__insert_dc_roots)(plan, share[c], s, c, (int)shares, dc->seq);
 	}

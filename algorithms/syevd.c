@@ -19,14 +19,6 @@
 #include "runtime.h"
 #include "typed.h"
 
-/* A finish with nothing to look at: the wait frees its argument (the
- * array of e and tau) once their handles are gone. */
-static int release(void *arg)
-{
-	(void)arg;
-	return 0;
-}
-
 /* Submits the eigensolver on A (column-panel views of the n-by-n matrix,
  * uplo's triangle given) into w (n, the caller's), with the eigenvectors
  * over A when vectors, and the sequence's fence. */
@@ -34,10 +26,10 @@ static int submit_syevd(const hyla_desc *A, int vectors, int upper, real_t *w,
                         const hyla_options *o, hyla_sequence *seq)
 {
 	int64_t n = A->n, nb = A->nb;
-	real_t *e = malloc(sizeof *e * (size_t)(n > 1 ? 2 * (n - 1) : 1));
-	if (!e)
+	real_t *e = hyla__sequence_malloc(seq, sizeof *e * (size_t)(n > 1 ? 2 * (n - 1) : 1));
+	if (!e) /* e and tau, freed by the wait */
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for e and tau");
-	int ret = hyla__sequence_finish(seq, release, e);
+	int ret = HYLA_SUCCESS;
 	hyla_desc out[3] = {{0}}; /* d, e, tau */
 	const hyla_desc *V = NULL;
 	starpu_data_handle_t scale = hyla__workspace_vector(2, sizeof(real_t));

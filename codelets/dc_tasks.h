@@ -48,6 +48,31 @@ static inline struct dc_share dc_share_of(void *buf, int K)
 	return (struct dc_share){x, x + K, x + K + cols, x + K + 2 * cols};
 }
 
+/* val[0..count) in ascending order, idx[] carried along. */
+struct dc_valued {
+	real_t v;
+	int i;
+};
+
+static inline int dc_by_value(const void *x, const void *y)
+{
+	real_t a = ((const struct dc_valued *)x)->v, b = ((const struct dc_valued *)y)->v;
+	return (a > b) - (a < b);
+}
+
+static inline void dc_sort_pairs(real_t *val, int *idx, int count)
+{
+	struct dc_valued *v = malloc(sizeof *v * (size_t)(count ? count : 1));
+	if (!v)
+		STARPU_ABORT_MSG("dc: no memory to sort values");
+	for (int j = 0; j < count; j++)
+		v[j] = (struct dc_valued){val[j], idx[j]};
+	qsort(v, (size_t)count, sizeof *v, dc_by_value);
+	for (int j = 0; j < count; j++)
+		val[j] = v[j].v, idx[j] = v[j].i;
+	free(v);
+}
+
 /* Submits cl on the groups of handles (each with its mode; h NULL: none). */
 struct dc_group {
 	const starpu_data_handle_t *h;
@@ -112,5 +137,22 @@ static inline void dc_gemm_cublas(void *ctx, int m, int n, int k, const real_t *
 	                                               .size_base = size,                           \
 	                                               .footprint = hyla__size_footprint};          \
 	DC_HOST_CODELET(body, label, &body##_model)
+
+/* The merges' products (gemm_cpu, gemm_cuda; the size base gemm_size): on
+ * the GPU where the models say, on a core up to HYLA_CORE_MAX_UPDATE. */
+#ifdef HYLA_WITH_CUDA
+#define DC_CUDA_BODY(f) .cuda_funcs = {f}, .cuda_flags = {STARPU_CUDA_ASYNC},
+#else
+#define DC_CUDA_BODY(f)
+#endif
+#define DC_GEMM_CODELET(label)                                                                   \
+	static struct starpu_perfmodel gemm_model = {.type = STARPU_NL_REGRESSION_BASED,            \
+	                                             .symbol = "hyla_" label "_" PREC_NAME "_v1",   \
+	                                             .size_base = gemm_size,                        \
+	                                             .footprint = hyla__size_footprint};            \
+	static struct starpu_codelet gemm_cl = {.cpu_funcs = {gemm_cpu}, DC_CUDA_BODY(gemm_cuda)   \
+	                                        .can_execute = hyla__update_on_views_node,          \
+	                                        .nbuffers = STARPU_VARIABLE_NBUFFERS,               \
+	                                        .model = &gemm_model, .name = label "_" PREC_NAME}
 
 #endif

@@ -150,17 +150,6 @@ static void deflate(struct plan_view *p, int i, real_t value)
 	p->h->ndefl++;
 }
 
-struct valued {
-	real_t v;
-	int i;
-};
-
-static int by_value(const void *x, const void *y)
-{
-	real_t a = ((const struct valued *)x)->v, b = ((const struct valued *)y)->v;
-	return (a > b) - (a < b);
-}
-
 /* Deflation (LAPACK's dlaed2 makes the same decisions): in the order of D,
  * z_i below tol deflates i; of two neighbours left, a rotation that zeroes
  * the first's z_i and moves it off D by less than tol deflates it. */
@@ -195,15 +184,7 @@ static void plan_deflation(struct plan_view *p, real_t *D, real_t *z, const int 
 	}
 	if (prev >= 0)
 		keep(p, prev, D, z);
-	struct valued *v = malloc(sizeof *v * (size_t)(p->h->ndefl ? p->h->ndefl : 1));
-	if (!v)
-		STARPU_ABORT_MSG("dc: no memory to sort the deflated values");
-	for (int j = 0; j < p->h->ndefl; j++)
-		v[j] = (struct valued){p->defl_val[j], p->defl_idx[j]};
-	qsort(v, (size_t)p->h->ndefl, sizeof *v, by_value);
-	for (int j = 0; j < p->h->ndefl; j++)
-		p->defl_val[j] = v[j].v, p->defl_idx[j] = v[j].i;
-	free(v);
+	dc_sort_pairs(p->defl_val, p->defl_idx, p->h->ndefl);
 }
 
 /* Plan buffers: tri (R), a state panels of the first block, b of the
@@ -227,7 +208,8 @@ static void plan_cpu(void *buffers[], void *cl_arg)
 		int left = i < n1, j = left ? i : i - n1, first = left ? 1 : first2;
 		int count = left ? arg->a : arg->b;
 		D[i] = *dc_state_at(buffers, first, count, 0, j);
-		real_t f = *dc_state_at(buffers, first, count, 1, j), l = *dc_state_at(buffers, first, count, 2, j);
+		real_t f = *dc_state_at(buffers, first, count, 1, j);
+		real_t l = *dc_state_at(buffers, first, count, 2, j);
 		z[i] = r2 * (left ? l : (beta < 0 ? -f : f));
 		p.f[i] = left ? f : 0, p.l[i] = left ? 0 : l;
 	}
@@ -392,24 +374,7 @@ static size_t gemm_size(struct starpu_task *task, unsigned impl)
 	       starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, 0));
 }
 
-static struct starpu_perfmodel gemm_model = {
-	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_dc_gemm_" PREC_NAME "_v1",
-	.size_base = gemm_size,
-	.footprint = hyla__size_footprint,
-};
-
-static struct starpu_codelet gemm_cl = {
-	.cpu_funcs = {gemm_cpu},
-#ifdef HYLA_WITH_CUDA
-	.cuda_funcs = {gemm_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.can_execute = hyla__update_on_views_node,
-	.nbuffers = STARPU_VARIABLE_NBUFFERS,
-	.model = &gemm_model,
-	.name = "dc_gemm_" PREC_NAME,
-};
+DC_GEMM_CODELET("dc_gemm");
 
 /* The host tasks' size bases: a leaf's dstedc is L^3, a share's roots and
  * an assembled panel cost the merge's size times their columns. */

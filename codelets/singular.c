@@ -80,31 +80,6 @@ static struct plan_view plan_view(void *base, int K)
 #define PLAN(buf) ((void *)STARPU_VECTOR_GET_PTR(buf))
 #define PLAN_K(buf) ((int)((STARPU_VECTOR_GET_NX(buf) - PLAN_HEAD) / PLAN_STRIDE) - 1)
 
-struct valued {
-	real_t v;
-	int i;
-};
-
-static int by_value(const void *x, const void *y)
-{
-	real_t a = ((const struct valued *)x)->v, b = ((const struct valued *)y)->v;
-	return (a > b) - (a < b);
-}
-
-/* order: the indices of d[0..L) by ascending value. */
-static void ascending(const real_t *d, int L, int *order)
-{
-	struct valued *v = malloc(sizeof *v * (size_t)(L ? L : 1));
-	if (!v)
-		STARPU_ABORT_MSG("sd: no memory to sort singular values");
-	for (int j = 0; j < L; j++)
-		v[j] = (struct valued){d[j], j};
-	qsort(v, (size_t)L, sizeof *v, by_value);
-	for (int j = 0; j < L; j++)
-		order[j] = v[j].i;
-	free(v);
-}
-
 /* The L-by-(L + q) block (d, and e of L - 1 + q): its singular values into
  * d, U (L-by-L) and V ((L + q)-square, the null vector last). For q = 1,
  * rotations G_i on columns (i, i + 1) make it L-by-L lower bidiagonal and a
@@ -115,7 +90,8 @@ static int leaf_vectors(int L, int q, real_t *d, real_t *e, real_t *u, real_t *v
 	real_t *rot = malloc(sizeof *rot * (size_t)(2 * L)), *vt = malloc(sizeof *vt * (size_t)L * L);
 	real_t *work = malloc(sizeof *work * (size_t)(3 * L * L + 4 * L));
 	lapack_int *iwork = malloc(sizeof *iwork * (size_t)(8 * L));
-	int info = rot && vt && work && iwork ? 0 : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a block of the SVD");
+	int info = rot && vt && work && iwork
+	               ? 0 : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a block of the SVD");
 	for (int i = 0; q && info == 0 && i < L; i++) {
 		real_t r = hypot(d[i], e[i]), c = r > 0 ? d[i] / r : 1, s = r > 0 ? e[i] / r : 0;
 		d[i] = r, rot[i] = c, rot[L + i] = s;
@@ -164,7 +140,8 @@ static void leaf_cpu(void *buffers[], void *cl_arg)
 	real_t *u = vec ? malloc(sizeof *u * (size_t)L * L) : NULL;
 	real_t *v = malloc(sizeof *v * (size_t)M * (vec ? M : 2));
 	int *order = malloc(sizeof *order * (size_t)L);
-	int info = d && v && order && (u || !vec) ? 0 : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a block of the SVD");
+	int info = d && v && order && (u || !vec)
+	               ? 0 : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a block of the SVD");
 	if (info == 0) {
 		memcpy(d, bd + arg->s, sizeof *d * (size_t)L);
 		memset(e, 0, sizeof *e * (size_t)L);
@@ -173,16 +150,20 @@ static void leaf_cpu(void *buffers[], void *cl_arg)
 		info = vec ? leaf_vectors(L, q, d, e, u, v) : leaf_values(L, q, d, e, v);
 	}
 	if (info == 0) {
-		ascending(d, L, order);
+		for (int j = 0; j < L; j++)
+			order[j] = j;
+		dc_sort_pairs(d, order, L);
 		for (int j = 0; arg->top && j < L / 2; j++) { /* the top's: descending */
 			int t = order[j];
+			real_t x = d[j];
 			order[j] = order[L - 1 - j], order[L - 1 - j] = t;
+			d[j] = d[L - 1 - j], d[L - 1 - j] = x;
 		}
 		int64_t vfirst = 0, vlast = vec ? M - 1 : (int64_t)M; /* V's rows, each column's stride */
 		int64_t step = vec ? M : 1;
 		for (int j = 0; j < L; j++) {
 			int o = order[j];
-			*dc_state_at(buffers, 1, arg->a, 0, j) = d[o];
+			*dc_state_at(buffers, 1, arg->a, 0, j) = d[j];
 			*dc_state_at(buffers, 1, arg->a, 1, j) = v[vfirst + o * step];
 			*dc_state_at(buffers, 1, arg->a, 2, j) = v[vlast + o * step];
 		}
@@ -252,15 +233,7 @@ static void plan_deflation(struct plan_view *p, const real_t *D, real_t *z, cons
 		keep(p, prev, D, z);
 	if (p->h->k > 1 && p->d[1] <= tol / 2)
 		p->d[1] = tol / 2;
-	struct valued *v = malloc(sizeof *v * (size_t)(p->h->ndefl ? p->h->ndefl : 1));
-	if (!v)
-		STARPU_ABORT_MSG("sd: no memory to sort the deflated values");
-	for (int j = 0; j < p->h->ndefl; j++)
-		v[j] = (struct valued){p->defl_val[j], p->defl_idx[j]};
-	qsort(v, (size_t)p->h->ndefl, sizeof *v, by_value);
-	for (int j = 0; j < p->h->ndefl; j++)
-		p->defl_val[j] = v[j].v, p->defl_idx[j] = v[j].i;
-	free(v);
+	dc_sort_pairs(p->defl_val, p->defl_idx, p->h->ndefl);
 }
 
 /* Plan buffers: bi (R), a state panels of the first block, its null, b
@@ -304,12 +277,11 @@ static void plan_cpu(void *buffers[], void *cl_arg)
 	real_t za = alpha * x1[rows1 - 1], zb = q ? beta * x2[0] : 0, r0 = hypot(za, zb);
 	/* As LAPACK's dlasd1, the merge's problem divided by its largest entry
 	 * (a tiny one's squares would underflow in the root finder). */
-	real_t scale = fmax(dmax, fmax(fabs(alpha), fabs(beta)));
-	scale = scale > 0 ? scale : 1;
+	real_t largest = fmax(dmax, fmax(fabs(alpha), fabs(beta))), scale = largest > 0 ? largest : 1;
 	for (int i = 0; i < K; i++)
 		D[i] /= scale, z[i] /= scale;
 	za /= scale, zb /= scale, r0 /= scale, p.h->scale = scale;
-	real_t tol = 8 * LAPACKE(lamch_work)('E') * fmax(dmax / scale, fmax(fabs(alpha), fabs(beta)) / scale);
+	real_t tol = 8 * LAPACKE(lamch_work)('E') * (largest / scale); /* dlasd2's, scaled */
 	if (q && r0 > tol)
 		p.h->c0 = za / r0, p.h->s0 = zb / r0;
 	z[n1] = q ? fmax(r0, tol) : fabs(za) <= tol ? tol : za;
@@ -425,7 +397,8 @@ static void assemble_cpu(void *buffers[], void *cl_arg)
 	}
 	real_t *state = MAT(buffers[1 + C]), *um = arg->b ? MAT(buffers[2 + C]) : NULL;
 	real_t *vm = arg->b ? MAT(buffers[3 + C]) : NULL;
-	int64_t lds = LD(buffers[1 + C]), ldu = um ? LD(buffers[2 + C]) : 0, ldv = vm ? LD(buffers[3 + C]) : 0;
+	int64_t lds = LD(buffers[1 + C]), ldu = um ? LD(buffers[2 + C]) : 0;
+	int64_t ldv = vm ? LD(buffers[3 + C]) : 0;
 	int lo = arg->top ? K - c0 - cw : c0, hi = lo + cw;
 	for (int pos = 0, jr = 0, jd = 0; pos < hi; pos++) {
 		int is_root = jr < k && (jd >= p.h->ndefl || root[jr] <= p.defl_val[jd]);
@@ -522,7 +495,8 @@ static void gemm_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef HYLA_WITH_CUDA
-static void copy_row_cublas(void *ctx, int n, const real_t *x, int64_t incx, real_t *y, int64_t incy)
+static void copy_row_cublas(void *ctx, int n, const real_t *x, int64_t incx, real_t *y,
+                            int64_t incy)
 {
 	cublasStatus_t status = CUBLAS(copy)(*(cublasHandle_t *)ctx, n, x, (int)incx, y, (int)incy);
 	if (status != CUBLAS_STATUS_SUCCESS)
@@ -553,24 +527,7 @@ static size_t gemm_size(struct starpu_task *task, unsigned impl)
 	       starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, 0));
 }
 
-static struct starpu_perfmodel gemm_model = {
-	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_sd_gemm_" PREC_NAME "_v1",
-	.size_base = gemm_size,
-	.footprint = hyla__size_footprint,
-};
-
-static struct starpu_codelet gemm_cl = {
-	.cpu_funcs = {gemm_cpu},
-#ifdef HYLA_WITH_CUDA
-	.cuda_funcs = {gemm_cuda},
-	.cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
-	.can_execute = hyla__update_on_views_node,
-	.nbuffers = STARPU_VARIABLE_NBUFFERS,
-	.model = &gemm_model,
-	.name = "sd_gemm_" PREC_NAME,
-};
+DC_GEMM_CODELET("sd_gemm");
 
 /* The host tasks' size bases: a leaf's dbdsdc is L^3, a share's roots and
  * an assembled panel cost the merge's size times their columns. */

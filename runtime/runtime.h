@@ -326,6 +326,12 @@ struct hyla_finish {
 	void *arg;
 };
 int hyla__sequence_finish(hyla_sequence *seq, int (*fn)(void *arg), void *arg);
+/* bytes of malloc's memory the wait frees (host memory a call's tasks
+ * alone use: StarPU would pin what it allocates, one buffer after another,
+ * with a GPU present), or NULL. */
+void *hyla__sequence_malloc(hyla_sequence *seq, size_t bytes);
+/* A vector handle on len elements of elsize bytes at host memory at. */
+starpu_data_handle_t hyla__host_vector(void *at, size_t len, size_t elsize);
 
 /* Checks that an insert function's starpu_task_insert succeeded. */
 int hyla__submitted(int ret, const char *codelet);

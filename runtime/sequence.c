@@ -61,6 +61,26 @@ int hyla__sequence_finish(hyla_sequence *seq, int (*fn)(void *arg), void *arg)
 	return HYLA_SUCCESS;
 }
 
+/* A finish with nothing to look at: the wait frees its argument. */
+static int nothing(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+void *hyla__sequence_malloc(hyla_sequence *seq, size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+	return p && hyla__sequence_finish(seq, nothing, p) == HYLA_SUCCESS ? p : NULL;
+}
+
+starpu_data_handle_t hyla__host_vector(void *at, size_t len, size_t elsize)
+{
+	starpu_data_handle_t h;
+	starpu_vector_data_register(&h, STARPU_MAIN_RAM, (uintptr_t)at, (uint32_t)len, elsize);
+	return h;
+}
+
 int hyla__sequence_vector(hyla_sequence *seq, hyla_desc *d, void *x, int64_t len, int64_t nb,
                          size_t elsize)
 {
