@@ -94,6 +94,7 @@ int hyla_ssyevd(char jobz, char uplo, int64_t n, float *a, int64_t lda, float *w
 		ret = TYPED(hyla__host_syevd)(vectors ? 'V' : 'N', upper ? 'U' : 'L', n, a, lda, w);
 	else if ((ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t))) ==
 	         HYLA_SUCCESS) {
+		A.scratch = !vectors; /* the values alone: dsyevd destroys a, no trip home */
 		hyla_sequence seq = {0};
 		ret = hyla__finish_sync(&seq, &A, submit_syevd(&A, vectors, upper, w, &o, &seq));
 	}

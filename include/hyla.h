@@ -230,7 +230,8 @@ HYLA_API int hyla_ssytrd(char uplo, int64_t n, float *a, int64_t lda, float *d, 
  * LAPACK dsyevd's contract: the eigenvalues of the symmetric n-by-n A
  * (its uplo 'L' or 'U' triangle) into w, ascending; jobz 'V': its
  * orthonormal eigenvectors over a (column j for w[j]), 'N': the values
- * alone (a's triangle is destroyed). hyla_dsytrd's reduction, T's
+ * alone (a's triangle is destroyed, as LAPACK says; the task graph leaves a
+ * as it was, never bringing its working copy home). hyla_dsytrd's reduction, T's
  * eigenproblem by divide and conquer as tasks (the secular equations on
  * the cores, the merges' products where the models say; with jobz 'V' up
  * to 2 n^2 elements of host workspace during the call, as dsyevd's lwork),
