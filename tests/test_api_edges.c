@@ -71,7 +71,18 @@ static void after_finalize(void)
 		a[i] = (double)((i * 7919) % 101) / 101 - 0.5;
 	expect("hyla_init", hyla_init(), HYLA_SUCCESS);
 	hyla_matrix *m = hyla_matrix_create(a, sizeof(double), 64, 64, 64, 16);
+	hyla_matrix *u = hyla_matrix_create(a, sizeof(double), 64, 32, 64, 16);
 	hyla_sequence *seq = hyla_sequence_create();
+	expect("dgesdd_async('A', ...)", hyla_dgesdd_async('A', m, tau, m, m, NULL, seq), -1);
+	expect("dgesdd_async('S', a, NULL, ...)", hyla_dgesdd_async('S', m, NULL, m, m, NULL, seq),
+	       -3);
+	expect("dgesdd_async('S', a, s, u 64x32, ...)",
+	       hyla_dgesdd_async('S', m, tau, u, m, NULL, seq), -4);
+	expect("dgesdd_async('S', a, s, u, vt 64x32, ...)",
+	       hyla_dgesdd_async('S', m, tau, m, u, NULL, seq), -5);
+	expect("dgesdd_async('N', a, s, NULL, NULL, NULL, NULL)",
+	       hyla_dgesdd_async('N', m, tau, NULL, NULL, NULL, NULL), -7);
+	hyla_matrix_destroy(u);
 	hyla_finalize();
 	expect("dgeqrf_async after hyla_finalize", hyla_dgeqrf_async(m, tau, NULL, seq),
 	       HYLA_ERR_NOINIT);

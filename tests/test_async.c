@@ -588,6 +588,7 @@ int main(void)
 	         test_householder() & test_orghr() & test_sytrd('L') & test_sytrd('U') &
 	         test_syevd('V', 'L') & test_syevd('V', 'U') & test_syevd('N', 'U') &
 	         test_gesdd(260, 170, 'S') & test_gesdd(150, 230, 'S') & test_gesdd(200, 200, 'N') &
+	         test_gesdd(7, 3, 'S') & test_gesdd(3, 7, 'S') &
 	         test_gebrd(300, 170) & test_gebrd(170, 300) & test_geqrf_wide(150, 400, 48) &
 	         test_geqrf_wide(160, 400, 40) & test_geqrf_wide(30, 100, 40) & test_sequence();
 	hyla_finalize();
