@@ -133,14 +133,84 @@ static int svd_tall(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, rea
 	return ret;
 }
 
+/* The graph of jobz 'N' and 'S' on A (column-panel views, any shape) into
+ * s, U and VT (NULL: the values alone), and the sequence's fence: m < n
+ * through A^T, a copy the sequence owns (transposes on the GPU where the
+ * views are), whose U and V^T are transposed into A's V^T and U. */
+static int submit_gesdd(const hyla_desc *A, real_t *s, const hyla_desc *U, const hyla_desc *VT,
+                        const hyla_options *o, hyla_sequence *seq)
+{
+	int64_t m = A->m, n = A->n, mn = m < n ? m : n;
+	real_t *e = hyla__sequence_malloc(seq, sizeof *e * (size_t)(3 * mn)); /* and tauq, taup */
+	int ret = e ? HYLA_SUCCESS : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for e, tauq and taup");
+	if (ret == HYLA_SUCCESS && m >= n)
+		ret = submit_svd(A, s, e, U, 0, VT, o, seq);
+	if (ret == HYLA_SUCCESS && m < n) {
+		int64_t nb = o->nb ? o->nb : hyla__default_nb("gebrd", n, m);
+		int64_t nbq = o->nb ? o->nb : hyla__default_nb("orgqr", n, m);
+		const hyla_desc *T = NULL, *Ut = NULL, *VTt = NULL;
+		ret = hyla__sequence_matrix(seq, n, m, nb < m ? nb : m, sizeof(real_t), 1, &T);
+		if (ret == HYLA_SUCCESS)
+			ret = TYPED(hyla__insert_transpose)(A, T);
+		if (ret == HYLA_SUCCESS && U)
+			ret = hyla__sequence_matrix(seq, n, m, nbq, sizeof(real_t), 1, &Ut);
+		if (ret == HYLA_SUCCESS && U)
+			ret = hyla__sequence_matrix(seq, m, m, nbq, sizeof(real_t), 1, &VTt);
+		if (ret == HYLA_SUCCESS)
+			ret = submit_svd(T, s, e, Ut, 0, VTt, o, seq);
+		if (ret == HYLA_SUCCESS && U)
+			ret = TYPED(hyla__insert_transpose)(VTt, U);
+		if (ret == HYLA_SUCCESS && U)
+			ret = TYPED(hyla__insert_transpose)(Ut, VT);
+	}
+	return ret == HYLA_SUCCESS ? hyla__sequence_fence(seq, U ? U : A, VT) : ret;
+}
+
+/* The graph's path for m < n, jobz 'N' (u NULL) and 'S', on a. */
+static int svd_wide(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *s, real_t *u,
+                    int64_t ldu, real_t *vt, int64_t ldvt, const hyla_options *o)
+{
+	int64_t nb = o->nb ? o->nb : hyla__default_nb("gebrd", n, m);
+	int64_t nbq = o->nb ? o->nb : hyla__default_nb("orgqr", n, m);
+	hyla_desc A = {0}, U = {0}, VT = {0};
+	int ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t));
+	A.scratch = 1; /* dgesdd destroys a */
+	if (ret == HYLA_SUCCESS && u)
+		ret = hyla__desc_register_output(&U, u, m, m, ldu, nbq, sizeof(real_t));
+	if (ret == HYLA_SUCCESS && u)
+		ret = hyla__desc_register_output(&VT, vt, m, n, ldvt, nbq, sizeof(real_t));
+	hyla_sequence seq = {0};
+	int sub = ret == HYLA_SUCCESS ? submit_gesdd(&A, s, u ? &U : NULL, u ? &VT : NULL, o, &seq)
+	                              : ret;
+	ret = hyla__finish_sync(&seq, &U, sub); /* U unregistered, whatever failed */
+	hyla__desc_unregister(&VT);
+	hyla__desc_unregister(&A);
+	return ret;
+}
+
 /* The graph's path for any shape: m < n through A^T (n-by-m), whose U is
- * A's V and V A's U; jobz 'O' through a copy that then goes over a. norm:
- * A's largest |entry|. */
+ * A's V and V A's U (jobz 'N' and 'S': svd_wide; 'A' and 'O': host copies);
+ * jobz 'O' through a copy that then goes over a. norm: A's largest |entry|. */
 static int svd_graph(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, real_t *s, real_t *u,
                      int64_t ldu, real_t *vt, int64_t ldvt, real_t norm, const hyla_options *o)
 {
 	int64_t mn = m < n ? m : n, big = m < n ? n : m;
 	int all = jobz == 'A', want = jobz != 'N';
+	/* As dgesdd: a matrix whose largest entry is beyond sqrt(safe minimum) /
+	 * eps or its inverse is scaled inside that range first, the singular
+	 * values back after (a tiny matrix would lose digits to subnormals). */
+	real_t small = (real_t)sqrt(LAPACKE(lamch_work)('S')) / LAPACKE(lamch_work)('P');
+	real_t to = norm > 0 && norm < small ? small : norm > 1 / small ? 1 / small : 0;
+	lapack_int lm = (lapack_int)mn;
+	if (m < n && !all && jobz != 'O') { /* on a, with its transposes in the graph */
+		if (to != 0)
+			LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, norm, to, (lapack_int)m,
+			                    (lapack_int)n, a, (lapack_int)lda);
+		int ret = svd_wide(m, n, a, lda, s, want ? u : NULL, ldu, vt, ldvt, o);
+		if (to != 0)
+			LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, to, norm, lm, 1, s, lm);
+		return ret;
+	}
 	int64_t k = all ? big : mn; /* the tall problem's U: big-by-k */
 	/* The tall problem's matrix, U and V^T (mn-by-mn), where the caller's
 	 * arrays do not serve. */
@@ -159,12 +229,7 @@ static int svd_graph(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, re
 		tu = next, next += big * k, ltu = big;
 	if (want && m < n)
 		tvt = next, ltvt = mn;
-	/* As dgesdd: a matrix whose largest entry is beyond sqrt(safe minimum) /
-	 * eps or its inverse is scaled inside that range first, the singular
-	 * values back after (a tiny matrix would lose digits to subnormals). */
-	lapack_int lb = (lapack_int)big, lm = (lapack_int)mn, ll = (lapack_int)lta;
-	real_t small = (real_t)sqrt(LAPACKE(lamch_work)('S')) / LAPACKE(lamch_work)('P');
-	real_t to = norm > 0 && norm < small ? small : norm > 1 / small ? 1 / small : 0;
+	lapack_int lb = (lapack_int)big, ll = (lapack_int)lta;
 	if (to != 0)
 		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, norm, to, lb, lm, ta, ll);
 	int ret = svd_tall(big, mn, k, ta, lta, s, want ? tu : NULL, ltu, tvt, ltvt, o);
@@ -211,38 +276,6 @@ int hyla_sgesdd(char jobz, int64_t m, int64_t n, float *a, int64_t lda, float *s
 	return ret;
 }
 
-/* The asynchronous call's graph: m < n through A^T, a copy the sequence
- * owns (transposes on the GPU where the views are), whose U and V^T are
- * transposed into A's V^T and U. */
-static int submit_async(const hyla_desc *A, real_t *s, const hyla_desc *U, const hyla_desc *VT,
-                        const hyla_options *o, hyla_sequence *seq)
-{
-	int64_t m = A->m, n = A->n, mn = m < n ? m : n;
-	real_t *e = hyla__sequence_malloc(seq, sizeof *e * (size_t)(3 * mn)); /* and tauq, taup */
-	int ret = e ? HYLA_SUCCESS : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for e, tauq and taup");
-	if (ret == HYLA_SUCCESS && m >= n)
-		ret = submit_svd(A, s, e, U, 0, VT, o, seq);
-	if (ret == HYLA_SUCCESS && m < n) {
-		int64_t nb = o->nb ? o->nb : hyla__default_nb("gebrd", n, m);
-		int64_t nbq = o->nb ? o->nb : hyla__default_nb("orgqr", n, m);
-		const hyla_desc *T = NULL, *Ut = NULL, *VTt = NULL;
-		ret = hyla__sequence_matrix(seq, n, m, nb < m ? nb : m, sizeof(real_t), 1, &T);
-		if (ret == HYLA_SUCCESS)
-			ret = TYPED(hyla__insert_transpose)(A, T);
-		if (ret == HYLA_SUCCESS && U)
-			ret = hyla__sequence_matrix(seq, n, m, nbq, sizeof(real_t), 1, &Ut);
-		if (ret == HYLA_SUCCESS && U)
-			ret = hyla__sequence_matrix(seq, m, m, nbq, sizeof(real_t), 1, &VTt);
-		if (ret == HYLA_SUCCESS)
-			ret = submit_svd(T, s, e, Ut, 0, VTt, o, seq);
-		if (ret == HYLA_SUCCESS && U)
-			ret = TYPED(hyla__insert_transpose)(VTt, U);
-		if (ret == HYLA_SUCCESS && U)
-			ret = TYPED(hyla__insert_transpose)(Ut, VT);
-	}
-	return ret == HYLA_SUCCESS ? hyla__sequence_fence(seq, U ? U : A, VT) : ret;
-}
-
 #ifdef HYLA_PREC_D
 int hyla_dgesdd_async(char jobz, hyla_matrix *a, double *s, hyla_matrix *u, hyla_matrix *vt,
                       const hyla_options *opts, hyla_sequence *seq)
@@ -276,6 +309,6 @@ int hyla_sgesdd_async(char jobz, hyla_matrix *a, float *s, hyla_matrix *u, hyla_
 	if (mn == 0)
 		return HYLA_SUCCESS;
 	unsigned outer = hyla__context_enter(&o);
-	ret = submit_async(A, s, U, VT, &o, seq);
+	ret = submit_gesdd(A, s, U, VT, &o, seq);
 	return hyla__async_done(seq, &o, outer, ret);
 }
