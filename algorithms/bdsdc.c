@@ -11,6 +11,7 @@
  * V's first and last rows, all a merge reads (codelets/singular.c). Typed
  * source: see runtime/precision.h. */
 #include <stdlib.h>
+#include <string.h>
 #include "algorithms.h"
 #include "codelets.h"
 #include "runtime.h"
@@ -106,6 +107,7 @@ static int submit_node(const struct sd *sd, int64_t s, int64_t e, int q, int top
 	int64_t r = s + panels / 2 * w - 1;
 	r = r < s + 1 ? s + 1 : r > e - 2 ? e - 2 : r;
 	struct hyla_sd_node kids[2];
+	memset(kids, 0, sizeof kids);
 	ret = submit_node(sd, s, r, 1, 0, &kids[0]);
 	if (ret == HYLA_SUCCESS)
 		ret = submit_node(sd, r + 1, e, q, 0, &kids[1]);
@@ -118,8 +120,12 @@ static int submit_node(const struct sd *sd, int64_t s, int64_t e, int q, int top
 int TYPED(hyla__bdsdc_submit)(const hyla_desc *d, const hyla_desc *e, const hyla_desc *u, int u_rw,
                               const hyla_desc *v, int64_t w, hyla_sequence *seq)
 {
+	if (u && (u->nb != w || v->nb != w)) /* the merges pair their panels by index */
+		return HYLA_ERROR(HYLA_ERR_SUBMIT, "the SVD's vectors are in panels of %lld and %lld, "
+		                  "not %lld", (long long)u->nb, (long long)v->nb, (long long)w);
 	struct sd sd = {hyla__workspace_vector(2 * d->m, sizeof(real_t)), u, v, u_rw, w, seq};
 	struct hyla_sd_node top;
+	memset(&top, 0, sizeof top);
 	int ret = TYPED(hyla__insert_dc_scale)(d, e, sd.bi);
 	if (ret == HYLA_SUCCESS)
 		ret = submit_node(&sd, 0, d->m, 0, 1, &top);

@@ -180,12 +180,12 @@ int TYPED(hyla__insert_dc_finish)(starpu_data_handle_t tri, const hyla_desc *sta
  * the values alone; the top's: the caller's, u_rw if U's panels hold what
  * the tasks must keep; the top's values descending), for q = 1 its null vector (an (L + 1)-by-1 matrix,
  * or its first and last entries with the values alone). sd_leaf: the
- * node's SVD (all W). sd_plan: the merge of first and second (R; the row
+ * node's SVD (W; the top's U RW with u_rw). sd_plan: the merge of first and second (R; the row
  * between them from row s) into plan (W, sd_plan_bytes(K)) and the merged
  * null (W). sd_roots: as dc_roots. sd_assemble: the merged state's panel
  * from column c0 (W; the top: descending) and the panels of M's singular
  * vectors um, vm (W, or NULL). sd_gemm: the merged U's panel u and V's v
- * (W) from um and vm (R) and the blocks' vectors (R). A failure (LAPACK's
+ * (W; u RW with u_rw) from um and vm (R) and the blocks' vectors (R). A failure (LAPACK's
  * info > 0) fails seq. */
 struct hyla_sd_node {
 	hyla_desc state, own_u, own_v;

@@ -1,9 +1,11 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The copies that turn the reductions' other shapes into the ones their
- * graphs take, as CPU tasks on column panels: J A J in place for dsytrd's
- * upper triangle (J the reversal), A^T into another matrix for dgebrd's
- * m < n, and A into another matrix (the eigensolver's reflectors). Typed
- * source: see runtime/precision.h. */
+ * graphs take, as tasks on column panels: J A J in place for dsytrd's upper
+ * triangle (J the reversal; on a core), A^T into another matrix (dgebrd's
+ * and the SVD's m < n, the SVD's reflectors of P and its V^T), A into
+ * another matrix (the solvers' reflectors of Q), and a vector retiled; the
+ * transpose and the copy on the GPU where the views are. Typed source: see
+ * runtime/precision.h. */
 #include <stdlib.h>
 #include <string.h>
 #include "codelets.h"

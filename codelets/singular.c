@@ -88,7 +88,7 @@ static int leaf_vectors(int L, int q, real_t *d, real_t *e, real_t *u, real_t *v
 {
 	int M = L + q;
 	real_t *rot = malloc(sizeof *rot * (size_t)(2 * L)), *vt = malloc(sizeof *vt * (size_t)L * L);
-	real_t *work = malloc(sizeof *work * (size_t)(3 * L * L + 4 * L));
+	real_t *work = malloc(sizeof *work * (3 * (size_t)L * (size_t)L + 4 * (size_t)L));
 	lapack_int *iwork = malloc(sizeof *iwork * (size_t)(8 * L));
 	int info = rot && vt && work && iwork
 	               ? 0 : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a block of the SVD");
@@ -127,7 +127,8 @@ static int leaf_values(int L, int q, real_t *d, real_t *e, real_t *v)
 }
 
 /* Leaf buffers: bi (R), a state panels (W), the null (W, if q), b panels of
- * U and c of V's columns but the null (W; b = 0: the values alone). */
+ * U (W, or RW: the top's, wider) and b of V's columns but the null (W; b = 0:
+ * the values alone). */
 static void leaf_cpu(void *buffers[], void *cl_arg)
 {
 	const struct sd_args *arg = cl_arg;
@@ -257,30 +258,31 @@ static void plan_cpu(void *buffers[], void *cl_arg)
 		STARPU_ABORT_MSG("sd: no memory for a merge's plan");
 	*p.h = (struct plan){K, q, n1, 0, 0, 0, 1, 0, 1};
 	real_t dmax = 0;
+	for (int i = 0; i < K; i++)
+		if (i != n1)
+			dmax = fmax(dmax, *dc_state_at(buffers, i < n1 ? 1 : first2, i < n1 ? arg->a : arg->b,
+			                               0, i < n1 ? i : i - n1 - 1));
+	/* As LAPACK's dlasd1, the merge's problem divided by its largest entry
+	 * first (a tiny one's squares would underflow in the root finder). */
+	real_t largest = fmax(dmax, fmax(fabs(alpha), fabs(beta))), scale = largest > 0 ? largest : 1;
+	alpha /= scale, beta /= scale, p.h->scale = scale;
 	for (int i = 0; i < K; i++) {
 		p.f[i] = p.l[i] = 0, D[i] = z[i] = 0;
 		if (i == n1)
 			continue;
 		int left = i < n1, j = left ? i : i - n1 - 1, first = left ? 1 : first2;
 		int count = left ? arg->a : arg->b;
-		D[i] = *dc_state_at(buffers, first, count, 0, j);
+		D[i] = *dc_state_at(buffers, first, count, 0, j) / scale;
 		z[i] = left ? alpha * *dc_state_at(buffers, first, count, 2, j)
 		            : beta * *dc_state_at(buffers, first, count, 1, j);
 		if (left)
 			p.f[i] = *dc_state_at(buffers, first, count, 1, j);
 		else
 			p.l[i] = *dc_state_at(buffers, first, count, 2, j);
-		dmax = fmax(dmax, D[i]);
 	}
 	const real_t *x1 = MAT(null1), *x2 = q ? MAT(null2) : NULL;
 	p.f[n1] = x1[0], p.f[K] = 0, p.l[K] = q ? x2[rows2 - 1] : 0;
 	real_t za = alpha * x1[rows1 - 1], zb = q ? beta * x2[0] : 0, r0 = hypot(za, zb);
-	/* As LAPACK's dlasd1, the merge's problem divided by its largest entry
-	 * (a tiny one's squares would underflow in the root finder). */
-	real_t largest = fmax(dmax, fmax(fabs(alpha), fabs(beta))), scale = largest > 0 ? largest : 1;
-	for (int i = 0; i < K; i++)
-		D[i] /= scale, z[i] /= scale;
-	za /= scale, zb /= scale, r0 /= scale, p.h->scale = scale;
 	real_t tol = 8 * LAPACKE(lamch_work)('E') * (largest / scale); /* dlasd2's, scaled */
 	if (q && r0 > tol)
 		p.h->c0 = za / r0, p.h->s0 = zb / r0;
@@ -378,12 +380,11 @@ static void assemble_cpu(void *buffers[], void *cl_arg)
 	int K = PLAN_K(buffers[0]), C = arg->a;
 	struct plan_view p = plan_view(PLAN(buffers[0]), K);
 	int k = p.h->k, q = p.h->q, M = K + q, mid = p.h->n1, c0 = arg->c, cw = COLS(buffers[1 + C]);
-	real_t *zhat = malloc(sizeof *zhat * (size_t)(5 * k + 2 * M + 2));
+	real_t *zhat = malloc(sizeof *zhat * (size_t)(5 * k + M + 1));
 	int *origin = malloc(sizeof *origin * (size_t)(k + 1));
 	if (!zhat || !origin)
 		STARPU_ABORT_MSG("sd: no memory to assemble a merge");
-	real_t *sv = zhat + k, *su = sv + k, *root = su + k, *tau = root + k, *ubuf = tau + k;
-	real_t *vbuf = ubuf + M;
+	real_t *sv = zhat + k, *su = sv + k, *root = su + k, *tau = root + k, *vbuf = tau + k;
 	for (int c = 0, j = 0; c < C; c++) {
 		struct dc_share sh = dc_share_of(buffers[1 + c], K);
 		for (int s = 0, j1 = (int)((int64_t)(c + 1) * k / C); j < j1; j++, s++)

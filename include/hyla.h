@@ -267,7 +267,7 @@ HYLA_API int hyla_sgebrd(int64_t m, int64_t n, float *a, int64_t lda, float *d, 
  * (the secular equations on the cores, the merges' products on the GPU
  * where the models say), U = Q U_B and V = P V_B as Level-3 tasks (m < n:
  * the same on A^T, in a copy); with vectors, host workspace of up to about
- * m n + 6 n^2 elements (n = min(m, n)) during the call. min(m, n) at most the
+ * 3 m n + 7 min(m, n)^2 elements during the call. min(m, n) at most the
  * block size: LAPACK's dgesdd on the host. Returns 0, -i for a bad argument i (11:
  * opts; -4 too where a holds NaN, as dgesdd), i > 0 where the bidiagonal
  * solver did not converge, or HYLA_ERR_*. */

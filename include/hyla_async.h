@@ -164,7 +164,9 @@ HYLA_API int hyla_ssyevd_async(char jobz, char uplo, hyla_matrix *a, float *w,
  * (min(m, n)-by-n); jobz 'N': u and vt unused. One graph: the bidiagonal
  * reduction, B's SVD by divide and conquer, the back-transformations (m < n:
  * all of it on A^T, a copy the sequence owns, then U and V^T transposed
- * into vt and u). Returns -i for a bad argument i (6: opts, 7: seq). */
+ * into vt and u). Unlike the synchronous call it neither looks for NaN nor
+ * scales a matrix of extreme range (a's values are not there when it
+ * returns). Returns -i for a bad argument i (6: opts, 7: seq). */
 HYLA_API int hyla_dgesdd_async(char jobz, hyla_matrix *a, double *s, hyla_matrix *u,
                                hyla_matrix *vt, const hyla_options *opts, hyla_sequence *seq);
 HYLA_API int hyla_sgesdd_async(char jobz, hyla_matrix *a, float *s, hyla_matrix *u,

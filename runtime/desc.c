@@ -93,6 +93,26 @@ static int upload_below(const hyla_desc *d, unsigned node, int64_t skip)
 
 enum { WHOLE = -1, STREAMED = -2, OUTPUT = -3 }; /* register_views' skip */
 
+/* Room, not data, on the GPU node for STREAMED and OUTPUT: the panels
+ * inherit it, invalid there. Where it cannot be had (StarPU keeps buffers of
+ * earlier data there that only its own allocations reclaim), StarPU's own
+ * allocation: the whole copy, or for an output the parent acquired there
+ * for writing (no transfer). */
+static int make_room(hyla_desc *d, unsigned node, int64_t skip)
+{
+	if ((d->room = starpu_malloc_on_node(node, (size_t)(d->m * d->n) * d->elsize))) {
+		starpu_matrix_ptr_register(d->parent, node, d->room, d->room, 0, (uint32_t)d->m);
+		return HYLA_SUCCESS;
+	}
+	int failed = skip == STREAMED ? starpu_data_fetch_on_node(d->parent, node, 0)
+	                              : starpu_data_acquire_on_node(d->parent, (int)node, STARPU_W);
+	if (!failed && skip == OUTPUT)
+		starpu_data_release_on_node(d->parent, (int)node);
+	return failed ? HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
+	                           (long long)d->m, (long long)d->n)
+	              : HYLA_SUCCESS;
+}
+
 /* skip WHOLE: the whole parent to the GPU; STREAMED: room there, the panels
  * prefetched after; OUTPUT: room there alone (its tasks write before they
  * read); else only rows from skip * j on in panel j. */
@@ -112,15 +132,8 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 	if (gpu && skip == WHOLE && starpu_data_fetch_on_node(d->parent, node, 0))
 		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
 		                 (long long)m, (long long)n);
-	/* Room, not data: the panels inherit it, invalid there. Where it cannot be
-	 * had (StarPU keeps buffers of earlier data there that only its own
-	 * allocations reclaim), the whole copy. */
-	if (gpu && (skip == STREAMED || skip == OUTPUT) &&
-	    (d->room = starpu_malloc_on_node(node, (size_t)(m * n) * elsize)))
-		starpu_matrix_ptr_register(d->parent, node, d->room, d->room, 0, (uint32_t)m);
-	else if (gpu && skip == STREAMED && starpu_data_fetch_on_node(d->parent, node, 0))
-		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
-		                 (long long)m, (long long)n);
+	if (gpu && (skip == STREAMED || skip == OUTPUT))
+		ret = make_room(d, node, skip);
 #ifdef HYLA_WITH_CUDA
 	if (gpu && skip >= 0)
 		ret = upload_below(d, node, skip);
