@@ -98,53 +98,19 @@ static int submit_svd(const hyla_desc *A, real_t *s, real_t *e, const hyla_desc 
 	return ret;
 }
 
-/* The task graph's path for m >= n > the block size: all of U with k = m,
- * its first n columns with k = n, none with u NULL. a's contents are the
- * call's (dgesdd destroys them): they stay where the graph left them. */
-static int svd_tall(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real_t *s,
-                    real_t *u, int64_t ldu, real_t *vt, int64_t ldvt, const hyla_options *o)
-{
-	int64_t nb = o->nb ? o->nb : hyla__default_nb("gebrd", m, n);
-	int64_t nbq = o->nb ? o->nb : hyla__default_nb("orgqr", m, n);
-	real_t *e = malloc(sizeof *e * (size_t)(3 * n));
-	if (!e)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for e, tauq and taup");
-	for (int64_t j = n; u && j < k; j++) { /* U = Q diag(U_B, I): the identity's columns */
-		memset(u + j * ldu, 0, sizeof *u * (size_t)m);
-		u[j + j * ldu] = 1;
-	}
-	hyla_desc A = {0}, U = {0}, VT = {0};
-	int ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t));
-	A.scratch = 1;
-	if (ret == HYLA_SUCCESS && u)
-		ret = k > n ? hyla__desc_register_views(&U, u, m, k, ldu, nbq, sizeof(real_t))
-		            : hyla__desc_register_output(&U, u, m, k, ldu, nbq, sizeof(real_t));
-	if (ret == HYLA_SUCCESS && u)
-		ret = hyla__desc_register_output(&VT, vt, n, n, ldvt, nbq, sizeof(real_t));
-	hyla_sequence seq = {0};
-	int sub = ret == HYLA_SUCCESS ? submit_svd(&A, s, e, u ? &U : NULL, k > n, u ? &VT : NULL, o, &seq)
-	                              : ret;
-	if (sub == HYLA_SUCCESS)
-		sub = hyla__sequence_fence(&seq, u ? &U : &A, u ? &VT : NULL);
-	ret = hyla__finish_sync(&seq, &U, sub); /* U unregistered, whatever failed */
-	hyla__desc_unregister(&VT);
-	hyla__desc_unregister(&A);
-	free(e);
-	return ret;
-}
-
-/* The graph of jobz 'N' and 'S' on A (column-panel views, any shape) into
- * s, U and VT (NULL: the values alone), and the sequence's fence: m < n
- * through A^T, a copy the sequence owns (transposes on the GPU where the
- * views are), whose U and V^T are transposed into A's V^T and U. */
-static int submit_gesdd(const hyla_desc *A, real_t *s, const hyla_desc *U, const hyla_desc *VT,
-                        const hyla_options *o, hyla_sequence *seq)
+/* The graph of jobz 'N', 'S' and (m >= n) 'A' on A (column-panel views, any
+ * shape) into s, U (u_rw: its columns beyond n hold the identity's) and VT
+ * (NULL: the values alone), and the sequence's fence: m < n through A^T, a
+ * copy the sequence owns (transposes on the GPU where the views are),
+ * whose U and V^T are transposed into A's V^T and U. */
+static int submit_gesdd(const hyla_desc *A, real_t *s, const hyla_desc *U, int u_rw,
+                        const hyla_desc *VT, const hyla_options *o, hyla_sequence *seq)
 {
 	int64_t m = A->m, n = A->n, mn = m < n ? m : n;
 	real_t *e = hyla__sequence_malloc(seq, sizeof *e * (size_t)(3 * mn)); /* and tauq, taup */
 	int ret = e ? HYLA_SUCCESS : HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for e, tauq and taup");
 	if (ret == HYLA_SUCCESS && m >= n)
-		ret = submit_svd(A, s, e, U, 0, VT, o, seq);
+		ret = submit_svd(A, s, e, U, u_rw, VT, o, seq);
 	if (ret == HYLA_SUCCESS && m < n) {
 		int64_t nb = o->nb ? o->nb : hyla__default_nb("gebrd", n, m);
 		int64_t nbq = o->nb ? o->nb : hyla__default_nb("orgqr", n, m);
@@ -166,84 +132,84 @@ static int submit_gesdd(const hyla_desc *A, real_t *s, const hyla_desc *U, const
 	return ret == HYLA_SUCCESS ? hyla__sequence_fence(seq, U ? U : A, VT) : ret;
 }
 
-/* The graph's path for m < n, jobz 'N' (u NULL) and 'S', on a. */
-static int svd_wide(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *s, real_t *u,
-                    int64_t ldu, real_t *vt, int64_t ldvt, const hyla_options *o)
+/* The synchronous graph on the m-by-n a (jobz 'N' with u NULL, 'S', and for
+ * m >= n 'A' with k = m): U m-by-k into u, V^T min(m, n)-by-n into vt. a's
+ * contents are the call's (dgesdd destroys them): they stay where the graph
+ * left them. */
+static int svd_on(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real_t *s, real_t *u,
+                  int64_t ldu, real_t *vt, int64_t ldvt, const hyla_options *o)
 {
-	int64_t nb = o->nb ? o->nb : hyla__default_nb("gebrd", n, m);
-	int64_t nbq = o->nb ? o->nb : hyla__default_nb("orgqr", n, m);
+	int64_t mn = m < n ? m : n, big = m < n ? n : m;
+	int64_t nb = o->nb ? o->nb : hyla__default_nb("gebrd", big, mn);
+	int64_t nbq = o->nb ? o->nb : hyla__default_nb("orgqr", big, mn);
+	for (int64_t j = mn; u && j < k; j++) { /* U = Q diag(U_B, I): the identity's columns */
+		memset(u + j * ldu, 0, sizeof *u * (size_t)m);
+		u[j + j * ldu] = 1;
+	}
 	hyla_desc A = {0}, U = {0}, VT = {0};
 	int ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t));
-	A.scratch = 1; /* dgesdd destroys a */
+	A.scratch = 1;
 	if (ret == HYLA_SUCCESS && u)
-		ret = hyla__desc_register_output(&U, u, m, m, ldu, nbq, sizeof(real_t));
+		ret = k > mn ? hyla__desc_register_views(&U, u, m, k, ldu, nbq, sizeof(real_t))
+		             : hyla__desc_register_output(&U, u, m, k, ldu, nbq, sizeof(real_t));
 	if (ret == HYLA_SUCCESS && u)
-		ret = hyla__desc_register_output(&VT, vt, m, n, ldvt, nbq, sizeof(real_t));
+		ret = hyla__desc_register_output(&VT, vt, mn, n, ldvt, nbq, sizeof(real_t));
 	hyla_sequence seq = {0};
-	int sub = ret == HYLA_SUCCESS ? submit_gesdd(&A, s, u ? &U : NULL, u ? &VT : NULL, o, &seq)
-	                              : ret;
+	int sub = ret == HYLA_SUCCESS
+	              ? submit_gesdd(&A, s, u ? &U : NULL, k > mn, u ? &VT : NULL, o, &seq)
+	              : ret;
 	ret = hyla__finish_sync(&seq, &U, sub); /* U unregistered, whatever failed */
 	hyla__desc_unregister(&VT);
 	hyla__desc_unregister(&A);
 	return ret;
 }
 
-/* The graph's path for any shape: m < n through A^T (n-by-m), whose U is
- * A's V and V A's U (jobz 'N' and 'S': svd_wide; 'A' and 'O': host copies);
- * jobz 'O' through a copy that then goes over a. norm: A's largest |entry|. */
+/* The graph's path for any shape (svd_on), jobz 'A' and 'O' with m < n
+ * through host copies: A^T (n-by-m), whose U is A's V and V A's U; jobz 'O'
+ * through a copy of U that then goes over a. norm: A's largest |entry|. */
 static int svd_graph(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, real_t *s, real_t *u,
                      int64_t ldu, real_t *vt, int64_t ldvt, real_t norm, const hyla_options *o)
 {
 	int64_t mn = m < n ? m : n, big = m < n ? n : m;
-	int all = jobz == 'A', want = jobz != 'N';
-	/* As dgesdd: a matrix whose largest entry is beyond sqrt(safe minimum) /
-	 * eps or its inverse is scaled inside that range first, the singular
-	 * values back after (a tiny matrix would lose digits to subnormals). */
-	real_t small = (real_t)sqrt(LAPACKE(lamch_work)('S')) / LAPACKE(lamch_work)('P');
-	real_t to = norm > 0 && norm < small ? small : norm > 1 / small ? 1 / small : 0;
-	lapack_int lm = (lapack_int)mn;
-	if (m < n && !all && jobz != 'O') { /* on a, with its transposes in the graph */
-		if (to != 0)
-			LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, norm, to, (lapack_int)m,
-			                    (lapack_int)n, a, (lapack_int)lda);
-		int ret = svd_wide(m, n, a, lda, s, want ? u : NULL, ldu, vt, ldvt, o);
-		if (to != 0)
-			LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, to, norm, lm, 1, s, lm);
-		return ret;
-	}
-	int64_t k = all ? big : mn; /* the tall problem's U: big-by-k */
-	/* The tall problem's matrix, U and V^T (mn-by-mn), where the caller's
-	 * arrays do not serve. */
-	size_t elems = (size_t)((m < n ? big * mn : 0) + (want && (m < n || jobz == 'O') ? big * k : 0) +
-	                        (want && m < n ? mn * mn : 0));
+	int all = jobz == 'A', want = jobz != 'N', host_t = m < n && (all || jobz == 'O');
+	int64_t k = all ? big : mn; /* the problem's U: rows-by-k */
+	/* The transposed problem's matrix, U and V^T (mn-by-mn), and 'O''s U,
+	 * where the caller's arrays do not serve. */
+	size_t elems = (size_t)((host_t ? big * mn : 0) + (want && (host_t || jobz == 'O') ? big * k : 0) +
+	                        (want && host_t ? mn * mn : 0));
 	real_t *copy = elems ? malloc(sizeof(real_t) * elems) : NULL, *next = copy;
 	if (elems && !copy)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for the SVD's copies (%zu elements)", elems);
 	real_t *ta = a, *tu = u, *tvt = vt;
-	int64_t ltu = ldu, ltvt = ldvt, lta = lda;
-	if (m < n) {
-		ta = next, next += big * mn, lta = big;
+	int64_t rows = m, cols = n, ltu = ldu, ltvt = ldvt, lta = lda;
+	if (host_t) {
+		ta = next, next += big * mn, lta = big, rows = big, cols = mn;
 		transpose(m, n, a, lda, ta, big);
 	}
-	if (want && (m < n || jobz == 'O'))
+	if (want && (host_t || jobz == 'O'))
 		tu = next, next += big * k, ltu = big;
-	if (want && m < n)
+	if (want && host_t)
 		tvt = next, ltvt = mn;
-	lapack_int lb = (lapack_int)big, ll = (lapack_int)lta;
+	/* As dgesdd: a matrix whose largest entry is beyond sqrt(safe minimum) /
+	 * eps or its inverse is scaled inside that range first, the singular
+	 * values back after (a tiny matrix would lose digits to subnormals). */
+	lapack_int lm = (lapack_int)mn;
+	real_t small = (real_t)sqrt(LAPACKE(lamch_work)('S')) / LAPACKE(lamch_work)('P');
+	real_t to = norm > 0 && norm < small ? small : norm > 1 / small ? 1 / small : 0;
 	if (to != 0)
-		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, norm, to, lb, lm, ta, ll);
-	int ret = svd_tall(big, mn, k, ta, lta, s, want ? tu : NULL, ltu, tvt, ltvt, o);
+		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, norm, to, (lapack_int)rows,
+		                    (lapack_int)cols, ta, (lapack_int)lta);
+	int ret = svd_on(rows, cols, k, ta, lta, s, want ? tu : NULL, ltu, tvt, ltvt, o);
 	if (to != 0)
 		LAPACKE(lascl_work)(LAPACK_COL_MAJOR, 'G', 0, 0, to, norm, lm, 1, s, lm);
-	if (ret == HYLA_SUCCESS && want && m < n) { /* A's U is V_t, its V^T is U_t^T */
+	if (ret == HYLA_SUCCESS && want && host_t) { /* A's U is V_t, its V^T is U_t^T */
 		transpose(mn, mn, tvt, ltvt, u, ldu);
 		transpose(big, k, tu, ltu, jobz == 'O' ? a : vt, jobz == 'O' ? lda : ldvt);
 	} else if (ret == HYLA_SUCCESS && jobz == 'O') {
 		for (int64_t j = 0; j < mn; j++)
 			memcpy(a + j * lda, tu + j * ltu, sizeof *a * (size_t)m);
 	}
-	if (copy)
-		free(copy);
+	free(copy);
 	return ret;
 }
 
@@ -309,6 +275,6 @@ int hyla_sgesdd_async(char jobz, hyla_matrix *a, float *s, hyla_matrix *u, hyla_
 	if (mn == 0)
 		return HYLA_SUCCESS;
 	unsigned outer = hyla__context_enter(&o);
-	ret = submit_gesdd(A, s, U, VT, &o, seq);
+	ret = submit_gesdd(A, s, U, 0, VT, &o, seq);
 	return hyla__async_done(seq, &o, outer, ret);
 }
