@@ -257,29 +257,28 @@ static void plan_cpu(void *buffers[], void *cl_arg)
 	if (!D || !order)
 		STARPU_ABORT_MSG("sd: no memory for a merge's plan");
 	*p.h = (struct plan){K, q, n1, 0, 0, 0, 1, 0, 1};
-	real_t dmax = 0;
-	for (int i = 0; i < K; i++)
-		if (i != n1)
-			dmax = fmax(dmax, *dc_state_at(buffers, i < n1 ? 1 : first2, i < n1 ? arg->a : arg->b,
-			                               0, i < n1 ? i : i - n1 - 1));
-	/* As LAPACK's dlasd1, the merge's problem divided by its largest entry
-	 * first (a tiny one's squares would underflow in the root finder). */
-	real_t largest = fmax(dmax, fmax(fabs(alpha), fabs(beta))), scale = largest > 0 ? largest : 1;
-	alpha /= scale, beta /= scale, p.h->scale = scale;
+	real_t dmax = 0; /* z first holds V1's last row and V2's first */
 	for (int i = 0; i < K; i++) {
 		p.f[i] = p.l[i] = 0, D[i] = z[i] = 0;
 		if (i == n1)
 			continue;
 		int left = i < n1, j = left ? i : i - n1 - 1, first = left ? 1 : first2;
 		int count = left ? arg->a : arg->b;
-		D[i] = *dc_state_at(buffers, first, count, 0, j) / scale;
-		z[i] = left ? alpha * *dc_state_at(buffers, first, count, 2, j)
-		            : beta * *dc_state_at(buffers, first, count, 1, j);
+		D[i] = *dc_state_at(buffers, first, count, 0, j);
+		z[i] = *dc_state_at(buffers, first, count, left ? 2 : 1, j);
 		if (left)
 			p.f[i] = *dc_state_at(buffers, first, count, 1, j);
 		else
 			p.l[i] = *dc_state_at(buffers, first, count, 2, j);
+		dmax = fmax(dmax, D[i]);
 	}
+	/* As LAPACK's dlasd1, the merge's problem divided by its largest entry
+	 * before z is formed (a tiny one's squares would underflow in the root
+	 * finder). */
+	real_t largest = fmax(dmax, fmax(fabs(alpha), fabs(beta))), scale = largest > 0 ? largest : 1;
+	alpha /= scale, beta /= scale, p.h->scale = scale;
+	for (int i = 0; i < K; i++)
+		D[i] /= scale, z[i] *= i < n1 ? alpha : beta;
 	const real_t *x1 = MAT(null1), *x2 = q ? MAT(null2) : NULL;
 	p.f[n1] = x1[0], p.f[K] = 0, p.l[K] = q ? x2[rows2 - 1] : 0;
 	real_t za = alpha * x1[rows1 - 1], zb = q ? beta * x2[0] : 0, r0 = hypot(za, zb);
