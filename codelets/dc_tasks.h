@@ -126,17 +126,21 @@ static inline void dc_gemm_cublas(void *ctx, int m, int n, int k, const real_t *
 
 /* Host codelets of the divide and conquer (body##_cpu), with or without an
  * NL-regression model of the size base size: without one dmda would see
- * them as free and queue a level's tasks on one core. */
-#define DC_HOST_CODELET(body, label, model_ptr)                                                  \
-	static struct starpu_codelet body##_cl = {HYLA_HOST_BODY(body##_cpu),                       \
-	                                          .nbuffers = STARPU_VARIABLE_NBUFFERS,              \
-	                                          .model = model_ptr, .name = label "_" PREC_NAME}
-#define DC_MODELED_CODELET(body, label, size)                                                    \
-	static struct starpu_perfmodel body##_model = {.type = STARPU_NL_REGRESSION_BASED,          \
-	                                               .symbol = "hyla_" label "_" PREC_NAME "_v1", \
-	                                               .size_base = size,                           \
-	                                               .footprint = hyla__size_footprint};          \
-	DC_HOST_CODELET(body, label, &body##_model)
+ * them as free and queue a level's tasks on one core. DC_MODELED_AS names
+ * the codelet cl: one body under two models (a pass without vectors costs
+ * less at the same size). */
+#define DC_HOST_CODELET_AS(cl, body, label, model_ptr)                                           \
+	static struct starpu_codelet cl##_cl = {HYLA_HOST_BODY(body##_cpu),                         \
+	                                        .nbuffers = STARPU_VARIABLE_NBUFFERS,                \
+	                                        .model = model_ptr, .name = label "_" PREC_NAME}
+#define DC_HOST_CODELET(body, label, model_ptr) DC_HOST_CODELET_AS(body, body, label, model_ptr)
+#define DC_MODELED_AS(cl, body, label, size)                                                     \
+	static struct starpu_perfmodel cl##_model = {.type = STARPU_NL_REGRESSION_BASED,            \
+	                                             .symbol = "hyla_" label "_" PREC_NAME "_v1",   \
+	                                             .size_base = size,                             \
+	                                             .footprint = hyla__size_footprint};            \
+	DC_HOST_CODELET_AS(cl, body, label, &cl##_model)
+#define DC_MODELED_CODELET(body, label, size) DC_MODELED_AS(body, body, label, size)
 
 /* The merges' products (gemm_cpu, gemm_cuda; the size base gemm_size): on
  * the GPU where the models say, on a core up to HYLA_CORE_MAX_UPDATE. */

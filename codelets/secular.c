@@ -377,7 +377,8 @@ static size_t gemm_size(struct starpu_task *task, unsigned impl)
 DC_GEMM_CODELET("dc_gemm");
 
 /* The host tasks' size bases: a leaf's dstedc is L^3, a share's roots and
- * an assembled panel cost the merge's size times their columns. */
+ * an assembled panel cost the merge's size times their columns (a panel
+ * without vectors less: a model of its own). */
 static size_t leaf_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
@@ -409,6 +410,7 @@ DC_MODELED_CODELET(leaf, "dc_leaf", leaf_size);
 DC_HOST_CODELET(plan, "dc_plan", NULL);
 DC_MODELED_CODELET(roots, "dc_roots", roots_size);
 DC_MODELED_CODELET(assemble, "dc_assemble", assemble_size);
+DC_MODELED_AS(assemble_values, assemble, "dc_assemble_values", assemble_size);
 DC_HOST_CODELET(finish, "dc_finish", NULL);
 
 int TYPED(hyla__insert_dc_scale)(const hyla_desc *d, const hyla_desc *e, starpu_data_handle_t tri)
@@ -452,7 +454,7 @@ int TYPED(hyla__insert_dc_assemble)(starpu_data_handle_t plan, const starpu_data
 	struct dc_args arg = {0, 0, 0, nshares, u != NULL, (int)c0, seq};
 	struct dc_group g[] = {{&plan, 1, STARPU_R}, {shares, nshares, STARPU_R}, {&state, 1, STARPU_W},
 	                    {u ? &u : NULL, 1, STARPU_W}};
-	return dc_submit(&assemble_cl, &arg, sizeof arg, g, 4, 0);
+	return dc_submit(u ? &assemble_cl : &assemble_values_cl, &arg, sizeof arg, g, 4, 0);
 }
 
 int TYPED(hyla__insert_dc_gemm)(starpu_data_handle_t u, const hyla_desc *first,

@@ -529,8 +529,10 @@ static size_t gemm_size(struct starpu_task *task, unsigned impl)
 
 DC_GEMM_CODELET("sd_gemm");
 
-/* The host tasks' size bases: a leaf's dbdsdc is L^3, a share's roots and
- * an assembled panel cost the merge's size times their columns. */
+/* The host tasks' size bases: a leaf's dbdsdc is L^3 (dlasdq on two rows
+ * of V, the values alone: L^2), a share's roots and an assembled panel
+ * cost the merge's size times their columns. Without vectors, leaves and
+ * panels have models of their own: the same size costs less. */
 static size_t leaf_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
@@ -553,13 +555,15 @@ static size_t assemble_size(struct starpu_task *task, unsigned impl)
 	const struct sd_args *arg = task->cl_arg;
 	starpu_data_handle_t plan = STARPU_TASK_GET_HANDLE(task, 0);
 	size_t K = (starpu_vector_get_nx(plan) - PLAN_HEAD) / PLAN_STRIDE - 1;
-	return K * starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, 1 + arg->a)) * (arg->b ? 2 : 1);
+	return K * starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, 1 + arg->a));
 }
 
 DC_MODELED_CODELET(leaf, "sd_leaf", leaf_size);
+DC_MODELED_AS(leaf_values, leaf, "sd_leaf_values", leaf_size);
 DC_HOST_CODELET(plan, "sd_plan", NULL);
 DC_MODELED_CODELET(roots, "sd_roots", roots_size);
 DC_MODELED_CODELET(assemble, "sd_assemble", assemble_size);
+DC_MODELED_AS(assemble_values, assemble, "sd_assemble_values", assemble_size);
 
 int TYPED(hyla__insert_sd_leaf)(starpu_data_handle_t bi, int64_t s, int q,
                                 const struct hyla_sd_node *nd, hyla_sequence *seq)
@@ -572,7 +576,7 @@ int TYPED(hyla__insert_sd_leaf)(starpu_data_handle_t bi, int64_t s, int q,
 	                       {q ? &nd->null : NULL, 1, STARPU_W},
 	                       {vec ? nd->u->tiles : NULL, arg.b, umode},
 	                       {vec ? nd->v->tiles : NULL, arg.b, STARPU_W}};
-	return dc_submit(&leaf_cl, &arg, sizeof arg, g, 5, 0);
+	return dc_submit(vec ? &leaf_cl : &leaf_values_cl, &arg, sizeof arg, g, 5, 0);
 }
 
 int TYPED(hyla__insert_sd_plan)(starpu_data_handle_t bi, int64_t s, int q,
@@ -605,7 +609,7 @@ int TYPED(hyla__insert_sd_assemble)(starpu_data_handle_t plan, const starpu_data
 	struct sd_args arg = {0, 0, 0, 0, top, nshares, um != NULL, (int)c0, 0, seq};
 	struct dc_group g[] = {{&plan, 1, STARPU_R}, {shares, nshares, STARPU_R}, {&state, 1, STARPU_W},
 	                       {um ? &um : NULL, 1, STARPU_W}, {um ? &vm : NULL, 1, STARPU_W}};
-	return dc_submit(&assemble_cl, &arg, sizeof arg, g, 5, 0);
+	return dc_submit(um ? &assemble_cl : &assemble_values_cl, &arg, sizeof arg, g, 5, 0);
 }
 
 int TYPED(hyla__insert_sd_gemm)(starpu_data_handle_t um, starpu_data_handle_t vm, int q,

@@ -110,8 +110,7 @@ int main(int argc, char **argv)
 	                                      {"cusolver", no_argument, 0, OPT_CUSOLVER}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 1, extra, on_option, usage);
 	o.require_gpu |= cusolver;
-	o.algorithms[0] = "sytrd";
-	o.algorithms[1] = vectors ? "orghr" : NULL; /* the eigenvectors' product: orgqr's codelets */
+	o.algorithms[0] = vectors ? "syevd_vectors" : "syevd";
 	static const char *const tags[] = {"v"}; /* what --output writes */
 	memcpy(o.output_tags, tags, sizeof tags);
 	if (o.models)

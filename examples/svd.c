@@ -108,8 +108,7 @@ int main(int argc, char **argv)
 	                                      {"cusolver", no_argument, 0, OPT_CUSOLVER}, {0}};
 	struct driver_options o = parse_driver_options(argc, argv, prog, 2, extra, on_option, usage);
 	o.require_gpu |= cusolver;
-	o.algorithms[0] = "gebrd";
-	o.algorithms[1] = vectors ? "orghr" : NULL; /* the vectors' products: orgqr's codelets */
+	o.algorithms[0] = vectors ? "gesdd_vectors" : "gesdd";
 	static const char *const tags[] = {"u", "vt"}; /* what --output writes */
 	memcpy(o.output_tags, tags, sizeof tags);
 	if (o.models)

@@ -85,7 +85,10 @@ HYLA_API size_t hyla_trace_stop(hyla_trace_event **events);
 
 /* Whether the performance models that algorithm ("mgs", "cgs", "geqrf",
  * "sytrd", "gebrd", "gehrd", "gehrd_split": hyla_dgehrd with
- * HYLA_PANEL_CPU, "orghr") uses in precision prec ('d' or 's') are calibrated: a
+ * HYLA_PANEL_CPU, "orghr"; the solvers "syevd" and "gesdd", values alone,
+ * "syevd_vectors" and "gesdd_vectors" with vectors, and their parts: the
+ * divide and conquer "stedc" and "bdsdc" (with "_vectors"), the vectors'
+ * products "ormqr") uses in precision prec ('d' or 's') are calibrated: a
  * fitted regression for every kind of worker present that runs the codelet
  * (StarPU's dm* schedulers otherwise calibrate during the run, running
  * tasks where they are slow). With report, a line per model and worker

@@ -25,30 +25,39 @@ dir=${STARPU_PERF_MODEL_DIR:-${STARPU_HOME:-$HOME}/.starpu/sampling}
 mkdir -p "$dir"
 # Where the library reads the check back (runtime/models.c).
 check=$dir/hyla-check.${STARPU_HOSTNAME:-$(hostname | cut -d. -f1)}
-drivers=${HYLA_CALIBRATE_DRIVERS:-"qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce"}
+drivers=${HYLA_CALIBRATE_DRIVERS:-"qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce eigh svd"}
 for d in $drivers; do
 	[ -x "$bin/$d" ] || { echo "calibrate.sh: no driver $d in $bin" >&2; exit 2; }
 done
 if "$bin/qr_mgs" 8 --require-gpu --no-check >/dev/null 2>&1; then
-	sizes=${HYLA_CALIBRATE_SIZES:-"2000 4000 8000"}
+	sizes=${HYLA_CALIBRATE_SIZES:-"2000 4000 8000"} repeat=4
 else
-	sizes=${HYLA_CALIBRATE_SIZES:-"500 1000 2000"}
+	sizes=${HYLA_CALIBRATE_SIZES:-"500 1000 2000"} repeat=3
 fi
 echo "calibrating into ${STARPU_PERF_MODEL_DIR:-${STARPU_HOME:-$HOME}/.starpu/sampling}, sizes $sizes"
 
 pairs= # the drivers and precisions to run: "driver:prec ..."
 for d in $drivers; do pairs="$pairs $d:d $d:s"; done
 
-# A driver and the options that change its placed tasks: hr_reduce's Q (its
-# split panel, --panel cpu, places its tasks by rule: no model to calibrate).
-options() { # options DRIVER
+# A driver's variants, the options that change its placed tasks ("-":
+# none): hr_reduce's Q (its split panel, --panel cpu, places its tasks by
+# rule: no model to calibrate); the solvers without and with vectors (each
+# has models of its own).
+variants() { # variants DRIVER
 	case $1 in
 	hr_reduce) echo --want-q ;;
+	eigh | svd) echo - --vectors ;;
+	*) echo - ;;
 	esac
 }
+option() { [ "$1" = - ] || echo "$1"; }
 
-models() { # models DRIVER PREC: its --models report
-	STARPU_CALIBRATE=0 "$bin/$1" --models --prec "$2" $(options "$1")
+models() { # models DRIVER PREC: the --models report of each variant
+	status=0
+	for v in $(variants "$1"); do
+		STARPU_CALIBRATE=0 "$bin/$1" --models --prec "$2" $(option "$v") || status=1
+	done
+	return $status
 }
 
 reports=$(mktemp -d) || exit 1
@@ -69,22 +78,25 @@ not_ready() { # the pairs whose models were not ready at the last report
 # Several runs in one process: a task shape's first run in a process pays
 # one-time costs (CUDA loads a kernel at its first launch: up to 35 ms more
 # than the next on an H200), so the check judges the later ones
-# (runtime/model_check.c), and the calibration measures each shape four
-# times a round: StarPU's history drops a size's samples when the next one
-# strays too far from them (the first run's, at the second), so the last two
-# remain, and the models predict a size measured STARPU_CALIBRATE_MINIMUM
-# times by its mean. In a later round's process that first run counts as one
-# error against two samples, and StarPU drops it alone.
-runs() { # runs PAIRS REPEAT: each driver at every size in its precision
+# (runtime/model_check.c), and with a GPU the calibration measures each
+# shape four times a round: StarPU's history drops a size's samples when the
+# next one strays too far from them (the first run's, at the second), so the
+# last two remain, and the models predict a size measured
+# STARPU_CALIBRATE_MINIMUM times by its mean. In a later round's process
+# that first run counts as one error against two samples, and StarPU drops
+# it alone. Without a GPU nothing is loaded at a first run: twice.
+runs() { # runs PAIRS REPEAT: each driver's variants at every size in its precision
 	for pair in $1; do
 		d=${pair%:*} prec=${pair#*:}
-		for n in $sizes; do
-			t0=$(date +%s%N)
-			"$bin/$d" "$n" --prec $prec --no-check --quiet --repeat "$2" $(options "$d") >/dev/null 2>&1 ||
-				echo "  $d $n --prec $prec failed"
-			[ -z "${HYLA_CALIBRATE_LOG:-}" ] || echo "round $round $d $n $prec" \
-				"$([ "$STARPU_CALIBRATE" = 1 ] && echo calibrate || echo check)" \
-				"$((($(date +%s%N) - t0) / 1000000)) ms" >>"$HYLA_CALIBRATE_LOG"
+		for v in $(variants "$d"); do
+			for n in $sizes; do
+				t0=$(date +%s%N)
+				"$bin/$d" "$n" --prec $prec --no-check --quiet --repeat "$2" $(option "$v") \
+					>/dev/null 2>&1 || echo "  $d $n --prec $prec $(option "$v") failed"
+				[ -z "${HYLA_CALIBRATE_LOG:-}" ] || echo "round $round $d $n $prec $v" \
+					"$([ "$STARPU_CALIBRATE" = 1 ] && echo calibrate || echo check)" \
+					"$((($(date +%s%N) - t0) / 1000000)) ms" >>"$HYLA_CALIBRATE_LOG"
+			done
 		done
 	done
 }
@@ -100,7 +112,7 @@ report
 todo=$(not_ready)
 while [ -n "$todo" ] && [ $round -lt "${HYLA_CALIBRATE_ROUNDS:-6}" ]; do
 	round=$((round + 1))
-	STARPU_CALIBRATE=1 runs "$todo" 4
+	STARPU_CALIBRATE=1 runs "$todo" $repeat
 	for pair in $todo; do
 		rm -f "$parts/$pair"
 		STARPU_CALIBRATE=0 HYLA_MODELS_CHECK=$parts/$pair runs "$pair" 2

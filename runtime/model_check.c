@@ -7,7 +7,8 @@
  * its model's sums for that kind of worker; hyla_finalize appends them to
  * FILE, a line a model and kind:
  *   symbol<TAB>kind<TAB>tasks<TAB>unpredicted<TAB>sum |p - t|<TAB>sum t<TAB>
- *   the largest |p - t|<TAB>that task's t  (us)
+ *   the largest |p - t|<TAB>that task's t<TAB>sum over shapes |P - T|  (us)
+ * (P, T: a shape's tasks' predictions and times in all).
  * hyla_models_ready reads them back (perfmodels/README.md).
  * HYLA_MODELS_CHECK_TASKS=FILE appends the tasks one by one to FILE (what a
  * model is fitted from and judged by, for finding why one is off):
@@ -22,11 +23,20 @@
 
 #define CHECKED_MAX 128 /* models x worker kinds */
 
+/* A shape's (footprint's) tasks together: what they were predicted and
+ * took in all. */
+struct shape_total {
+	uint32_t footprint;
+	double predicted_us, measured_us;
+};
+
 struct checked {
 	const char *symbol;
 	char kind[64];
 	long tasks, unpredicted;
 	double error_us, measured_us, worst_error_us, worst_measured_us;
+	struct shape_total *shapes;
+	int nshapes;
 };
 
 static pthread_mutex_t check_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -108,6 +118,30 @@ void hyla__model_check_expect(int tasks)
 	__atomic_add_fetch(&expected, tasks, __ATOMIC_RELEASE);
 }
 
+static void add_to_shape(struct checked *c, uint32_t footprint, double predicted, double measured)
+{
+	int i = 0;
+	while (i < c->nshapes && c->shapes[i].footprint != footprint)
+		i++;
+	if (i == c->nshapes) {
+		struct shape_total *more = realloc(c->shapes, sizeof *more * (size_t)(i + 1));
+		if (!more)
+			return; /* the shapes' column then covers the shapes seen */
+		c->shapes = more, c->nshapes++;
+		c->shapes[i] = (struct shape_total){footprint, 0, 0};
+	}
+	c->shapes[i].predicted_us += predicted, c->shapes[i].measured_us += measured;
+}
+
+/* sum over shapes |predicted - measured| of their totals. */
+static double shapes_error(const struct checked *c)
+{
+	double error = 0;
+	for (int i = 0; i < c->nshapes; i++)
+		error += fabs(c->shapes[i].predicted_us - c->shapes[i].measured_us);
+	return error;
+}
+
 static void check(struct starpu_task *task)
 {
 	struct starpu_profiling_task_info *info = task ? task->profiling_info : NULL;
@@ -147,6 +181,7 @@ static void check(struct starpu_task *task)
 		c->measured_us += measured, c->error_us += error;
 		if (error > c->worst_error_us)
 			c->worst_error_us = error, c->worst_measured_us = measured;
+		add_to_shape(c, footprint, unpredicted ? 0 : predicted, measured);
 	}
 	pthread_mutex_unlock(&check_lock);
 }
@@ -171,11 +206,14 @@ void hyla__model_check_write(void)
 	if (checking > 0 && nchecked && path && *path && !f)
 		fprintf(stderr, "hyla: cannot write the models' check to %s\n", path);
 	for (int i = 0; f && i < nchecked; i++)
-		fprintf(f, "%s\t%s\t%ld\t%ld\t%.1f\t%.1f\t%.1f\t%.1f\n", checked[i].symbol,
+		fprintf(f, "%s\t%s\t%ld\t%ld\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\n", checked[i].symbol,
 		        checked[i].kind, checked[i].tasks, checked[i].unpredicted, checked[i].error_us,
-		        checked[i].measured_us, checked[i].worst_error_us, checked[i].worst_measured_us);
+		        checked[i].measured_us, checked[i].worst_error_us, checked[i].worst_measured_us,
+		        shapes_error(&checked[i]));
 	if (f)
 		fclose(f);
+	for (int i = 0; i < nchecked; i++)
+		free(checked[i].shapes);
 	nchecked = 0;
 	pthread_mutex_unlock(&check_lock);
 }

@@ -24,19 +24,31 @@ static double accuracy(void)
 	return set && end != set && !*end && a > 0 && a <= 10 ? a : 0.25;
 }
 
-/* A model an algorithm's tasks use: its symbol (%c: the precision) and its
+/* A model an algorithm's tasks use: its symbol (%c: the precision), its
  * kind: a non-linear regression a n^b + c, or a power law a n^b (for costs
- * so flat on one kind of worker that StarPU's a n^b + c fit fails: NaN). */
+ * so flat on one kind of worker that StarPU's a n^b + c fit fails: NaN),
+ * and how it is judged: CORES_ONLY, its tasks run on the cores alone (host
+ * code: a GPU worker takes them only where a context has no core), so only
+ * the cores' kinds are; BY_SHAPE, by each shape's tasks in all, not task by
+ * task: a divide and conquer's assembly of a merge, a task a panel of
+ * vectors, costs what the panel's share of the merge's deflated values
+ * decides (4-10 times less for a panel of deflated values), which no size
+ * known at submission tells, while a merge's panels in all cost what their
+ * size says. */
 enum model_kind { NL_REGRESSION, POWER_LAW };
+enum { CORES_ONLY = 1, BY_SHAPE = 2 };
 
 struct model_use {
 	const char *symbol;
 	enum model_kind kind;
+	int judged;
 };
 
-#define REGRESSION(symbol) {symbol, NL_REGRESSION}
+#define REGRESSION(symbol) {symbol, NL_REGRESSION, 0}
+#define ON_CORES(symbol) {symbol, NL_REGRESSION, CORES_ONLY}
+#define ASSEMBLY(symbol) {symbol, NL_REGRESSION, CORES_ONLY | BY_SHAPE}
 static const struct model_use mgs[] = {REGRESSION("hyla_gs_columns_%c_v1"),
-                                       {"hyla_mgs_panel_%c_v4", POWER_LAW},
+                                       {"hyla_mgs_panel_%c_v4", POWER_LAW, 0},
                                        REGRESSION("hyla_mgs_update_%c_v2"), {0}};
 static const struct model_use cgs[] = {REGRESSION("hyla_gs_columns_%c_v1"),
                                        REGRESSION("hyla_cgs_project_%c_v1"),
@@ -74,13 +86,48 @@ static const struct model_use gebrd_cores[] = {REGRESSION("hyla_gebrd_panel_%c_v
  * so is the split panel (a core's columns; GEMVs, updates and Y top where
  * the trailing matrix lives). */
 static const struct model_use gehrd_fused[] = {REGRESSION("hyla_gehrd_panel_%c_v3"),
-                                             {"hyla_gehrd_update_%c_v3", POWER_LAW}, {0}};
+                                             {"hyla_gehrd_update_%c_v3", POWER_LAW, 0}, {0}};
 static const struct model_use no_model[] = {{0}};
 
 /* On all the cores the panels are placed without a model: the updates
  * alone are left. */
 static const struct model_use sytrd_all_cores[] = {REGRESSION("hyla_sytrd_update_%c_v1"), {0}};
 static const struct model_use gebrd_all_cores[] = {REGRESSION("hyla_gebrd_update_%c_v1"), {0}};
+
+/* The divide and conquer of the symmetric eigensolver (algorithms/stedc.c)
+ * and of the SVD (algorithms/bdsdc.c): leaves, roots and assembly on the
+ * cores; with vectors, the merges' products where the models say. Its
+ * plans, scaling and ends are host tasks too small to model. */
+static const struct model_use stedc[] = {ON_CORES("hyla_dc_leaf_%c_v1"), ON_CORES("hyla_dc_roots_%c_v1"),
+                                         ASSEMBLY("hyla_dc_assemble_values_%c_v1"), {0}};
+static const struct model_use stedc_vectors[] = {
+	ON_CORES("hyla_dc_leaf_%c_v1"), ON_CORES("hyla_dc_roots_%c_v1"),
+	ASSEMBLY("hyla_dc_assemble_%c_v1"), REGRESSION("hyla_dc_gemm_%c_v1"), {0}};
+static const struct model_use bdsdc[] = {ON_CORES("hyla_sd_leaf_values_%c_v1"), ON_CORES("hyla_sd_roots_%c_v1"),
+                                         ASSEMBLY("hyla_sd_assemble_values_%c_v1"), {0}};
+static const struct model_use bdsdc_vectors[] = {
+	ON_CORES("hyla_sd_leaf_%c_v1"), ON_CORES("hyla_sd_roots_%c_v1"),
+	ASSEMBLY("hyla_sd_assemble_%c_v1"), REGRESSION("hyla_sd_gemm_%c_v1"), {0}};
+
+/* The solvers' vectors: dormqr's products, orgqr's T and apply. */
+static const struct model_use ormqr[] = {REGRESSION("hyla_orgqr_t_%c_v1"),
+                                         REGRESSION("hyla_orgqr_apply_%c_v2"), {0}};
+
+/* The solvers: the algorithms whose tasks their graphs hold. */
+static const struct solver {
+	const char *name, *parts[4];
+} solvers[] = {{"syevd", {"sytrd", "stedc"}},
+               {"syevd_vectors", {"sytrd", "ormqr", "stedc_vectors"}},
+               {"gesdd", {"gebrd", "bdsdc"}},
+               {"gesdd_vectors", {"gebrd", "ormqr", "bdsdc_vectors"}}};
+
+static const struct solver *solver_of(const char *algorithm)
+{
+	for (size_t i = 0; algorithm && i < sizeof solvers / sizeof *solvers; i++)
+		if (!strcmp(algorithm, solvers[i].name))
+			return &solvers[i];
+	return NULL;
+}
 
 static const struct model_use *uses_of(const char *algorithm)
 {
@@ -101,6 +148,16 @@ static const struct model_use *uses_of(const char *algorithm)
 		return hyla_ncuda() > 0 ? gehrd_fused : no_model;
 	if (!strcmp(algorithm, "gehrd_split"))
 		return no_model;
+	if (!strcmp(algorithm, "ormqr"))
+		return ormqr;
+	if (!strcmp(algorithm, "stedc"))
+		return stedc;
+	if (!strcmp(algorithm, "stedc_vectors"))
+		return stedc_vectors;
+	if (!strcmp(algorithm, "bdsdc"))
+		return bdsdc;
+	if (!strcmp(algorithm, "bdsdc_vectors"))
+		return bdsdc_vectors;
 	return NULL;
 }
 
@@ -163,7 +220,8 @@ struct check {
 struct check_line {
 	char symbol[64], kind[64];
 	long tasks, unpredicted;
-	double error_us, measured_us;
+	double error_us, measured_us; /* the worst task left out (below) */
+	double shapes_error_us, all_measured_us; /* by shape (NaN: an older check without) */
 };
 
 /* A run's one worst task of a model on a kind of worker is left out where
@@ -189,9 +247,9 @@ static struct checks checks_load(void)
 	struct checks all = {NULL, 0};
 	FILE *f = fopen(path, "r");
 	while (f && fgets(line, sizeof line, f)) {
-		char *fields[8], *save = NULL, *p = line;
+		char *fields[9], *save = NULL, *p = line;
 		int n = 0;
-		for (char *t; n < 8 && (t = strtok_r(p, "\t\n", &save)); p = NULL)
+		for (char *t; n < 9 && (t = strtok_r(p, "\t\n", &save)); p = NULL)
 			fields[n++] = t;
 		struct check_line *more = n >= 6 ? realloc(all.lines, sizeof *more * (size_t)(all.count + 1)) : NULL;
 		if (!more)
@@ -202,7 +260,8 @@ static struct checks checks_load(void)
 		snprintf(l->kind, sizeof l->kind, "%s", fields[1]);
 		l->tasks = atol(fields[2]), l->unpredicted = atol(fields[3]);
 		l->error_us = atof(fields[4]), l->measured_us = atof(fields[5]);
-		if (n == 8 && l->tasks >= HYLA_CHECK_TRIM_FROM && l->unpredicted == 0) {
+		l->shapes_error_us = n == 9 ? atof(fields[8]) : NAN, l->all_measured_us = l->measured_us;
+		if (n >= 8 && l->tasks >= HYLA_CHECK_TRIM_FROM && l->unpredicted == 0) {
 			l->tasks--; /* its worst task left out (older checks do not name it) */
 			l->error_us -= atof(fields[6]), l->measured_us -= atof(fields[7]);
 		}
@@ -212,14 +271,18 @@ static struct checks checks_load(void)
 	return all;
 }
 
-static struct check check_of(const struct checks *all, const char *symbol, const char *kind)
+/* The check of a model on a kind of worker (NULL: all), task by task or
+ * by shape (all its tasks, none left out). */
+static struct check check_of(const struct checks *all, const char *symbol, const char *kind,
+                             int by_shape)
 {
 	struct check c = {0, 0, NAN, NAN};
 	double error_us = 0, measured_us = 0;
 	for (const struct check_line *l = all->lines; l < all->lines + all->count; l++)
 		if (!strcmp(l->symbol, symbol) && (!kind || !strcmp(l->kind, kind))) {
 			c.tasks += l->tasks, c.unpredicted += l->unpredicted;
-			error_us += l->error_us, measured_us += l->measured_us;
+			error_us += by_shape ? l->shapes_error_us : l->error_us;
+			measured_us += by_shape ? l->all_measured_us : l->measured_us;
 		}
 	if (c.tasks) {
 		c.error = measured_us > 0 ? error_us / measured_us : 0;
@@ -240,9 +303,10 @@ static int within(struct check c)
  * size's own measurements or the fit; a kind that the check's schedule gave
  * none of its tasks, where another took them, needs the fit; one it gave
  * few, HYLA_CHECK_FEW); a report line per kind. */
-static int model_ready(const char *symbol, enum model_kind kind, const struct checks *all,
+static int model_ready(const char *symbol, const struct model_use *u, const struct checks *all,
                        FILE *report)
 {
+	enum model_kind kind = u->kind;
 	struct starpu_perfmodel model;
 	memset(&model, 0, sizeof model);
 	if (starpu_perfmodel_load_symbol(symbol, &model) != 0) {
@@ -251,12 +315,15 @@ static int model_ready(const char *symbol, enum model_kind kind, const struct ch
 			fprintf(report, "%-28s no measurements yet: not ready\n", symbol);
 		return 0;
 	}
-	struct check whole = check_of(all, symbol, NULL);
+	int by_shape = (u->judged & BY_SHAPE) != 0;
+	struct check whole = check_of(all, symbol, NULL, by_shape);
 	int ready = 1, seen[STARPU_NMAXWORKERS] = {0}, checked = whole.tasks > 0;
 	for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
 		struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype((int)w, STARPU_NMAX_SCHED_CTXS);
 		int comb = starpu_perfmodel_arch_comb_get(arch->ndevices, arch->devices);
-		if (comb < 0 || comb >= STARPU_NMAXWORKERS || seen[comb])
+		if (comb < 0 || comb >= STARPU_NMAXWORKERS || seen[comb] ||
+		    ((u->judged & CORES_ONLY) && arch->devices[0].type != STARPU_CPU_WORKER &&
+		     starpu_cpu_worker_get_count() > 0))
 			continue;
 		seen[comb] = 1;
 		struct starpu_perfmodel_per_arch *per = starpu_perfmodel_get_model_per_arch(&model, arch, 0);
@@ -267,7 +334,7 @@ static int model_ready(const char *symbol, enum model_kind kind, const struct ch
 		 * (patches/starpu-1.3.10-footprint-history.patch). */
 		enum model_kind used = kind == NL_REGRESSION && r && !r->nl_valid ? POWER_LAW : kind;
 		int fitted = r && (used == POWER_LAW ? r->valid : r->nl_valid);
-		struct check c = check_of(all, symbol, name);
+		struct check c = check_of(all, symbol, name, by_shape);
 		int few = c.tasks > 0 && c.tasks < HYLA_CHECK_FEW;
 		int accurate = c.tasks > 0 ? c.unpredicted == 0 && within(few ? whole : c)
 		                           : checked && fitted;
@@ -296,8 +363,9 @@ static int model_ready(const char *symbol, enum model_kind kind, const struct ch
 			        whole.tasks, 100 * whole.error, whole.mean_us,
 			        accurate ? "ready" : "not accurate, not ready");
 		else
-			fprintf(report, "predicted %ld tasks within %.1f%% (%.1f us a task): %s\n", c.tasks,
-			        100 * c.error, c.mean_us, accurate ? "ready" : "not accurate, not ready");
+			fprintf(report, "predicted %ld tasks%s within %.1f%% (%.1f us a task): %s\n", c.tasks,
+			        by_shape ? ", each shape's in all," : "", 100 * c.error, c.mean_us,
+			        accurate ? "ready" : "not accurate, not ready");
 	}
 	starpu_perfmodel_unload_model(&model);
 	return ready;
@@ -305,6 +373,17 @@ static int model_ready(const char *symbol, enum model_kind kind, const struct ch
 
 int hyla_models_ready(const char *algorithm, char prec, FILE *report)
 {
+	const struct solver *solver = solver_of(algorithm);
+	if (solver && (prec == 'd' || prec == 's')) {
+		int ready = 1;
+		for (int i = 0; i < 4 && solver->parts[i]; i++) {
+			int part = hyla_models_ready(solver->parts[i], prec, report);
+			if (part < 0)
+				return part;
+			ready &= part;
+		}
+		return ready;
+	}
 	const struct model_use *uses = algorithm ? uses_of(algorithm) : NULL;
 	if (!uses || (prec != 'd' && prec != 's'))
 		return HYLA_ERROR(-1, "no models for algorithm '%s' in precision '%c'",
@@ -322,7 +401,7 @@ int hyla_models_ready(const char *algorithm, char prec, FILE *report)
 	for (const struct model_use *u = uses; u->symbol; u++) {
 		char symbol[64];
 		snprintf(symbol, sizeof symbol, u->symbol, prec);
-		ready &= model_ready(symbol, u->kind, &all, report);
+		ready &= model_ready(symbol, u, &all, report);
 	}
 	free(all.lines);
 	return ready;

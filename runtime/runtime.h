@@ -326,9 +326,9 @@ struct hyla_finish {
 	void *arg;
 };
 int hyla__sequence_finish(hyla_sequence *seq, int (*fn)(void *arg), void *arg);
-/* bytes of malloc's memory the wait frees (host memory a call's tasks
- * alone use: StarPU would pin what it allocates, one buffer after another,
- * with a GPU present), or NULL. */
+/* bytes of host memory the wait frees (memory a call's tasks alone use:
+ * StarPU would pin what it allocates, one buffer after another, with a GPU
+ * present; from 256 KiB on, its pages made at once), or NULL. */
 void *hyla__sequence_malloc(hyla_sequence *seq, size_t bytes);
 /* A vector handle on len elements of elsize bytes at host memory at. */
 starpu_data_handle_t hyla__host_vector(void *at, size_t len, size_t elsize);

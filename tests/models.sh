@@ -51,8 +51,19 @@ judged=$(awk -F'\t' '{n += $3} END {print n + 0}' "$dir/check.txt")
 check "the task log starts with the command" grep -q '^# .*qr_cgs 300' "$dir/tasks.txt"
 check "the check judges all but each shape's first task ($judged = $logged - $shapes)" \
 	[ "$logged" -gt "$shapes" -a "$judged" -eq $((logged - shapes)) ]
-check "each check line also gives its worst task" \
-	awk -F'\t' 'NF != 8 || $7 > $5 || $8 > $6 {bad = 1} END {exit bad}' "$dir/check.txt"
+check "each check line also gives its worst task and its shapes' error" \
+	awk -F'\t' 'NF != 9 || $7 > $5 || $8 > $6 || $9 > $5 + 0.2 {bad = 1} END {exit bad}' "$dir/check.txt"
+# The eigensolver's divide and conquer: its models in the report, the
+# assembly judged by shape.
+STARPU_SCHED=dmda STARPU_CALIBRATE=1 "$bin/eigh" 600 --vectors --repeat 3 --no-check >/dev/null
+STARPU_SCHED=dmda HYLA_MODELS_CHECK="$dir/eigh-check.txt" "$bin/eigh" 600 --vectors --repeat 2 \
+	--no-check >/dev/null
+HYLA_MODELS_CHECK="$dir/eigh-check.txt" "$bin/eigh" --vectors --models > "$dir/eigh.txt"
+for model in dc_leaf dc_roots dc_gemm orgqr_apply sytrd_update; do
+	check "eigh --vectors --models reports hyla_${model}_d" grep -q "^hyla_${model}_d_v" "$dir/eigh.txt"
+done
+check "... and judges the assembly by shape" \
+	grep -q "^hyla_dc_assemble_d_v1 .*each shape's in all" "$dir/eigh.txt"
 # hr_reduce's split panel places its tasks by rule: no model of its own.
 "$bin/hr_reduce" --models --panel cpu > "$dir/split.txt"
 check "--models --panel cpu says no model places the split panel's tasks" \
