@@ -29,14 +29,18 @@ static double accuracy(void)
  * so flat on one kind of worker that StarPU's a n^b + c fit fails: NaN),
  * and how it is judged: CORES_ONLY, its tasks run on the cores alone (host
  * code: a GPU worker takes them only where a context has no core), so only
- * the cores' kinds are; BY_SHAPE, by each shape's tasks in all, not task by
- * task: a divide and conquer's assembly of a merge, a task a panel of
- * vectors, costs what the panel's share of the merge's deflated values
- * decides (4-10 times less for a panel of deflated values), which no size
- * known at submission tells, while a merge's panels in all cost what their
- * size says. */
+ * the cores' kinds are; GPU_WHERE_PRESENT, with a GPU only the GPU's kinds
+ * are (the solvers' products: their matrices live on the GPU, and the
+ * calibration's sizes gave the cores none of them on the GPU machines);
+ * BY_SHAPE, by each shape's tasks in all, not task by task: the divide and
+ * conquer's host tasks cost what their data decide, which no size known at
+ * submission tells (a panel of a merge's vectors 4-10 times less where its
+ * values deflated, a leaf's dstedc and a share of roots their iterations),
+ * while a shape's tasks in all (a merge's panels, a level's leaves) cost
+ * what their size says: spreading them over the cores is what the model is
+ * for. */
 enum model_kind { NL_REGRESSION, POWER_LAW };
-enum { CORES_ONLY = 1, BY_SHAPE = 2 };
+enum { CORES_ONLY = 1, BY_SHAPE = 2, GPU_WHERE_PRESENT = 4 };
 
 struct model_use {
 	const char *symbol;
@@ -45,8 +49,8 @@ struct model_use {
 };
 
 #define REGRESSION(symbol) {symbol, NL_REGRESSION, 0}
-#define ON_CORES(symbol) {symbol, NL_REGRESSION, CORES_ONLY}
-#define ASSEMBLY(symbol) {symbol, NL_REGRESSION, CORES_ONLY | BY_SHAPE}
+#define DC_HOST(symbol) {symbol, NL_REGRESSION, CORES_ONLY | BY_SHAPE}
+#define PRODUCT(symbol) {symbol, NL_REGRESSION, GPU_WHERE_PRESENT}
 static const struct model_use mgs[] = {REGRESSION("hyla_gs_columns_%c_v1"),
                                        {"hyla_mgs_panel_%c_v4", POWER_LAW, 0},
                                        REGRESSION("hyla_mgs_update_%c_v2"), {0}};
@@ -98,20 +102,20 @@ static const struct model_use gebrd_all_cores[] = {REGRESSION("hyla_gebrd_update
  * and of the SVD (algorithms/bdsdc.c): leaves, roots and assembly on the
  * cores; with vectors, the merges' products where the models say. Its
  * plans, scaling and ends are host tasks too small to model. */
-static const struct model_use stedc[] = {ON_CORES("hyla_dc_leaf_%c_v1"), ON_CORES("hyla_dc_roots_%c_v1"),
-                                         ASSEMBLY("hyla_dc_assemble_values_%c_v1"), {0}};
+static const struct model_use stedc[] = {DC_HOST("hyla_dc_leaf_%c_v1"), DC_HOST("hyla_dc_roots_%c_v1"),
+                                         DC_HOST("hyla_dc_assemble_values_%c_v1"), {0}};
 static const struct model_use stedc_vectors[] = {
-	ON_CORES("hyla_dc_leaf_%c_v1"), ON_CORES("hyla_dc_roots_%c_v1"),
-	ASSEMBLY("hyla_dc_assemble_%c_v1"), REGRESSION("hyla_dc_gemm_%c_v1"), {0}};
-static const struct model_use bdsdc[] = {ON_CORES("hyla_sd_leaf_values_%c_v1"), ON_CORES("hyla_sd_roots_%c_v1"),
-                                         ASSEMBLY("hyla_sd_assemble_values_%c_v1"), {0}};
+	DC_HOST("hyla_dc_leaf_%c_v1"), DC_HOST("hyla_dc_roots_%c_v1"),
+	DC_HOST("hyla_dc_assemble_%c_v1"), PRODUCT("hyla_dc_gemm_%c_v1"), {0}};
+static const struct model_use bdsdc[] = {DC_HOST("hyla_sd_leaf_values_%c_v1"), DC_HOST("hyla_sd_roots_%c_v1"),
+                                         DC_HOST("hyla_sd_assemble_values_%c_v1"), {0}};
 static const struct model_use bdsdc_vectors[] = {
-	ON_CORES("hyla_sd_leaf_%c_v1"), ON_CORES("hyla_sd_roots_%c_v1"),
-	ASSEMBLY("hyla_sd_assemble_%c_v1"), REGRESSION("hyla_sd_gemm_%c_v1"), {0}};
+	DC_HOST("hyla_sd_leaf_%c_v1"), DC_HOST("hyla_sd_roots_%c_v1"),
+	DC_HOST("hyla_sd_assemble_%c_v1"), PRODUCT("hyla_sd_gemm_%c_v1"), {0}};
 
 /* The solvers' vectors: dormqr's products, orgqr's T and apply. */
-static const struct model_use ormqr[] = {REGRESSION("hyla_orgqr_t_%c_v1"),
-                                         REGRESSION("hyla_orgqr_apply_%c_v2"), {0}};
+static const struct model_use ormqr[] = {PRODUCT("hyla_orgqr_t_%c_v1"),
+                                         PRODUCT("hyla_orgqr_apply_%c_v2"), {0}};
 
 /* The solvers: the algorithms whose tasks their graphs hold. */
 static const struct solver {
@@ -321,9 +325,10 @@ static int model_ready(const char *symbol, const struct model_use *u, const stru
 	for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
 		struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype((int)w, STARPU_NMAX_SCHED_CTXS);
 		int comb = starpu_perfmodel_arch_comb_get(arch->ndevices, arch->devices);
+		int cpu = arch->devices[0].type == STARPU_CPU_WORKER;
 		if (comb < 0 || comb >= STARPU_NMAXWORKERS || seen[comb] ||
-		    ((u->judged & CORES_ONLY) && arch->devices[0].type != STARPU_CPU_WORKER &&
-		     starpu_cpu_worker_get_count() > 0))
+		    ((u->judged & CORES_ONLY) && !cpu && starpu_cpu_worker_get_count() > 0) ||
+		    ((u->judged & GPU_WHERE_PRESENT) && cpu && hyla_ncuda() > 0))
 			continue;
 		seen[comb] = 1;
 		struct starpu_perfmodel_per_arch *per = starpu_perfmodel_get_model_per_arch(&model, arch, 0);
