@@ -223,9 +223,10 @@ struct check {
 /* The check's lines (model_check.c), read once for a report. */
 struct check_line {
 	char symbol[64], kind[64];
-	long tasks, unpredicted;
-	double error_us, measured_us; /* the worst task left out (below) */
-	double shapes_error_us, all_measured_us; /* by shape (NaN: an older check without) */
+	long tasks, unpredicted; /* tasks: the worst left out (below) */
+	double error_us, measured_us; /* the same */
+	long all_tasks; /* by shape, all of them: */
+	double shapes_error_us, all_measured_us; /* (NaN: an older check without) */
 };
 
 /* A run's one worst task of a model on a kind of worker is left out where
@@ -264,7 +265,8 @@ static struct checks checks_load(void)
 		snprintf(l->kind, sizeof l->kind, "%s", fields[1]);
 		l->tasks = atol(fields[2]), l->unpredicted = atol(fields[3]);
 		l->error_us = atof(fields[4]), l->measured_us = atof(fields[5]);
-		l->shapes_error_us = n == 9 ? atof(fields[8]) : NAN, l->all_measured_us = l->measured_us;
+		l->all_tasks = l->tasks, l->all_measured_us = l->measured_us;
+		l->shapes_error_us = n == 9 ? atof(fields[8]) : NAN;
 		if (n >= 8 && l->tasks >= HYLA_CHECK_TRIM_FROM && l->unpredicted == 0) {
 			l->tasks--; /* its worst task left out (older checks do not name it) */
 			l->error_us -= atof(fields[6]), l->measured_us -= atof(fields[7]);
@@ -284,7 +286,7 @@ static struct check check_of(const struct checks *all, const char *symbol, const
 	double error_us = 0, measured_us = 0;
 	for (const struct check_line *l = all->lines; l < all->lines + all->count; l++)
 		if (!strcmp(l->symbol, symbol) && (!kind || !strcmp(l->kind, kind))) {
-			c.tasks += l->tasks, c.unpredicted += l->unpredicted;
+			c.tasks += by_shape ? l->all_tasks : l->tasks, c.unpredicted += l->unpredicted;
 			error_us += by_shape ? l->shapes_error_us : l->error_us;
 			measured_us += by_shape ? l->all_measured_us : l->measured_us;
 		}
