@@ -84,7 +84,8 @@ not_ready() { # the pairs whose models were not ready at the last report
 # last two remain, and the models predict a size measured
 # STARPU_CALIBRATE_MINIMUM times by its mean. In a later round's process
 # that first run counts as one error against two samples, and StarPU drops
-# it alone. Without a GPU nothing is loaded at a first run: twice.
+# it alone. Without a GPU nothing is loaded at a first run: three times
+# (with two, the Householder form stayed 36% off for six rounds on 2 cores).
 runs() { # runs PAIRS REPEAT: each driver's variants at every size in its precision
 	for pair in $1; do
 		d=${pair%:*} prec=${pair#*:}
