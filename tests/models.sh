@@ -5,7 +5,8 @@
 # perfmodels/calibrate.sh, --models says ready (exit 0) with each model's
 # check, and the note is gone; the check judges the tasks it says; on cores
 # alone a driver runs eager for dmda and says so; hr_reduce's split panel
-# places its tasks without models. The accuracy asked is 100% (HYLA_MODEL_ACCURACY):
+# places its tasks without models; a reduction calibrated within its
+# solver's runs. The accuracy asked is 100% (HYLA_MODEL_ACCURACY):
 # this tests the workflow; a busy CI machine's task times vary more than 25%.
 # Usage: models.sh BUILD_DIR
 bin=$1
@@ -35,6 +36,15 @@ fi
 HYLA_CALIBRATE_DRIVERS=qr_cgs HYLA_CALIBRATE_SIZES="200 400" \
 	sh "$here/perfmodels/calibrate.sh" "$bin" > "$dir/calibrate.txt"
 check "calibrate.sh reports ready" [ $? -eq 0 ]
+# A reduction that is a solver's first step: eigh's runs calibrate and
+# check tridiag_reduce's models, which then runs none of its own.
+HYLA_CALIBRATE_DRIVERS="tridiag_reduce eigh" HYLA_CALIBRATE_SIZES=600 \
+	HYLA_CALIBRATE_LOG="$dir/runs.txt" sh "$here/perfmodels/calibrate.sh" "$bin" >/dev/null
+check "tridiag_reduce calibrated within eigh's runs" [ $? -eq 0 ]
+eigh_runs=$(grep -c ' eigh ' "$dir/runs.txt") own_runs=$(grep -c ' tridiag_reduce ' "$dir/runs.txt")
+check "... with no run of its own ($eigh_runs of eigh, $own_runs)" [ "$eigh_runs" -gt 0 -a "$own_runs" -eq 0 ]
+"$bin/tridiag_reduce" --models >/dev/null
+check "... and its --models says ready" [ $? -eq 0 ]
 "$bin/qr_cgs" --models > "$dir/after.txt"
 check "--models exits 0 after calibration" [ $? -eq 0 ]
 check "the report gives the fits" grep -q 'n^.*error.*ready' "$dir/after.txt"
