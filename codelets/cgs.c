@@ -285,8 +285,8 @@ static void columns_gpu(int m, int w, int passes, real_t *a, int lda, real_t *t,
 static void cholqr_gpu(int m, int w, real_t *a, int lda, real_t *t, int ldt)
 {
 	cublasHandle_t h = starpu_cublas_get_local_handle();
-	const real_t one = 1, zero = 0;
-	CUBLAS(syrk)(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, w, m, &one, a, lda, &zero, t, ldt);
+	const real_t one = 1;
+	TYPED(hyla__cublas_gram)(h, m, w, a, lda, t, ldt); /* t is scratch: its lower part unread */
 	TYPED(hyla__cuda_cholesky_upper)(w, t, ldt, starpu_cuda_get_local_stream());
 	CUBLAS(trsm)(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m,
 	             w, &one, t, ldt, a, lda);

@@ -248,6 +248,13 @@ int TYPED(hyla__insert_retile)(const hyla_desc *x, const hyla_desc *y);
 void TYPED(hyla__cublas_larfb)(cublasHandle_t h, int trans, int rows, int nb, int cols,
                                const real_t *v, int ldv, const real_t *t, int ldt, real_t *c,
                                int ldc, real_t *w);
+/* The Gram matrix g = A^T A of the rows-by-w a, both triangles, by GEMM on
+ * h's stream: cuBLAS's SYRK at the Gram-Schmidt panels' shapes (8000 rows,
+ * 32-512 columns, H100) took 650-670 us in single whatever the width (12
+ * times its double) and 52-86 us in double against GEMM's 16-80
+ * (bench/gram.c). */
+void TYPED(hyla__cublas_gram)(cublasHandle_t h, int rows, int w, const real_t *a, int lda,
+                              real_t *g, int ldg);
 #endif
 /* LAPACK's dlarft (forward, columnwise) of the rows-by-w reflectors v into
  * the w-by-w upper t, zero below its diagonal (the geqrf panel's T on a core). */

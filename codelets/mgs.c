@@ -144,11 +144,20 @@ static void apply_cuda(cublasHandle_t h, int m, int b, const real_t *q, int ldq,
 	CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, m, w, b, &minus_one, q, ldq, r, ldr, &one, a, lda);
 }
 
-static void gram_cuda(cublasHandle_t h, int m, int b, const real_t *q, int ldq, real_t *g, int ldg)
+void TYPED(hyla__cublas_gram)(cublasHandle_t h, int rows, int w, const real_t *a, int lda,
+                              real_t *g, int ldg)
 {
 	const real_t one = 1, zero = 0;
+	cublasStatus_t status =
+	        CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, w, w, rows, &one, a, lda, a, lda, &zero, g, ldg);
+	if (status != CUBLAS_STATUS_SUCCESS)
+		STARPU_CUBLAS_REPORT_ERROR(status);
+}
+
+static void gram_cuda(cublasHandle_t h, int m, int b, const real_t *q, int ldq, real_t *g, int ldg)
+{
 	if (b > 1)
-		CUBLAS(syrk)(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, b, m, &one, q, ldq, &zero, g, ldg);
+		TYPED(hyla__cublas_gram)(h, m, b, q, ldq, g, ldg);
 }
 
 static void panel_cuda(void *buffers[], void *cl_arg)

@@ -128,21 +128,23 @@ static void ger(cublasHandle_t h, int m, int n, const float *alpha, const float 
 		hyla_fail("cuBLAS sger of the QR panel");
 }
 
-static void syrk_upper(cublasHandle_t h, int w, int k, const double *a, int lda, double *c,
-                       int ldc)
+// c = a^T a (k-by-w a, both triangles) by GEMM: cuBLAS's SYRK at these
+// shapes took 650-670 us in single whatever w (12 times its double) on the
+// H100, and more than GEMM in double too (bench/gram.c).
+static void gram(cublasHandle_t h, int w, int k, const double *a, int lda, double *c, int ldc)
 {
 	const double one = 1, zero = 0;
-	if (cublasDsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, w, k, &one, a, lda, &zero, c, ldc) !=
+	if (cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, w, w, k, &one, a, lda, a, lda, &zero, c, ldc) !=
 	    CUBLAS_STATUS_SUCCESS)
-		hyla_fail("cuBLAS dsyrk of dlarft");
+		hyla_fail("cuBLAS dgemm of dlarft");
 }
 
-static void syrk_upper(cublasHandle_t h, int w, int k, const float *a, int lda, float *c, int ldc)
+static void gram(cublasHandle_t h, int w, int k, const float *a, int lda, float *c, int ldc)
 {
 	const float one = 1, zero = 0;
-	if (cublasSsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, w, k, &one, a, lda, &zero, c, ldc) !=
+	if (cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, w, w, k, &one, a, lda, a, lda, &zero, c, ldc) !=
 	    CUBLAS_STATUS_SUCCESS)
-		hyla_fail("cuBLAS ssyrk of dlarft");
+		hyla_fail("cuBLAS sgemm of dlarft");
 }
 
 // DGEQR2 on the m-by-w panel a (m >= w): per column the reflector, then
@@ -201,14 +203,14 @@ static void larft_merge(cublasHandle_t h, int n, T *t, int ldt)
 	trmm_upper(h, CUBLAS_SIDE_RIGHT, n1, n2, T(1), t22, ldt, t12, ldt);
 }
 
-// DLARFT on the m-by-w panel a: V^T V below the top block by SYRK, the top
+// DLARFT on the m-by-w panel a: V^T V below the top block by GEMM, the top
 // block's share, the leaves' recurrences, their merges by TRMM.
 template <typename T>
 static void larft(int m, int w, const T *a, int lda, const T *tau, T *t, int ldt, cublasHandle_t h,
                   cudaStream_t stream)
 {
 	if (m > w)
-		syrk_upper(h, w, m - w, a + w, lda, t, ldt);
+		gram(h, w, m - w, a + w, lda, t, ldt);
 	const dim3 block(32, 8), grid((w + 31) / 32, (w + 7) / 8);
 	larft_gram_top<T><<<grid, block, 0, stream>>>(m, w, a, lda, t, ldt, m > w);
 	hyla_check_launch("larft_gram_top");
