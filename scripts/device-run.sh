@@ -38,7 +38,8 @@
 #   qr           the Householder panel kernel's checks and qr_householder 8000
 #                by nb (HYLA_QR_NBS).
 #   householder  qr_householder with LAPACK and cuSOLVER at several shapes.
-#   cgs          qr_cgs (and qr_mgs) with cuSOLVER; the Level-2 kernels.
+#   cgs          qr_cgs (and qr_mgs) with cuSOLVER; the Level-2 kernels and the
+#                Gram-Schmidt panels' cuBLAS calls (gram_bench).
 #                HYLA_CGS_NBS="128 512": also time qr_cgs at those nb.
 #   tridiag      the tridiagonal and bidiagonal checks, then their timings
 #                with LAPACK and cuSOLVER (HYLA_SCHEDS, HYLA_REDUCTIONS: fewer
@@ -305,6 +306,7 @@ fi
 if [ "$what" = cgs ] || [ "$what" = all ]; then
 	echo "== qr_cgs: Level-2 kernels, calibration runs (dmda), then timings with cuSOLVER"
 	$bin/level2_bench 2>&1 | tee "$out/level2$tag.txt"
+	$bin/gram_bench 2>&1 | tee "$out/gram$tag.txt"
 	for i in 1 2 3; do
 		for args in "" "--no-reorth" "--prec s" ${HYLA_CGS_NBS:+"--nb 128" "--nb 512"}; do
 			STARPU_SCHED=dmda $bin/qr_cgs 8000 --no-check $args >/dev/null 2>&1
