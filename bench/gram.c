@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include "kernels.h"
 #include "program.h"
+#include "rotating_timer.h"
 
 #define ROTATE 8
 #define REPS 32
@@ -50,24 +51,16 @@ static void run(enum call c, char prec, int m, int w, int i)
 	}
 }
 
-/* Microseconds per call, after a call on each matrix. */
-static double time_us(enum call c, char prec, int m, int w)
+struct shape {
+	enum call c;
+	char prec;
+	int m, w;
+};
+
+static void call(int i, void *arg)
 {
-	cudaEvent_t start, stop;
-	cudaEventCreate(&start);
-	cudaEventCreate(&stop);
-	for (int i = 0; i < ROTATE; i++)
-		run(c, prec, m, w, i);
-	cudaEventRecord(start, 0);
-	for (int i = 0; i < REPS; i++)
-		run(c, prec, m, w, i);
-	cudaEventRecord(stop, 0);
-	cudaEventSynchronize(stop);
-	float ms;
-	cudaEventElapsedTime(&ms, start, stop);
-	cudaEventDestroy(start);
-	cudaEventDestroy(stop);
-	return ms * 1e3 / REPS;
+	const struct shape *s = arg;
+	run(s->c, s->prec, s->m, s->w, i);
 }
 
 int main(int argc, char **argv)
@@ -114,7 +107,7 @@ int main(int argc, char **argv)
 				for (int j = 0; j < w; j++)
 					cudaMemcpy((char *)g + (size_t)(j + j * w) * (p ? 4 : 8), p ? (void *)&onef : (void *)&one,
 					           p ? 4 : 8, cudaMemcpyHostToDevice);
-				us[p] = time_us((enum call)c, p ? 's' : 'd', m, w);
+				us[p] = rotating_us(call, &(struct shape){(enum call)c, p ? 's' : 'd', m, w}, ROTATE, REPS);
 			}
 			printf("| %s | %d | %d | %.1f | %.1f | %.2f |\n", names[c], m, w, us[0], us[1],
 			       us[1] / us[0]);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include "kernels.h"
 #include "program.h"
+#include "rotating_timer.h"
 
 #define ROTATE 8
 #define REPS 64
@@ -34,24 +35,22 @@ static void run(enum kernel k, int m, int ncols, int ld, int i)
 	}
 }
 
+struct shape {
+	enum kernel k;
+	int m, ncols, ld;
+};
+
+static void call(int i, void *arg)
+{
+	const struct shape *s = arg;
+	run(s->k, s->m, s->ncols, s->ld, i);
+}
+
 /* Microseconds per call. */
 static double time_us(enum kernel k, int m, int ncols, int ld)
 {
-	cudaEvent_t start, stop;
-	cudaEventCreate(&start);
-	cudaEventCreate(&stop);
-	for (int i = 0; i < ROTATE; i++)
-		run(k, m, ncols, ld, i);
-	cudaEventRecord(start, 0);
-	for (int i = 0; i < REPS; i++)
-		run(k, m, ncols, ld, i);
-	cudaEventRecord(stop, 0);
-	cudaEventSynchronize(stop);
-	float ms;
-	cudaEventElapsedTime(&ms, start, stop);
-	cudaEventDestroy(start);
-	cudaEventDestroy(stop);
-	return ms * 1e3 / REPS;
+	struct shape s = {k, m, ncols, ld};
+	return rotating_us(call, &s, ROTATE, REPS);
 }
 
 int main(int argc, char **argv)
