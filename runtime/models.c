@@ -133,13 +133,20 @@ static const struct solver *solver_of(const char *algorithm)
 	return NULL;
 }
 
+/* The algorithms whose models do not depend on the workers present. */
+static const struct {
+	const char *name;
+	const struct model_use *uses;
+} fixed_uses[] = {{"mgs", mgs},     {"cgs", cgs},     {"gehrd_split", no_model},
+                  {"ormqr", ormqr}, {"stedc", stedc}, {"stedc_vectors", stedc_vectors},
+                  {"bdsdc", bdsdc}, {"bdsdc_vectors", bdsdc_vectors}};
+
 static const struct model_use *uses_of(const char *algorithm)
 {
+	for (size_t i = 0; i < sizeof fixed_uses / sizeof *fixed_uses; i++)
+		if (!strcmp(algorithm, fixed_uses[i].name))
+			return fixed_uses[i].uses;
 	int cores = hyla_ncuda() == 0 && hyla__parallel_tasks();
-	if (!strcmp(algorithm, "mgs"))
-		return mgs;
-	if (!strcmp(algorithm, "cgs"))
-		return cgs;
 	if (!strcmp(algorithm, "geqrf"))
 		return hyla_ncuda() > 0 ? geqrf_gpu : geqrf;
 	if (!strcmp(algorithm, "orghr"))
@@ -150,18 +157,6 @@ static const struct model_use *uses_of(const char *algorithm)
 		return hyla_ncuda() > 0 ? gebrd_gpu : cores ? gebrd_all_cores : gebrd_cores;
 	if (!strcmp(algorithm, "gehrd"))
 		return hyla_ncuda() > 0 ? gehrd_fused : no_model;
-	if (!strcmp(algorithm, "gehrd_split"))
-		return no_model;
-	if (!strcmp(algorithm, "ormqr"))
-		return ormqr;
-	if (!strcmp(algorithm, "stedc"))
-		return stedc;
-	if (!strcmp(algorithm, "stedc_vectors"))
-		return stedc_vectors;
-	if (!strcmp(algorithm, "bdsdc"))
-		return bdsdc;
-	if (!strcmp(algorithm, "bdsdc_vectors"))
-		return bdsdc_vectors;
 	return NULL;
 }
 
