@@ -65,7 +65,7 @@ static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o, int64_t w
 	int lookahead;
 	int64_t group = hyla__update_group(A->nt, width, nb, &lookahead);
 	starpu_data_handle_t x = NULL, y = NULL; /* the steps' X and Y */
-	if (!lookahead && nb <= HYLA_REDUCTION_GPU_MAX_NB) {
+	if (lookahead ? hyla__parallel_tasks() : nb <= HYLA_REDUCTION_GPU_MAX_NB) {
 		x = hyla__workspace(m, nb, sizeof(real_t));
 		y = hyla__workspace(n, nb, sizeof(real_t));
 	}

@@ -58,7 +58,7 @@ static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
 	int lookahead;
 	int64_t group = hyla__update_group(A->nt, width, nb, &lookahead);
 	starpu_data_handle_t w = NULL; /* the steps' W */
-	if (!lookahead && nb <= HYLA_REDUCTION_GPU_MAX_NB)
+	if (lookahead ? hyla__parallel_tasks() : nb <= HYLA_REDUCTION_GPU_MAX_NB)
 		w = hyla__workspace(n, nb, sizeof(real_t));
 	int ret = HYLA_SUCCESS;
 	for (int64_t k = 0; k + 1 < A->nt && ret == HYLA_SUCCESS; k++) {

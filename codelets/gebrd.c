@@ -208,11 +208,24 @@ static struct update_view step_view(void *buffers[], void *cl_arg)
 	               MAT(buffers[P_Y]), LD(buffers[P_Y]), c, c + nb, ROWS(buffers[P_OWN]), nb);
 }
 
+/* On a combined worker (all the cores, no GPU): the panel on every core,
+ * then each core's columns of the update, with nothing between them but a
+ * barrier (separate update tasks left the cores idle between panels, the
+ * last task of a step holding up the next panel). */
 static void step_cpu(void *buffers[], void *cl_arg)
 {
+	struct gebrd_args *arg = cl_arg;
+	int size = starpu_combined_worker_get_size(), rank = starpu_combined_worker_get_rank();
 	panel_cpu(buffers, cl_arg);
-	const struct update_view u = step_view(buffers, cl_arg);
-	update_host(&u);
+	if (rank >= size)
+		return; /* see hyla__spmd_cols */
+	if (size > 1)
+		hyla__spmd_barrier(&arg->team.barrier, size); /* X and Y whole before any update */
+	struct update_view u = step_view(buffers, cl_arg);
+	int first, cols = hyla__spmd_cols(u.cols, &first);
+	u.a += (int64_t)first * u.lda, u.u += (int64_t)first * u.lda, u.y += first, u.cols = cols;
+	if (cols > 0)
+		update_host(&u);
 }
 
 #ifdef HYLA_WITH_CUDA
@@ -310,6 +323,8 @@ static struct starpu_codelet step_cl = {
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
 	.can_execute = panel_can_execute,
+	.type = STARPU_SPMD,
+	.max_parallelism = HYLA_MAX_PARALLELISM,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &step_model,
 	.name = "gebrd_step_" PREC_NAME,
@@ -352,13 +367,15 @@ int hyla_task_sgebrd_step(const starpu_data_handle_t out[4], starpu_data_handle_
                           int64_t col)
 #endif
 {
+	/* X and Y: each core's scratch on a GPU; one of each that the cores share. */
+	const enum starpu_data_access_mode mode = hyla__parallel_tasks() ? STARPU_W : STARPU_SCRATCH;
 	const struct starpu_data_descr fixed[] = {{out[0], STARPU_W}, {out[1], STARPU_W},
 	                                          {out[2], STARPU_W}, {out[3], STARPU_W},
-	                                          {x, STARPU_SCRATCH}, {y, STARPU_SCRATCH}};
+	                                          {x, mode}, {y, mode}};
 	struct gebrd_args arg = {.col = col};
 	return hyla__submit_on_panels((struct hyla_task){
 		.cl = &step_cl, .data = fixed, .ndata = 6, .arg = &arg, .arg_size = sizeof arg,
-		.priority = STARPU_MAX_PRIO},
+		.priority = hyla__parallel_prio(STARPU_MAX_PRIO), .all_cores = 1},
 	                              panels, npanels, STARPU_RW, STARPU_RW);
 }
 

@@ -13,6 +13,7 @@
  * The panel reads the trailing panels after its own: they must be
  * contiguous with one leading dimension (hyla__desc_register_views). */
 #include <cblas.h>
+#include <math.h>
 #include <lapacke.h>
 #include "codelets.h"
 #include "lapack.h"
@@ -184,11 +185,43 @@ static struct update_view step_view(void *buffers[], void *cl_arg)
 	               c + nb, ROWS(buffers[P_OWN]), nb);
 }
 
+/* Columns [j0, j1) of u's. */
+static struct update_view columns_of(const struct update_view *u, int j0, int j1)
+{
+	struct update_view s = *u;
+	s.add = u->add + (int64_t)j0 * u->lda + j0, s.vd = u->vd + j0, s.wd = u->wd + j0;
+	s.cols = j1 - j0, s.rows = u->rows + u->cols - j1;
+	s.below = s.add + s.cols, s.vb = s.vd + s.cols, s.wb = s.wd + s.cols;
+	return s;
+}
+
+/* The first of core k's columns when u's lower trapezoid (column j: rows
+ * + cols - j entries) is split into size equal areas. */
+static int share_start(const struct update_view *u, int k, int size)
+{
+	double top = (double)u->rows + u->cols, area = (double)u->cols * (top - 0.5 * u->cols);
+	int j = (int)(top - sqrt(top * top - 2 * area * k / size));
+	return k == size ? u->cols : j < u->cols ? j : u->cols;
+}
+
+/* On a combined worker (all the cores, no GPU): the panel on every core,
+ * then each core's share of the update, with nothing between them but a
+ * barrier (separate update tasks left the cores idle a third of the time
+ * between panels, the last task of a step holding up the next panel). */
 static void step_cpu(void *buffers[], void *cl_arg)
 {
+	struct sytrd_args *arg = cl_arg;
+	int size = starpu_combined_worker_get_size(), rank = starpu_combined_worker_get_rank();
 	panel_cpu(buffers, cl_arg);
+	if (rank >= size)
+		return; /* see hyla__spmd_cols */
+	if (size > 1)
+		hyla__spmd_barrier(&arg->team.barrier, size); /* W whole before any update */
 	const struct update_view u = step_view(buffers, cl_arg);
-	update_host(&u);
+	const struct update_view mine = columns_of(&u, share_start(&u, rank, size),
+	                                           share_start(&u, rank + 1, size));
+	if (mine.cols > 0)
+		update_host(&mine);
 }
 
 #ifdef HYLA_WITH_CUDA
@@ -287,6 +320,8 @@ static struct starpu_codelet step_cl = {
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
 	.can_execute = panel_can_execute,
+	.type = STARPU_SPMD,
+	.max_parallelism = HYLA_MAX_PARALLELISM,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.model = &step_model,
 	.name = "sytrd_step_" PREC_NAME,
@@ -341,11 +376,13 @@ int hyla_task_ssytrd_step(starpu_data_handle_t e, starpu_data_handle_t tau, star
                           const starpu_data_handle_t *panels, int npanels, int64_t col)
 #endif
 {
-	const struct starpu_data_descr fixed[] = {{e, STARPU_W}, {tau, STARPU_W}, {w, STARPU_SCRATCH}};
+	/* W: each core's scratch on a GPU; one W that the cores share. */
+	const struct starpu_data_descr fixed[] = {
+		{e, STARPU_W}, {tau, STARPU_W}, {w, hyla__parallel_tasks() ? STARPU_W : STARPU_SCRATCH}};
 	struct sytrd_args arg = {.col = col};
 	return hyla__submit_on_panels((struct hyla_task){
 		.cl = &step_cl, .data = fixed, .ndata = 3, .arg = &arg, .arg_size = sizeof arg,
-		.priority = STARPU_MAX_PRIO},
+		.priority = hyla__parallel_prio(STARPU_MAX_PRIO), .all_cores = 1},
 	                              panels, npanels, STARPU_RW, STARPU_RW);
 }
 

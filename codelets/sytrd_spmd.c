@@ -46,73 +46,80 @@ static void update_column(const struct latrd *p, const struct team *t, int64_t i
 /* Columns of the lower triangle K at a time (8, then 4, then one), each
  * entry read once, their contributions both ways added into y (rows
  * c0..n-1): y[r] += a[r,c] x[c] for r >= c, y[c] += a[r,c] x[r] for r > c.
- * Vectors of LANES entries (GCC's vector extension: AVX2 and FMA where the
- * machine has them). Eight columns a pass read and write y half as often
- * as four: on a 2-core machine a SYMV of order 4000 on both cores took
- * 2.1-3.0 ms with 8, 2.6-3.9 ms with 4 (OpenBLAS's threaded dsymv 1.7-3.3),
- * and tridiag_reduce 4000 3.5-4.1 s against 5.3-6.4 s, run alternately. */
-#define LANES (32 / (int)sizeof(real_t))
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define CLONES
-#endif
-typedef real_t lanes_t __attribute__((vector_size(32)));
+ * Two vectors V of rows a pass (GCC's vector extension), each with its own
+ * sums; the K broadcasts of x and the 2K sums stay in registers where
+ * AVX-512 gives 32 of them. Eight columns a pass read and write y half as
+ * often as four (2 cores: tridiag_reduce 4000 3.5-4.1 s against 5.3-6.4 s).
+ * Measured on one SYMV, 16 cores of an Intel Xeon (Emerald Rapids), order
+ * 4000: 0.33-0.40 ms with one 32-byte vector a pass, 0.23-0.34 ms with two
+ * 64-byte ones; on an AMD EPYC's core, order 1000: 0.084-0.089 ms and
+ * 0.068 ms (OpenBLAS's dsymv 0.064). */
+#define LOAD(v, p) memcpy(&(v), (p), sizeof(v)) /* inline: no vector argument in the ABI */
 
-/* Inline in the clones (a vector argument would change the calling ABI). */
-#define LOAD(v, p) memcpy(&(v), (p), sizeof(v))
-
-static real_t total_of(const real_t *v)
-{
-	real_t sum = 0;
-	for (int k = 0; k < LANES; k++)
-		sum += v[k];
-	return sum;
-}
-
-/* Columns c..c+K-1: the K-by-K triangle on top, then the rows below. */
-#define COLUMNS(K)                                                                           \
+#define COLUMNS(K, V)                                                                        \
 	for (; c + (K) <= c1; c += (K)) {                                                        \
+		enum { L = sizeof(V) / sizeof(real_t) };                                             \
 		const real_t *col[K];                                                                \
 		real_t t[K] = {0};                                                                   \
-		lanes_t s[K] = {{0}};                                                                \
+		V s[K] = {{0}}, s2[K] = {{0}}, xk[K];                                                \
 		for (int k = 0; k < (K); k++)                                                        \
-			col[k] = a + (c + k) * lda;                                                      \
-		for (int64_t r = c; r < c + (K); r++)                                                \
+			col[k] = a + (c + k) * lda, xk[k] = (V){0} + x[c + k];                           \
+		for (int64_t r = c; r < c + (K); r++) /* the K-by-K triangle on top */               \
 			for (int k = 0; c + k <= r; k++) {                                               \
 				y[r] += col[k][r] * x[c + k];                                                \
 				if (c + k < r)                                                               \
 					t[k] += col[k][r] * x[r];                                                \
 			}                                                                                \
 		int64_t r = c + (K);                                                                 \
-		for (; r + LANES <= n; r += LANES) {                                                 \
-			lanes_t xr, yr, v;                                                               \
-			LOAD(xr, x + r), LOAD(yr, y + r);                                                \
+		for (; r + 2 * L <= n; r += 2 * L) {                                                 \
+			V xr, yr, xr2, yr2, v, v2;                                                       \
+			LOAD(xr, x + r), LOAD(yr, y + r), LOAD(xr2, x + r + L), LOAD(yr2, y + r + L);    \
 			for (int k = 0; k < (K); k++) {                                                  \
-				LOAD(v, col[k] + r);                                                         \
-				yr += v * x[c + k];                                                          \
-				s[k] += v * xr;                                                              \
+				LOAD(v, col[k] + r), LOAD(v2, col[k] + r + L);                               \
+				yr += v * xk[k], yr2 += v2 * xk[k];                                          \
+				s[k] += v * xr, s2[k] += v2 * xr2;                                           \
 			}                                                                                \
-			memcpy(y + r, &yr, sizeof yr);                                                   \
+			memcpy(y + r, &yr, sizeof yr), memcpy(y + r + L, &yr2, sizeof yr2);              \
 		}                                                                                    \
 		for (; r < n; r++)                                                                   \
 			for (int k = 0; k < (K); k++) {                                                  \
 				y[r] += col[k][r] * x[c + k];                                                \
 				t[k] += col[k][r] * x[r];                                                    \
 			}                                                                                \
-		for (int k = 0; k < (K); k++)                                                        \
-			y[c + k] += t[k] + total_of((const real_t *)&s[k]);                              \
+		for (int k = 0; k < (K); k++) {                                                      \
+			real_t sum = t[k];                                                               \
+			for (int l = 0; l < L; l++)                                                      \
+				sum += s[k][l] + s2[k][l];                                                   \
+			y[c + k] += sum;                                                                 \
+		}                                                                                    \
 	}
 
-CLONES static void
-symv_columns(int64_t n, const real_t *a, int64_t lda, const real_t *x, int64_t c0, int64_t c1,
-             real_t *y)
+#define SYMV_COLUMNS(name, V)                                                                \
+	static void name(int64_t n, const real_t *a, int64_t lda, const real_t *x, int64_t c0,   \
+	                 int64_t c1, real_t *y)                                                  \
+	{                                                                                        \
+		int64_t c = c0;                                                                      \
+		COLUMNS(8, V)                                                                        \
+		COLUMNS(4, V)                                                                        \
+		COLUMNS(1, V)                                                                        \
+	}
+
+typedef real_t vec32_t __attribute__((vector_size(32)));
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+typedef real_t vec64_t __attribute__((vector_size(64)));
+__attribute__((target("arch=x86-64-v4"))) SYMV_COLUMNS(symv_avx512, vec64_t)
+__attribute__((target_clones("arch=x86-64-v3", "default"))) SYMV_COLUMNS(symv_any, vec32_t)
+static void symv_columns(int64_t n, const real_t *a, int64_t lda, const real_t *x, int64_t c0,
+                         int64_t c1, real_t *y)
 {
-	int64_t c = c0;
-	COLUMNS(8)
-	COLUMNS(4)
-	COLUMNS(1)
+	if (__builtin_cpu_supports("x86-64-v4"))
+		symv_avx512(n, a, lda, x, c0, c1, y);
+	else
+		symv_any(n, a, lda, x, c0, c1, y);
 }
+#else
+SYMV_COLUMNS(symv_columns, vec32_t)
+#endif
 
 /* This core's share of w = A22 v, A22 = A(i+1:n, i+1:n) stored lower (as
  * OpenBLAS's threaded SYMV shares it): the columns [s0, s1) of a split of

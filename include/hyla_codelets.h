@@ -229,11 +229,13 @@ HYLA_API int hyla_task_ssytrd_update(starpu_data_handle_t v, starpu_data_handle_
                                      const starpu_data_handle_t *panels, int npanels, int64_t col,
                                      int64_t first, int priority);
 /* sytrd_step: the panel, then the update of all later panels (RW), in one
- * task; w (n-by-nb) is its scratch (STARPU_SCRATCH). With a GPU, one step a
- * panel in place of a panel and its updates: the GPU panel reads the whole
- * trailing matrix, so the next panel waits for the whole update anyway,
- * and a task less a step spares the runtime's gap between dependent GPU
- * tasks. */
+ * task; w (n-by-nb) is its scratch (STARPU_SCRATCH; written, STARPU_W, where
+ * the task runs on all the cores). One step a panel in place of a panel and
+ * its updates: the panel reads the whole trailing matrix, so the next panel
+ * waits for the whole update anyway. With a GPU a task less a step spares
+ * the runtime's gap between dependent GPU tasks; without one the step is a
+ * parallel task of all the cores (as the panel), each core a share of the
+ * update. */
 HYLA_API int hyla_task_dsytrd_step(starpu_data_handle_t e, starpu_data_handle_t tau,
                                    starpu_data_handle_t w, const starpu_data_handle_t *panels,
                                    int npanels, int64_t col);

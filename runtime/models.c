@@ -78,7 +78,9 @@ static const struct model_use orghr[] = {REGRESSION("hyla_orgqr_t_%c_v1"),
                                          REGRESSION("hyla_orgqr_form_%c_v2"), {0}};
 static const struct model_use orghr_gpu[] = {REGRESSION("hyla_orgqr_step_%c_v1"), {0}};
 /* The two-sided reductions with a GPU: one step task a panel (its update
- * in it); without, panels and updates. */
+ * in it); on all the cores the same, a parallel task placed without a
+ * model (no_model); on cores that make no combined worker, panels and
+ * updates. */
 static const struct model_use sytrd_gpu[] = {REGRESSION("hyla_sytrd_step_%c_v1"), {0}};
 static const struct model_use sytrd_cores[] = {REGRESSION("hyla_sytrd_panel_%c_v2"),
                                                REGRESSION("hyla_sytrd_update_%c_v1"), {0}};
@@ -93,10 +95,6 @@ static const struct model_use gehrd_fused[] = {REGRESSION("hyla_gehrd_panel_%c_v
                                              {"hyla_gehrd_update_%c_v3", POWER_LAW, 0}, {0}};
 static const struct model_use no_model[] = {{0}};
 
-/* On all the cores the panels are placed without a model: the updates
- * alone are left. */
-static const struct model_use sytrd_all_cores[] = {REGRESSION("hyla_sytrd_update_%c_v1"), {0}};
-static const struct model_use gebrd_all_cores[] = {REGRESSION("hyla_gebrd_update_%c_v1"), {0}};
 
 /* The divide and conquer of the symmetric eigensolver (algorithms/stedc.c)
  * and of the SVD (algorithms/bdsdc.c): leaves, roots and assembly on the
@@ -152,9 +150,9 @@ static const struct model_use *uses_of(const char *algorithm)
 	if (!strcmp(algorithm, "orghr"))
 		return hyla_ncuda() > 0 ? orghr_gpu : orghr;
 	if (!strcmp(algorithm, "sytrd"))
-		return hyla_ncuda() > 0 ? sytrd_gpu : cores ? sytrd_all_cores : sytrd_cores;
+		return hyla_ncuda() > 0 ? sytrd_gpu : cores ? no_model : sytrd_cores;
 	if (!strcmp(algorithm, "gebrd"))
-		return hyla_ncuda() > 0 ? gebrd_gpu : cores ? gebrd_all_cores : gebrd_cores;
+		return hyla_ncuda() > 0 ? gebrd_gpu : cores ? no_model : gebrd_cores;
 	if (!strcmp(algorithm, "gehrd"))
 		return hyla_ncuda() > 0 ? gehrd_fused : no_model;
 	return NULL;

@@ -69,7 +69,7 @@ STARPU_SCHED=dmda STARPU_CALIBRATE=1 "$bin/eigh" 600 --vectors --repeat 3 --no-c
 STARPU_SCHED=dmda HYLA_MODELS_CHECK="$dir/eigh-check.txt" "$bin/eigh" 600 --vectors --repeat 2 \
 	--no-check >/dev/null
 HYLA_MODELS_CHECK="$dir/eigh-check.txt" "$bin/eigh" --vectors --models > "$dir/eigh.txt"
-for model in dc_leaf dc_roots dc_gemm orgqr_apply sytrd_update; do
+for model in dc_leaf dc_roots dc_gemm orgqr_apply orgqr_t; do
 	check "eigh --vectors --models reports hyla_${model}_d" grep -q "^hyla_${model}_d_v" "$dir/eigh.txt"
 done
 check "... and judges the assembly by shape" \
