@@ -199,9 +199,11 @@ static struct update_view columns_of(const struct update_view *u, int j0, int j1
  * + cols - j entries) is split into size equal areas. */
 static int share_start(const struct update_view *u, int k, int size)
 {
+	if (k >= size)
+		return u->cols;
 	double top = (double)u->rows + u->cols, area = (double)u->cols * (top - 0.5 * u->cols);
-	int j = (int)(top - sqrt(top * top - 2 * area * k / size));
-	return k == size ? u->cols : j < u->cols ? j : u->cols;
+	int j = (int)(top - sqrt(fmax(0, top * top - 2 * area * k / size)));
+	return j < u->cols ? j : u->cols;
 }
 
 /* On a combined worker (all the cores, no GPU): the panel on every core,
