@@ -9,7 +9,6 @@
  * the cores in opposite orders and each wait for the other's cores. The
  * cores meet at barriers that spin briefly, then sleep. */
 #include <linux/futex.h>
-#include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -95,16 +94,10 @@ static int64_t now_ns(void)
 	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-/* A core waits spinning for SPIN_NS (a column's phase takes microseconds),
- * then yields its core until YIELD_NS, as OpenBLAS's threads do, then
- * sleeps until the last one wakes it. Yielding hands the core to a
- * competing process on a shared machine and keeps a virtual machine's core
- * from halting, whose wake-up goes through the host: on a busy host (16
- * cores) tridiag_reduce 2000 took 2.0 s with cores that slept after the
- * spin, LAPACK 0.20 s in the same run (not reproduced since: on a quiet
- * one both ways take 0.11-0.13 s). */
+/* A core waits this long spinning (a column's phase takes microseconds),
+ * then sleeps until the last one wakes it: one core descheduled on a busy
+ * machine leaves the others' cores to whoever needs them. */
 #define SPIN_NS 50000
-#define YIELD_NS 5000000
 
 static void relax(void)
 {
@@ -123,17 +116,10 @@ void hyla__spmd_barrier(struct hyla_spmd_barrier *b, int size)
 			syscall(SYS_futex, &b->generation, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 		return;
 	}
-	int64_t start = now_ns();
+	int64_t until = now_ns() + SPIN_NS;
 	for (unsigned spins = 1; __atomic_load_n(&b->generation, __ATOMIC_ACQUIRE) == generation; spins++) {
-		if (spins % 64) {
+		if (spins % 64 || now_ns() < until) {
 			relax();
-			continue;
-		}
-		int64_t waited = now_ns() - start;
-		if (waited < SPIN_NS)
-			continue;
-		if (waited < YIELD_NS) {
-			sched_yield();
 			continue;
 		}
 		__atomic_add_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
