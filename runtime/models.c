@@ -95,7 +95,6 @@ static const struct model_use gehrd_fused[] = {REGRESSION("hyla_gehrd_panel_%c_v
                                              {"hyla_gehrd_update_%c_v3", POWER_LAW, 0}, {0}};
 static const struct model_use no_model[] = {{0}};
 
-
 /* The divide and conquer of the symmetric eigensolver (algorithms/stedc.c)
  * and of the SVD (algorithms/bdsdc.c): leaves, roots and assembly on the
  * cores; with vectors, the merges' products where the models say. Its
