@@ -13,7 +13,6 @@
  * The panel reads the trailing panels after its own: they must be
  * contiguous with one leading dimension (hyla__desc_register_views). */
 #include <cblas.h>
-#include <math.h>
 #include <lapacke.h>
 #include "codelets.h"
 #include "lapack.h"
@@ -195,17 +194,6 @@ static struct update_view columns_of(const struct update_view *u, int j0, int j1
 	return s;
 }
 
-/* The first of core k's columns when u's lower trapezoid (column j: rows
- * + cols - j entries) is split into size equal areas. */
-static int share_start(const struct update_view *u, int k, int size)
-{
-	if (k >= size)
-		return u->cols;
-	double top = (double)u->rows + u->cols, area = (double)u->cols * (top - 0.5 * u->cols);
-	int j = (int)(top - sqrt(fmax(0, top * top - 2 * area * k / size)));
-	return j < u->cols ? j : u->cols;
-}
-
 /* On a combined worker (all the cores, no GPU): the panel on every core,
  * then each core's share of the update, with nothing between them but a
  * barrier (separate update tasks left the cores idle a third of the time
@@ -220,8 +208,9 @@ static void step_cpu(void *buffers[], void *cl_arg)
 	if (size > 1)
 		hyla__spmd_barrier(&arg->team.barrier, size); /* W whole before any update */
 	const struct update_view u = step_view(buffers, cl_arg);
-	const struct update_view mine = columns_of(&u, share_start(&u, rank, size),
-	                                           share_start(&u, rank + 1, size));
+	/* u's columns are a lower triangle (u.rows is 0): equal areas. */
+	const struct update_view mine = columns_of(&u, (int)hyla__triangle_share(u.cols, rank, size),
+	                                           (int)hyla__triangle_share(u.cols, rank + 1, size));
 	if (mine.cols > 0)
 		update_host(&mine);
 }

@@ -129,11 +129,9 @@ SYMV_COLUMNS(symv_columns, vec32_t)
 static void symv_share(const struct latrd *p, const struct team *t, int64_t i)
 {
 	const real_t *v = p->a + i * p->lda;
-	double m = (double)(p->n - i - 1);
-	int64_t s0 = i + 1 + (int64_t)(m * (1 - sqrt(1 - (double)t->rank / t->size)));
-	int64_t s1 = t->rank + 1 == t->size
-	                     ? p->n
-	                     : i + 1 + (int64_t)(m * (1 - sqrt(1 - (double)(t->rank + 1) / t->size)));
+	int64_t m = p->n - i - 1;
+	int64_t s0 = i + 1 + hyla__triangle_share(m, t->rank, t->size);
+	int64_t s1 = i + 1 + hyla__triangle_share(m, t->rank + 1, t->size);
 	real_t *part = p->parts + t->rank * p->n;
 	p->starts[t->rank] = (real_t)s0;
 	for (int64_t r = s0; r < p->n; r++)

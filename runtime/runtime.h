@@ -129,6 +129,9 @@ void hyla__side_streams_destroy(void);
 /* Parallel tasks on the cores (runtime/spmd.c). A rank's share of cols
  * columns: their count, and the first in *first. */
 int hyla__spmd_cols(int cols, int *first);
+/* Core k's first column (k of size; cols for k = size) where the lower
+ * triangle of cols columns is split into size parts of equal area. */
+int64_t hyla__triangle_share(int64_t cols, int k, int size);
 /* A barrier for the cores of a combined worker running one parallel task
  * (zeroed before the task runs, e.g. in its cl_arg): they spin a little,
  * then sleep, until all size of them have arrived. */

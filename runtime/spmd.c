@@ -9,6 +9,7 @@
  * the cores in opposite orders and each wait for the other's cores. The
  * cores meet at barriers that spin briefly, then sleep. */
 #include <linux/futex.h>
+#include <math.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -85,6 +86,11 @@ int hyla__spmd_cols(int cols, int *first)
 	}
 	*first = (int)(cols * rank / size);
 	return (int)(cols * (rank + 1) / size) - *first;
+}
+
+int64_t hyla__triangle_share(int64_t cols, int k, int size)
+{
+	return k >= size ? cols : (int64_t)((double)cols * (1 - sqrt(1 - (double)k / size)));
 }
 
 static int64_t now_ns(void)
