@@ -177,8 +177,8 @@ static void form_cuda(void *buffers[], void *cl_arg)
 #endif
 
 /* Models by the flops' size: the rows from c0 on x the columns updated x
- * the panel width (apply), the rows from c0 on x the width squared (form,
- * T: hyla__panel_size). */
+ * the panel width (apply), the rows from c0 on x the width squared (T:
+ * hyla__panel_size). */
 static size_t apply_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
@@ -190,13 +190,6 @@ static struct starpu_perfmodel apply_model = {
 	.type = STARPU_NL_REGRESSION_BASED,
 	.symbol = "hyla_orgqr_apply_" PREC_NAME "_v2",
 	.size_base = apply_size,
-	.footprint = hyla__size_footprint,
-};
-
-static struct starpu_perfmodel form_model = {
-	.type = STARPU_NL_REGRESSION_BASED,
-	.symbol = "hyla_orgqr_form_" PREC_NAME "_v2",
-	.size_base = hyla__panel_size,
 	.footprint = hyla__size_footprint,
 };
 
@@ -259,8 +252,7 @@ static struct starpu_codelet form_cl = {
 #endif
 	.nbuffers = 3,
 	.modes = {STARPU_RW, STARPU_R, STARPU_SCRATCH},
-	.model = &form_model,
-	.name = "orgqr_form_" PREC_NAME,
+	.name = "orgqr_form_" PREC_NAME, /* no model: runtime/models.c says why */
 };
 
 /* A step of the Q formation (panel i at column c0 > 0): the panel's block

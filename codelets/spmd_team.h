@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "runtime.h"
 
 /* The task's shared part (in its cl_arg, zeroed at submission): the
@@ -30,9 +31,10 @@ struct team {
 /* Common slots: the entry a reflector starts from, then free space. */
 enum { C_ALPHA, C_FREE = 8 };
 /* A core's slot: its part's sum of squares, largest entry, rescaled sum of
- * squares (the reflector's), a scalar of the caller's, then vectors from
- * S_DOTS on. */
-enum { S_SQ, S_AMAX, S_RESCALED, S_SCALAR, S_DOTS = 8 };
+ * squares (the reflector's), a scalar of the caller's, the counters of its
+ * pieces taken (team_piece; two columns' worth), then vectors from S_DOTS
+ * on. */
+enum { S_SQ, S_AMAX, S_RESCALED, S_SCALAR, S_TAKEN, S_DOTS = 8 };
 
 static inline void team_wait(const struct team *t)
 {
@@ -48,8 +50,11 @@ static inline int team_join(struct team *t, struct hyla_team_arg *arg, int rank,
 	t->rank = rank, t->size = size, t->arg = arg;
 	t->stride = (S_DOTS + dots + 7) / 8 * 8; /* cache lines apart */
 	int64_t lead = (C_FREE + common + 7) / 8 * 8;
-	if (rank == 0)
+	if (rank == 0) {
 		arg->memory = malloc(sizeof(real_t) * (size_t)(lead + (int64_t)size * t->stride));
+		if (arg->memory) /* the slots: their counters start at 0 */
+			memset((real_t *)arg->memory + lead, 0, sizeof(real_t) * (size_t)(size * t->stride));
+	}
 	team_wait(t);
 	t->common = arg->memory;
 	t->slots = t->common ? t->common + lead : NULL;
@@ -67,6 +72,57 @@ static inline void team_leave(const struct team *t)
 static inline real_t *team_slot(const struct team *t, int core)
 {
 	return t->slots + (int64_t)core * t->stride;
+}
+
+/* A column's work in pieces, k a core: a core takes its own first (core
+ * q's are q k .. q k + k - 1), then what is left of the others' (a core
+ * come late: on a shared or virtual machine a different one in each
+ * column, the others waiting at the next barrier). Each piece is written
+ * where it alone writes, so the results do not depend on who took it.
+ * team_pieces once a column, every core, a barrier after the last
+ * column's pieces; then team_piece until it gives -1. Column i counts in
+ * the counters of its parity; each core clears its own of the next
+ * column's, which no core can be using. */
+struct team_pieces {
+	const struct team *t;
+	int64_t column;
+	int k, looked; /* cores looked at, from this one on */
+};
+
+/* Pieces a core for rows rows: with few rows the pieces' own costs
+ * outweigh what they spare, and on 2 cores there was nothing to take.
+ * The tridiagonal panel's SYMV (codelets/sytrd_spmd.c), 16 cores of a
+ * virtual machine: a core waited 1.0-1.6 s at the barrier after the SYMVs
+ * of tridiag_reduce 8000 (6.4-6.9 s in all), with 4 pieces a core 0.5 s
+ * (5.1 s); order 4000 0.81-0.87 s, 0.73 s; 2000 0.11-0.12 s with 1, 0.14-
+ * 0.15 with 2 or 4. 2 cores, 4000: 2.33-2.42 s with 1, 2.47-2.65 with 4. */
+enum { TEAM_PIECES = 4, TEAM_PIECES_FROM_CORES = 8, TEAM_PIECES_FROM_ROWS = 3000 };
+
+static inline int team_pieces_per_core(const struct team *t, int64_t rows)
+{
+	return t->size >= TEAM_PIECES_FROM_CORES && rows >= TEAM_PIECES_FROM_ROWS ? TEAM_PIECES : 1;
+}
+
+static inline unsigned *team_taken(const struct team *t, int core, int64_t column)
+{
+	return (unsigned *)(team_slot(t, core) + S_TAKEN + column % 2);
+}
+
+static inline struct team_pieces team_pieces(const struct team *t, int64_t column, int k)
+{
+	__atomic_store_n(team_taken(t, t->rank, column + 1), 0, __ATOMIC_RELAXED);
+	return (struct team_pieces){t, column, k, 0};
+}
+
+static inline int team_piece(struct team_pieces *p)
+{
+	for (; p->looked < p->t->size; p->looked++) {
+		int core = (p->t->rank + p->looked) % p->t->size;
+		unsigned j = __atomic_fetch_add(team_taken(p->t, core, p->column), 1, __ATOMIC_RELAXED);
+		if (j < (unsigned)p->k)
+			return core * p->k + (int)j;
+	}
+	return -1;
 }
 
 /* sum[k] = the cores' values at offset + k of their slots, k < count. */

@@ -13,24 +13,7 @@ struct latrd {
 	int64_t n, nb, lda, ldw, lo, hi; /* [lo, hi): this core's rows */
 	real_t *a, *e, *tau, *w;
 	real_t *starts, *parts; /* each piece's first row of A22 v, and its part (n each) */
-	unsigned *taken; /* pieces taken of each core's, by column parity (symv_share) */
 };
-
-/* The SYMV in pieces, a core's own first, then those of cores still at
- * theirs: with 16 cores of a virtual machine, one core late in each of
- * 8000 columns cost more than its share (a core waited 1.0-1.6 s at the
- * barrier after the SYMV of tridiag_reduce 8000, 6.4-6.9 s in all; with
- * four pieces a core 0.5 s and 5.1 s; order 4000 0.81-0.87 s, 0.73). With
- * few rows the parts cost more than they spare (order 2000: 0.11-0.12 s
- * with one piece, 0.14-0.15 with two or four), and on 2 cores there was
- * nothing to take (4000: 2.33-2.42 s with one, 2.47-2.65 with four).
- * Each piece has its own part: the sums do not depend on who took it. */
-enum { PIECES = 4, PIECES_FROM_CORES = 8, PIECES_FROM_ROWS = 3000, LINE = 16 };
-
-static int pieces_per_core(const struct team *t, int64_t m)
-{
-	return t->size >= PIECES_FROM_CORES && m >= PIECES_FROM_ROWS ? PIECES : 1;
-}
 
 /* Slot layout after S_DOTS: W^T v and A^T v (nb each, summed over cores),
  * then this core's own vectors (nb each). */
@@ -155,20 +138,13 @@ static void symv_piece(const struct latrd *p, int64_t i, int j, int pieces)
 	symv_columns(p->n, p->a, p->lda, v, s0, s1, part);
 }
 
-/* This core's pieces of column i's SYMV (k = pieces_per_core a core: core
- * q's are q k .. q k + k - 1), then any left of the others'. Column i uses
- * the counters of its parity; each core clears its own of the next
- * column's, which the last column's barriers have freed. */
+/* Column i's SYMV, in pieces. */
 static void symv_share(const struct latrd *p, const struct team *t, int64_t i)
 {
-	int k = pieces_per_core(t, p->n - i - 1);
-	unsigned *taken = p->taken + (i % 2) * t->size * LINE;
-	p->taken[((i + 1) % 2) * t->size * LINE + t->rank * LINE] = 0;
-	for (int q = 0; q < t->size; q++) {
-		int core = (t->rank + q) % t->size;
-		for (int j; (j = (int)__atomic_fetch_add(&taken[core * LINE], 1, __ATOMIC_RELAXED)) < k;)
-			symv_piece(p, i, core * k + j, k * t->size);
-	}
+	int k = team_pieces_per_core(t, p->n - i - 1);
+	struct team_pieces pieces = team_pieces(t, i, k);
+	for (int j; (j = team_piece(&pieces)) >= 0;)
+		symv_piece(p, i, j, k * t->size);
 }
 
 /* w[r] = the pieces' parts for this core's rows, in piece order. */
@@ -221,7 +197,7 @@ static void column(const struct latrd *p, const struct team *t, int64_t i, real_
 	team_sums(t, S_DOTS + D_WV * (int)p->nb, (int)i, s1);
 	team_sums(t, S_DOTS + D_AV * (int)p->nb, (int)i, s2);
 	if (rows > 0) {
-		add_parts(p, pieces_per_core(t, p->n - i - 1) * t->size, lo, hi, wi);
+		add_parts(p, team_pieces_per_core(t, p->n - i - 1) * t->size, lo, hi, wi);
 		if (i > 0) {
 			BLAS(gemv)(CblasColMajor, CblasNoTrans, (int)rows, (int)i, -1, p->a + lo, (int)p->lda,
 			           s1, 1, 1, wi + lo, 1);
@@ -248,18 +224,12 @@ int TYPED(hyla__latrd_spmd)(struct hyla_team_arg *arg, int rank, int size, int n
                             real_t *a, int lda, real_t *e, real_t *tau, real_t *w, int ldw)
 {
 	struct team t;
-	/* Common: W(i+1, i), the pieces' starts and parts, the counters (a
-	 * cache line a core, two columns' worth). */
-	int64_t pieces = (int64_t)size * PIECES, counters = 2 * size * LINE * sizeof(unsigned);
-	if (!team_join(&t, arg, rank, size, 1 + pieces + pieces * n + counters / sizeof(real_t),
-	               SLOT_VECTORS * nb))
+	/* Common: W(i+1, i), the pieces' starts and parts. */
+	int64_t pieces = (int64_t)size * TEAM_PIECES;
+	if (!team_join(&t, arg, rank, size, 1 + pieces + pieces * n, SLOT_VECTORS * nb))
 		return 0;
-	real_t *starts = t.common + C_FREE + 1, *parts = starts + pieces;
-	struct latrd p = {n, nb, lda, ldw, 0, 0, a, e, tau, w, starts, parts,
-	                  (unsigned *)(parts + pieces * n)};
-	if (rank == 0)
-		memset(p.taken, 0, (size_t)counters);
-	team_wait(&t);
+	struct latrd p = {n, nb, lda, ldw, 0, 0, a, e, tau, w, t.common + C_FREE + 1,
+	                  t.common + C_FREE + 1 + pieces};
 	team_share(0, n, rank, size, &p.lo, &p.hi);
 	real_t wlast = 0;
 	for (int64_t i = 0; i < nb; i++)
