@@ -114,22 +114,6 @@ static void finish_y(const struct panel *p, const struct team *t, int64_t j)
 	}
 }
 
-/* y_j = A(r0:n, j+1:) v_j (the panel's later columns not updated yet:
- * DLAHR2's values from before the panel), its rows in pieces. */
-static void product(const struct panel *p, const struct team *t, int64_t j)
-{
-	const real_t *v = p->a + j * p->lda + p->r0 + j;
-	int k = team_pieces_per_core(t, p->n - p->r0);
-	struct team_pieces pieces = team_pieces(t, j, k);
-	for (int q; (q = team_piece(&pieces)) >= 0;) {
-		int64_t lo, hi;
-		team_share(p->r0, p->n, q, k * t->size, &lo, &hi);
-		if (hi > lo)
-			BLAS(gemv)(CblasColMajor, CblasNoTrans, (int)(hi - lo), (int)(p->n - p->r0 - j), 1,
-			           p->a + lo + (j + 1) * p->lda, (int)p->lda, v, 1, 0, p->y + lo + j * p->ldy, 1);
-	}
-}
-
 int TYPED(hyla__gehrd_panel_spmd)(struct hyla_team_arg *arg, int rank, int size, int n, int nb,
                                   int r0, real_t *a, int lda, real_t *tau, real_t *t, int ldt,
                                   real_t *y, int ldy, real_t *v, int ldv)
@@ -142,9 +126,13 @@ int TYPED(hyla__gehrd_panel_spmd)(struct hyla_team_arg *arg, int rank, int size,
 	team_share(r0, n, rank, size, &p.lo, &p.hi);
 	real_t beta = 0;
 	for (int64_t j = 0; j < nb; j++) {
+		real_t *c = a + j * lda;
 		reflect(&p, &team, j, &beta);
 		team_wait(&team);
-		product(&p, &team, j);
+		/* y_j = A(r0:n, j+1:) v_j over this core's rows (the panel's later
+		 * columns not updated yet: DLAHR2's values from before the panel). */
+		BLAS(gemv)(CblasColMajor, CblasNoTrans, (int)(p.hi - p.lo), (int)(n - r0 - j), 1,
+		           a + p.lo + (j + 1) * lda, lda, c + r0 + j, 1, 0, y + p.lo + j * ldy, 1);
 		finish_y(&p, &team, j);
 	}
 	int64_t last = r0 + nb - 1;
