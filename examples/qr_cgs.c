@@ -51,6 +51,12 @@ static const char *variant(void)
 	return names[chosen()];
 }
 
+/* The vector variant's tasks have models of their own. */
+static const char *models_of(void)
+{
+	return vector ? "cgs_vector" : "cgs";
+}
+
 /* CGS2 keeps orthogonality at rounding level; CGS loses it like cond^2. */
 static double orth_growth(double cond, int64_t n)
 {
@@ -70,6 +76,7 @@ int main(int argc, char **argv)
 	struct qr_driver d = {
 		.prog = "qr_cgs",
 		.models = "cgs",
+		.models_of = models_of,
 		.title = "Classical Gram-Schmidt",
 		.options_help =
 			"  --reorth         CGS2: every projection twice (the default when blocked)\n"

@@ -90,7 +90,7 @@ int qr_driver_main(int argc, char **argv, const struct qr_driver *d)
 		die_usage(prog, "N = %lld exceeds M = %lld (the QR drivers take tall or square matrices)",
 		          (long long)o.n, (long long)o.m);
 	o.require_gpu |= cusolver;
-	o.algorithms[0] = d->models;
+	o.algorithms[0] = d->models_of ? d->models_of() : d->models;
 	o.output_tags[0] = d->umu && *d->umu ? "mu" : "r"; /* what --output writes */
 	if (o.models)
 		driver_start(prog, &o); /* reports and exits */

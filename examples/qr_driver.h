@@ -10,7 +10,8 @@
 struct option;
 struct qr_driver {
 	const char *prog, *title; /* title: the algorithm, for the help text */
-	const char *models;       /* the algorithm's name for hyla_models_ready */
+	const char *models;       /* the algorithm's name for hyla_options_defaults */
+	const char *(*models_of)(void); /* its name for hyla_models_ready, or NULL: models */
 	const char *options_help; /* the driver's own options */
 	const struct option *extra;
 	int (*on_extra)(int opt, const char *arg);

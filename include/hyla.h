@@ -83,7 +83,8 @@ typedef struct {
 HYLA_API void hyla_trace_start(void);
 HYLA_API size_t hyla_trace_stop(hyla_trace_event **events);
 
-/* Whether the performance models that algorithm ("mgs", "cgs", "geqrf",
+/* Whether the performance models that algorithm ("mgs", "cgs", "cgs_vector":
+ * hyla_dcgs with HYLA_CGS_VECTOR, "geqrf",
  * "sytrd", "gebrd", "gehrd", "gehrd_split": hyla_dgehrd with
  * HYLA_PANEL_CPU, "orghr"; the solvers "syevd" and "gesdd", values alone,
  * "syevd_vectors" and "gesdd_vectors" with vectors, and their parts: the

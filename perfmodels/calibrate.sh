@@ -42,7 +42,8 @@ for d in $drivers; do pairs="$pairs $d:d $d:s"; done
 # A driver's variants, the options that change its placed tasks ("-":
 # none): hr_reduce's Q (its split panel, --panel cpu, places its tasks by
 # rule: no model to calibrate); the solvers without and with vectors (each
-# has models of its own).
+# has models of its own; qr_mgs's vector form shares the blocked one's).
+# Not qr_cgs's vector variant (docs/models.md says why and how).
 variants() { # variants DRIVER
 	case $1 in
 	hr_reduce) echo --want-q ;;

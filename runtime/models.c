@@ -57,6 +57,8 @@ static const struct model_use mgs[] = {REGRESSION("hyla_gs_columns_%c_v1"),
 static const struct model_use cgs[] = {REGRESSION("hyla_gs_columns_%c_v1"),
                                        REGRESSION("hyla_cgs_project_%c_v1"),
                                        REGRESSION("hyla_cgs_panel_%c_v1"), {0}};
+static const struct model_use cgs_vector[] = {REGRESSION("hyla_gs_columns_%c_v1"),
+                                              REGRESSION("hyla_cgs_vector_%c_v1"), {0}};
 /* Without a GPU, orgqr's form (the panel's own columns, one core's task)
  * has no model: its time follows the rows it multiplies and the rows above
  * them it zeroes, which no one size tells (on 2 cores its fit stayed
@@ -137,7 +139,7 @@ static const struct solver *solver_of(const char *algorithm)
 static const struct {
 	const char *name;
 	const struct model_use *uses;
-} fixed_uses[] = {{"mgs", mgs},     {"cgs", cgs},     {"gehrd_split", no_model},
+} fixed_uses[] = {{"mgs", mgs},     {"cgs", cgs},     {"cgs_vector", cgs_vector}, {"gehrd_split", no_model},
                   {"ormqr", ormqr}, {"stedc", stedc}, {"stedc_vectors", stedc_vectors},
                   {"bdsdc", bdsdc}, {"bdsdc_vectors", bdsdc_vectors}};
 
