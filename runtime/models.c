@@ -139,8 +139,9 @@ static const struct solver *solver_of(const char *algorithm)
 static const struct {
 	const char *name;
 	const struct model_use *uses;
-} fixed_uses[] = {{"mgs", mgs},     {"cgs", cgs},     {"cgs_vector", cgs_vector}, {"gehrd_split", no_model},
-                  {"ormqr", ormqr}, {"stedc", stedc}, {"stedc_vectors", stedc_vectors},
+} fixed_uses[] = {{"mgs", mgs},     {"cgs", cgs},     {"cgs_vector", cgs_vector},
+                  {"gehrd_split", no_model},         {"ormqr", ormqr},
+                  {"stedc", stedc}, {"stedc_vectors", stedc_vectors},
                   {"bdsdc", bdsdc}, {"bdsdc_vectors", bdsdc_vectors}};
 
 static const struct model_use *uses_of(const char *algorithm)
