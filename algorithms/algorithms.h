@@ -3,6 +3,7 @@
 #ifndef HYLA_ALGORITHMS_H
 #define HYLA_ALGORITHMS_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "hyla.h"
@@ -66,7 +67,27 @@ int64_t hyla__update_width(const hyla_options *o, int64_t n);
  * read the whole trailing matrix: larger GEMMs, fewer dependent tasks),
  * without, groups of width columns (hyla__update_width). */
 int64_t hyla__update_group(int64_t panels, int64_t width, int64_t nb, int *lookahead);
-/* Zeroes the strictly lower triangle of the n-by-n r. */
+/* Zeroes the strictly lower triangle of the n-by-n r (on threads when it is
+ * large: algorithms/clear_lower.c). */
 void hyla__clear_lower(int64_t n, void *r, int64_t ldr, size_t elsize);
+/* The same in two steps: start zeroes the lower parts of the diagonal blocks
+ * of nb and starts threads on the rest (below those blocks), which the
+ * caller leaves alone (registers no handle on it) until finish has joined
+ * them. */
+enum { HYLA_CLEAR_THREADS = 8 };
+struct hyla_clear_part {
+	char *r;
+	int64_t n, nb, ldr, first, end; /* columns [first, end) */
+	size_t elsize;
+	pthread_t thread;
+	int running;
+};
+struct hyla_clear {
+	struct hyla_clear_part parts[HYLA_CLEAR_THREADS];
+	int threads;
+};
+void hyla__clear_start(struct hyla_clear *c, int64_t n, int64_t nb, void *r, int64_t ldr,
+                       size_t elsize);
+void hyla__clear_finish(struct hyla_clear *c);
 
 #endif

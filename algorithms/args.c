@@ -56,12 +56,6 @@ int hyla__check_gs_async_args(const hyla_desc *A, const void *r, int64_t ldr)
 	return HYLA_SUCCESS;
 }
 
-void hyla__clear_lower(int64_t n, void *r, int64_t ldr, size_t elsize)
-{
-	for (int64_t j = 0; j < n; j++)
-		memset((char *)r + (size_t)(j + 1 + j * ldr) * elsize, 0, (size_t)(n - j - 1) * elsize);
-}
-
 int hyla__check_geqrf_args(int64_t m, int64_t n, const void *a, int64_t lda, const void *tau)
 {
 	if (m < 0 || m > INT32_MAX)

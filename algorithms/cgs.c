@@ -107,12 +107,16 @@ static int submit_vector(const hyla_desc *A, const hyla_desc *info, starpu_data_
 static int submit_cgs(const hyla_desc *A, real_t *r, int64_t ldr, hyla_cgs_variant variant,
                       hyla_sequence *seq)
 {
-	hyla__clear_lower(A->n, r, ldr, sizeof(real_t));
 	starpu_data_handle_t *rk = malloc(sizeof *rk * (size_t)A->nt); /* the sequence's */
 	if (!rk)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)A->nt);
+	/* R below its column blocks (no handle's) zeroed while the tasks start. */
+	struct hyla_clear clear;
+	hyla__clear_start(&clear, A->n, A->nb, r, ldr, sizeof(real_t));
 	hyla_desc info = {0};
 	int ret = register_r_columns(rk, r, ldr, A, seq);
+	if (ret == HYLA_SUCCESS) /* each projection reads its R column: there before it */
+		hyla__prefetch(rk, A->nt);
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__gs_begin)(A, r, ldr, &info, seq);
 	if (ret == HYLA_SUCCESS)
@@ -121,6 +125,7 @@ static int submit_cgs(const hyla_desc *A, real_t *r, int64_t ldr, hyla_cgs_varia
 		          : submit_blocked(A, &info, rk, variant == HYLA_CGS2 ? 2 : 1, seq);
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__sequence_fence(seq, A, NULL);
+	hyla__clear_finish(&clear);
 	free(rk), free(info.tiles); /* the handles are the sequence's */
 	return ret;
 }
@@ -144,7 +149,7 @@ int hyla_scgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr
 	if (o.cgs_variant == HYLA_CGS_VECTOR && nb > HYLA_CGS_MAX_NB)
 		nb = HYLA_CGS_MAX_NB;
 	hyla_desc A;
-	ret = hyla__desc_register_views(&A, a, m, n, lda, nb < n ? nb : n, sizeof(real_t));
+	ret = hyla__desc_register_streamed(&A, a, m, n, lda, nb < n ? nb : n, sizeof(real_t));
 	if (ret == HYLA_SUCCESS) {
 		hyla_sequence seq = {0};
 		ret = hyla__finish_sync(&seq, &A, submit_cgs(&A, r, ldr, o.cgs_variant, &seq));

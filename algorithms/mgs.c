@@ -69,6 +69,9 @@ static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	ret = hyla__sequence_own_tiles(seq, &R);
+	for (int64_t k = 0; k < R.mt && ret == HYLA_SUCCESS; k++) /* R's block rows in their order */
+		for (int64_t p = k; p < R.nt; p++)
+			hyla__prefetch(&R.tiles[k + p * R.mt], 1);
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__gs_begin)(A, r, ldr, &info, seq);
 	if (ret == HYLA_SUCCESS)
@@ -101,10 +104,12 @@ int hyla_smgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
 	int64_t nb = o.nb ? o.nb : hyla__default_nb("mgs", m, n);
-	/* Separate panels (not views): each goes to the GPU when first used. */
+	/* Separate panels (not views), sent to the GPU in order as the first
+	 * tasks run. */
 	hyla_desc A;
 	ret = hyla__desc_register(&A, a, m, n, lda, m, nb < n ? nb : n, sizeof(real_t));
 	if (ret == HYLA_SUCCESS) {
+		hyla__prefetch(A.tiles, A.nt);
 		hyla_sequence seq = {0};
 		ret = hyla__finish_sync(&seq, &A, submit_call(&A, r, ldr, o.mgs_form, &seq));
 	}

@@ -265,6 +265,13 @@ static void release_handle(void *handle)
 	starpu_data_release(handle);
 }
 
+void hyla__prefetch(const starpu_data_handle_t *handles, int64_t count)
+{
+	int node = hyla__views_node(starpu_sched_ctx_get_context());
+	for (int64_t k = 0; node != STARPU_MAIN_RAM && k < count; k++)
+		starpu_data_prefetch_on_node(handles[k], (unsigned)node, 1);
+}
+
 void hyla__write_back(const hyla_desc *d, int64_t i, int64_t j)
 {
 	if (d->borrowed)

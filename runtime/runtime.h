@@ -68,7 +68,7 @@ int hyla__desc_register_output(hyla_desc *d, void *ptr, int64_t m, int64_t n, in
 int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                                    int64_t nb, size_t elsize);
 /* The same for a graph whose first tasks need only the first panels (the
- * Householder QR's): the parent's room on the GPU is made without a copy
+ * Householder QR's, CGS's): the parent's room on the GPU is made without a copy
  * (d->room), and the panels are prefetched into it one by one, the first
  * first. */
 int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
@@ -238,6 +238,10 @@ static inline int64_t hyla__tile_cols(const hyla_desc *d, int64_t j)
 	return j < d->nt - 1 ? d->nb : d->n - j * d->nb;
 }
 
+/* Starts copying the count handles to the GPU of the calling context (none
+ * without one), in that order, behind the transfers the tasks ask for: data
+ * a task will read, sent while the tasks before it run. */
+void hyla__prefetch(const starpu_data_handle_t *handles, int64_t count);
 /* Copies tile (i, j) of d home once the tasks submitted on it so far are
  * done, so that results go back while later tasks still run (asynchronous);
  * not for an application's own handle (d->borrowed), which stays where

@@ -93,6 +93,7 @@ int main(int argc, char **argv)
 		to_float(m, n, a0, m, work_a);
 	else
 		memcpy(work_a, a0, sizeof(double) * (size_t)(m * n));
+	memset(work_r, 0xff, sizeof(double) * (size_t)(n * n)); /* NaNs where R must be zeroed */
 	int info = factor(alg, prec, m, n, work_a, work_r, nb);
 	if (prec == 's') {
 		to_double(m, n, work_a, q, m);
@@ -114,6 +115,10 @@ int main(int argc, char **argv)
 		memcpy(u, work_a, sizeof(double) * (size_t)(m * n));
 		memcpy(mu, work_r, sizeof(double) * (size_t)(n * n));
 	}
+	int lower_zero = 1; /* R's strictly lower triangle, as the routines zero it */
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t i = j + 1; i < n; i++)
+			lower_zero = lower_zero && r[i + j * n] == 0;
 	int unit = umu_info == 0;
 	for (int64_t j = 0; j < n; j++)
 		unit = unit && mu[j + j * n] == 1;
@@ -138,14 +143,14 @@ int main(int argc, char **argv)
 	r[(n - 1) * n] += 1e4 * sqrt((double)n) * tol_resid * fabs(r[0]); /* resid ~ 1e4 tol */
 	sampled &= qr_sampled_errors(m, n, a0, m, q, m, r, n, 4, &s_bad, &junk) == 0;
 	sampled &= s_resid <= tol_resid && s_orth <= tol_orth && s_bad > 100 * tol_resid;
-	int ok = info == 0 && resid <= tol_resid && orth <= tol_orth && rdiff <= tol_r && unit &&
+	int ok = info == 0 && lower_zero && resid <= tol_resid && orth <= tol_orth && rdiff <= tol_r && unit &&
 	         umu_resid <= tol_resid && sampled;
 	printf("%s prec=%c m=%lld n=%lld nb=%lld cond=%.1e info=%d resid=%.2e (tol %.1e) "
 	       "orth=%.2e (tol %.1e) r_vs_lapack=%.2e (tol %.1e) umu_resid=%.2e mu_unit=%s "
-	       "sampled=%.1e/%.1e (wrong R: %.1e) %s\n",
+	       "sampled=%.1e/%.1e (wrong R: %.1e) r_lower_zero=%s %s\n",
 	       algs[alg], prec, (long long)m, (long long)n, (long long)nb, kappa, info, resid,
 	       tol_resid, orth, tol_orth, rdiff, tol_r, umu_resid, unit ? "yes" : "no", s_resid, s_orth,
-	       s_bad, ok ? "pass" : "FAILED");
+	       s_bad, lower_zero ? "yes" : "no", ok ? "pass" : "FAILED");
 	free(a0), free(q), free(r), free(work_a), free(work_r), free(tau), free(u), free(mu);
 	return !ok;
 }
