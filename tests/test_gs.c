@@ -143,8 +143,8 @@ int main(int argc, char **argv)
 	r[(n - 1) * n] += 1e4 * sqrt((double)n) * tol_resid * fabs(r[0]); /* resid ~ 1e4 tol */
 	sampled &= qr_sampled_errors(m, n, a0, m, q, m, r, n, 4, &s_bad, &junk) == 0;
 	sampled &= s_resid <= tol_resid && s_orth <= tol_orth && s_bad > 100 * tol_resid;
-	int ok = info == 0 && lower_zero && resid <= tol_resid && orth <= tol_orth && rdiff <= tol_r && unit &&
-	         umu_resid <= tol_resid && sampled;
+	int ok = info == 0 && lower_zero && resid <= tol_resid && orth <= tol_orth && rdiff <= tol_r &&
+	         unit && umu_resid <= tol_resid && sampled;
 	printf("%s prec=%c m=%lld n=%lld nb=%lld cond=%.1e info=%d resid=%.2e (tol %.1e) "
 	       "orth=%.2e (tol %.1e) r_vs_lapack=%.2e (tol %.1e) umu_resid=%.2e mu_unit=%s "
 	       "sampled=%.1e/%.1e (wrong R: %.1e) r_lower_zero=%s %s\n",
