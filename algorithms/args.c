@@ -1,7 +1,6 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Argument checks the algorithms share. */
 #include "algorithms.h"
-#include <string.h>
 #include "runtime.h"
 
 /* Each argument's check includes the limit of 32-bit BLAS and StarPU 1.3

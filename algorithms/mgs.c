@@ -105,7 +105,7 @@ int hyla_smgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr
 	unsigned outer = hyla__context_enter(&o);
 	int64_t nb = o.nb ? o.nb : hyla__default_nb("mgs", m, n);
 	/* Separate panels (not views), sent to the GPU in order as the first
-	 * tasks run. */
+	 * tasks run (here only: an application's may have tasks pending). */
 	hyla_desc A;
 	ret = hyla__desc_register(&A, a, m, n, lda, m, nb < n ? nb : n, sizeof(real_t));
 	if (ret == HYLA_SUCCESS) {

@@ -240,7 +240,9 @@ static inline int64_t hyla__tile_cols(const hyla_desc *d, int64_t j)
 
 /* Starts copying the count handles to the GPU of the calling context (none
  * without one), in that order, behind the transfers the tasks ask for: data
- * a task will read, sent while the tasks before it run. */
+ * a task will read, sent while the tasks before it run. For handles hyla has
+ * just registered: a prefetch does not wait for tasks already submitted on
+ * the handle (an application's), so it would copy data about to change. */
 void hyla__prefetch(const starpu_data_handle_t *handles, int64_t count);
 /* Copies tile (i, j) of d home once the tasks submitted on it so far are
  * done, so that results go back while later tasks still run (asynchronous);

@@ -1,6 +1,7 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* hyla__clear_lower and its two steps with diagonal blocks of nb
- * (algorithms/clear_lower.c) on sizes that take 0 to 8 threads: the strictly
+ * (algorithms/clear_lower.c) on sizes that take 0, 1, 5 and 8 threads (the
+ * 5 of nb = n with nothing below the block to zero): the strictly
  * lower triangle zero, the rest (diagonal, upper triangle, rows past n of a
  * leading dimension) as it was. */
 #include <stdint.h>
@@ -11,7 +12,7 @@
 static int check(int64_t n, int64_t ldr, size_t elsize, int64_t nb)
 {
 	size_t bytes = (size_t)(ldr * n) * elsize;
-	unsigned char *r = malloc(bytes);
+	unsigned char *r = malloc(bytes ? bytes : 1);
 	if (!r)
 		return 1;
 	for (size_t b = 0; b < bytes; b++)
