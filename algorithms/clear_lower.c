@@ -22,8 +22,8 @@ static void *clear_columns(void *arg)
 	return NULL;
 }
 
-/* A thread for each 16 MB, at most HYLA_CLEAR_THREADS. */
-enum { CLEAR_BYTES_A_THREAD = 1 << 24 };
+/* A thread for each 4 MB, at most HYLA_CLEAR_THREADS. */
+enum { CLEAR_BYTES_A_THREAD = 1 << 22 };
 
 void hyla__clear_start(struct hyla_clear *c, int64_t n, int64_t nb, void *r, int64_t ldr,
                        size_t elsize)

@@ -56,22 +56,43 @@ static int submit_mgs(const hyla_desc *A, const hyla_desc *R, const hyla_desc *G
 	return HYLA_SUCCESS;
 }
 
-/* Submits the factorisation of A (column panels) with R into r (tiles the
- * sequence owns) and the sequence's fence; the wait finds a dependent column
- * (gs_columns.c). */
+/* R's tiles on and above the diagonal, in the caller's r, the sequence's to
+ * unregister, and sent to the GPU by block row, their order; the ones below
+ * are no task's (NULL). */
+static int register_r_upper(hyla_desc *R, real_t *r, int64_t n, int64_t ldr, int64_t nb,
+                            hyla_sequence *seq)
+{
+	int64_t nt = (n + nb - 1) / nb;
+	*R = (hyla_desc){.ptr = (char *)r, .m = n, .n = n, .ld = ldr, .mb = nb, .nb = nb, .mt = nt,
+	                 .nt = nt, .elsize = sizeof(real_t)};
+	if (!(R->tiles = calloc((size_t)(nt * nt), sizeof *R->tiles)))
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld tile handles", (long long)(nt * nt));
+	int ret = HYLA_SUCCESS;
+	for (int64_t k = 0; k < nt && ret == HYLA_SUCCESS; k++)
+		for (int64_t p = k; p < nt && ret == HYLA_SUCCESS; p++) {
+			starpu_data_handle_t *tile = &R->tiles[k + p * nt];
+			starpu_matrix_data_register(tile, STARPU_MAIN_RAM, (uintptr_t)(r + k * nb + p * nb * ldr),
+			                            (uint32_t)ldr, (uint32_t)hyla__tile_rows(R, k),
+			                            (uint32_t)hyla__tile_cols(R, p), sizeof(real_t));
+			ret = hyla__sequence_own(seq, *tile);
+			if (ret == HYLA_SUCCESS)
+				hyla__prefetch(tile, 1);
+		}
+	return ret;
+}
+
+/* Submits the factorisation of A with R's tiles over r (registered here, the
+ * sequence owns them) and the sequence's fence; the wait finds a dependent
+ * column (gs_columns.c). */
 static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form form,
                        hyla_sequence *seq)
 {
 	int64_t n = A->n, nb = A->nb;
-	hyla__clear_lower(n, r, ldr, sizeof(real_t));
+	/* R below its diagonal blocks (no handle's) zeroed while the tasks start. */
+	struct hyla_clear clear;
+	hyla__clear_start(&clear, n, nb, r, ldr, sizeof(real_t));
 	hyla_desc R, G, info = {0};
-	int ret = hyla__desc_register(&R, r, n, n, ldr, nb, nb, sizeof(real_t));
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	ret = hyla__sequence_own_tiles(seq, &R);
-	for (int64_t k = 0; k < R.mt && ret == HYLA_SUCCESS; k++) /* R's block rows in their order */
-		for (int64_t p = k; p < R.nt; p++)
-			hyla__prefetch(&R.tiles[k + p * R.mt], 1);
+	int ret = register_r_upper(&R, r, n, ldr, nb, seq);
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__gs_begin)(A, r, ldr, &info, seq);
 	if (ret == HYLA_SUCCESS)
@@ -84,6 +105,7 @@ static int submit_call(const hyla_desc *A, real_t *r, int64_t ldr, hyla_mgs_form
 	}
 	if (ret == HYLA_SUCCESS)
 		ret = hyla__sequence_fence(seq, A, NULL);
+	hyla__clear_finish(&clear);
 	free(R.tiles), free(info.tiles); /* the handles are the sequence's */
 	return ret;
 }

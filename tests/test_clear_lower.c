@@ -1,7 +1,7 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* hyla__clear_lower and its two steps with diagonal blocks of nb
- * (algorithms/clear_lower.c) on sizes that take 0, 1, 5 and 8 threads (the
- * 5 of nb = n with nothing below the block to zero): the strictly
+ * (algorithms/clear_lower.c) on sizes that take 0, 1, 4 and 8 threads (the
+ * 8 of nb = n with nothing below the block to zero): the strictly
  * lower triangle zero, the rest (diagonal, upper triangle, rows past n of a
  * leading dimension) as it was. */
 #include <stdint.h>
@@ -38,7 +38,8 @@ static int check(int64_t n, int64_t ldr, size_t elsize, int64_t nb)
 int main(void)
 {
 	return check(0, 1, 8, 0) | check(1, 1, 8, 0) | check(7, 9, 4, 0) | check(700, 701, 8, 0) |
-	       check(2100, 2100, 8, 0) | check(3001, 3003, 4, 0) | check(6000, 6000, 8, 0) |
-	       check(7, 9, 4, 3) | check(700, 701, 8, 64) | check(3001, 3003, 4, 256) |
-	       check(6000, 6000, 8, 512) | check(5000, 5001, 8, 5000);
+	       check(1200, 1201, 8, 0) | check(2100, 2100, 8, 0) | check(3001, 3003, 4, 0) |
+	       check(6000, 6000, 8, 0) | check(7, 9, 4, 3) | check(700, 701, 8, 64) |
+	       check(1200, 1201, 8, 128) | check(3001, 3003, 4, 256) | check(6000, 6000, 8, 512) |
+	       check(5000, 5001, 8, 5000);
 }
