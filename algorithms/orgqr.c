@@ -54,12 +54,20 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc 
                         int lookahead, int steps)
 {
 	starpu_data_handle_t t = NULL, next = NULL;
-	int ret = submit_t(A, tau, A->nt - 1, &t);
+	/* The reflectors go to the GPU as the steps come to them, the last
+	 * first, while the earlier steps run; without steps, all of them now. */
+	int ret = HYLA_SUCCESS;
+	for (int64_t j = A->nt - 1; j >= (steps ? A->nt - 1 : 0) && ret == HYLA_SUCCESS; j--)
+		ret = hyla__desc_send_panel(A, j);
+	if (ret == HYLA_SUCCESS)
+		ret = submit_t(A, tau, A->nt - 1, &t);
 	for (int64_t i = A->nt - 1; i >= 0 && ret == HYLA_SUCCESS; i--) {
 		int64_t c0 = i * A->nb;
 		starpu_data_handle_t panel = A(i);
+		if (steps && i > 0)
+			ret = hyla__desc_send_panel(A, i - 1);
 		/* The columns after the reflectors first: the step overwrites the panel. */
-		if (B)
+		if (B && ret == HYLA_SUCCESS)
 			ret = submit_applies(panel, t, w_apply, c0, B, 0, 0, group);
 		if (ret == HYLA_SUCCESS && steps) {
 			int64_t w = i > 0 ? hyla__tile_cols(A, i - 1) : 0;

@@ -63,47 +63,71 @@ static void partition_views(hyla_desc *d)
 }
 
 #ifdef HYLA_WITH_CUDA
-/* The parent's copy on the GPU node with only rows skip * j.. of panel j
- * sent (the host copy then invalid): acquired for writing, so StarPU makes
- * room there without a transfer, and filled by the calling thread. */
-static int upload_below(const hyla_desc *d, unsigned node, int64_t skip)
+/* Rows r0.. of panel j of d (rows r0 = j * skip on) to its copy at dev on
+ * the GPU node, on a stream of its own: tasks already running on the GPU go
+ * on meanwhile. */
+static int copy_below(const hyla_desc *d, unsigned node, char *dev, int64_t ldd, int64_t j,
+                      int64_t skip)
 {
-	if (starpu_data_acquire_on_node(d->parent, (int)node, STARPU_W))
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
-		                  (long long)d->m, (long long)d->n);
-	const struct starpu_matrix_interface *dev = starpu_data_get_interface_on_node(d->parent, node);
-	int device, ret = HYLA_SUCCESS;
+	int64_t r0 = skip * j < d->m ? skip * j : d->m, cols = hyla__tile_cols(d, j);
+	const char *host = d->ptr + (size_t)(j * d->nb * d->ld) * d->elsize;
+	int device, ok;
+	cudaStream_t stream;
 	cudaGetDevice(&device);
 	cudaSetDevice(starpu_memory_node_get_devid(node));
-	for (int64_t j = 0; j < d->nt && ret == HYLA_SUCCESS; j++) {
-		int64_t r0 = skip * j < d->m ? skip * j : d->m, c0 = j * d->nb;
-		int64_t cols = d->n - c0 < d->nb ? d->n - c0 : d->nb;
-		char *to = (char *)dev->ptr + (size_t)(r0 + c0 * (int64_t)dev->ld) * d->elsize;
-		const char *from = d->ptr + (size_t)(r0 + c0 * d->ld) * d->elsize;
-		if (r0 < d->m && cudaMemcpy2D(to, dev->ld * d->elsize, from, (size_t)d->ld * d->elsize,
-		                              (size_t)(d->m - r0) * d->elsize, (size_t)cols,
-		                              cudaMemcpyHostToDevice) != cudaSuccess)
-			ret = HYLA_ERROR(HYLA_ERR_NODEV, "copying the matrix to the GPU failed");
+	ok = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess;
+	if (ok) {
+		ok = r0 == d->m ||
+		     (cudaMemcpy2DAsync(dev + (size_t)r0 * d->elsize, (size_t)ldd * d->elsize,
+		                        host + (size_t)r0 * d->elsize, (size_t)d->ld * d->elsize,
+		                        (size_t)(d->m - r0) * d->elsize, (size_t)cols,
+		                        cudaMemcpyHostToDevice, stream) == cudaSuccess &&
+		      cudaStreamSynchronize(stream) == cudaSuccess);
+		cudaStreamDestroy(stream);
 	}
 	cudaSetDevice(device);
-	starpu_data_release_on_node(d->parent, (int)node);
+	return ok ? HYLA_SUCCESS : HYLA_ERROR(HYLA_ERR_NODEV, "copying the matrix to the GPU failed");
+}
+
+/* handle's copy on the GPU node, acquired there for writing (StarPU makes
+ * room without a transfer, the host's copy then invalid), filled with rows
+ * j * skip.. of the panels j in [first, end) of d. */
+static int send_below(const hyla_desc *d, starpu_data_handle_t handle, unsigned node,
+                      int64_t first, int64_t end, int64_t skip)
+{
+	if (starpu_data_acquire_on_node(handle, (int)node, STARPU_W))
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
+		                  (long long)d->m, (long long)d->n);
+	const struct starpu_matrix_interface *dev = starpu_data_get_interface_on_node(handle, node);
+	int ret = HYLA_SUCCESS;
+	for (int64_t j = first; j < end && ret == HYLA_SUCCESS; j++)
+		ret = copy_below(d, node, (char *)dev->ptr + (size_t)((j - first) * d->nb * (int64_t)dev->ld) *
+		                                                   d->elsize,
+		                 (int64_t)dev->ld, j, skip);
+	starpu_data_release_on_node(handle, (int)node);
 	return ret;
 }
 #endif
 
 enum { WHOLE = -1, STREAMED = -2, OUTPUT = -3 }; /* register_views' skip */
 
-/* Room, not data, on the GPU node for STREAMED and OUTPUT: the panels
- * inherit it, invalid there. Where it cannot be had (StarPU keeps buffers of
- * earlier data there that only its own allocations reclaim), StarPU's own
- * allocation: the whole copy, or for an output the parent acquired there
- * for writing (no transfer). */
+/* The views' room on the GPU node, hyla's (d->room): the panels inherit it,
+ * invalid there. 0 where it cannot be had (StarPU keeps buffers of earlier
+ * data there that only its own allocations reclaim). */
+static int own_room(hyla_desc *d, unsigned node)
+{
+	if ((d->room = starpu_malloc_on_node(node, (size_t)(d->m * d->n) * d->elsize)))
+		starpu_matrix_ptr_register(d->parent, node, d->room, d->room, 0, (uint32_t)d->m);
+	return d->room != 0;
+}
+
+/* Room, not data, on the GPU node for STREAMED and OUTPUT; where hyla's
+ * cannot be had, StarPU's own allocation: the whole copy, or for an output
+ * the parent acquired there for writing (no transfer). */
 static int make_room(hyla_desc *d, unsigned node, int64_t skip)
 {
-	if ((d->room = starpu_malloc_on_node(node, (size_t)(d->m * d->n) * d->elsize))) {
-		starpu_matrix_ptr_register(d->parent, node, d->room, d->room, 0, (uint32_t)d->m);
+	if (own_room(d, node))
 		return HYLA_SUCCESS;
-	}
 	int failed = skip == STREAMED ? starpu_data_fetch_on_node(d->parent, node, 0)
 	                              : starpu_data_acquire_on_node(d->parent, (int)node, STARPU_W);
 	if (!failed && skip == OUTPUT)
@@ -115,7 +139,8 @@ static int make_room(hyla_desc *d, unsigned node, int64_t skip)
 
 /* skip WHOLE: the whole parent to the GPU; STREAMED: room there, the panels
  * prefetched after; OUTPUT: room there alone (its tasks write before they
- * read); else only rows from skip * j on in panel j. */
+ * read); else only rows from skip * j on in panel j: with hyla's room, each
+ * panel when hyla__desc_send_panel says, else all of them now. */
 static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld, int64_t nb,
                           size_t elsize, int64_t skip)
 {
@@ -135,8 +160,8 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 	if (gpu && (skip == STREAMED || skip == OUTPUT))
 		ret = make_room(d, node, skip);
 #ifdef HYLA_WITH_CUDA
-	if (gpu && skip >= 0)
-		ret = upload_below(d, node, skip);
+	if (gpu && skip >= 0 && !own_room(d, node))
+		ret = send_below(d, d->parent, node, 0, d->nt, skip);
 #endif
 	if (ret != HYLA_SUCCESS) { /* the host's copy as it was: a partial one on the GPU stays there */
 		starpu_data_unregister_no_coherency(d->parent);
@@ -146,6 +171,8 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 		return ret;
 	}
 	partition_views(d);
+	if (d->room && skip >= 0)
+		d->send_skip = skip;
 	for (int64_t j = 0; d->room && skip == STREAMED && j < d->nt; j++)
 		starpu_data_prefetch_on_node(d->tiles[j], node, 1);
 	return HYLA_SUCCESS;
@@ -173,6 +200,16 @@ int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n
                                    int64_t nb, size_t elsize)
 {
 	return register_views(d, ptr, m, n, ld, nb, elsize, nb);
+}
+
+int hyla__desc_send_panel(const hyla_desc *d, int64_t j)
+{
+#ifdef HYLA_WITH_CUDA
+	if (d->send_skip)
+		return send_below(d, d->tiles[j], (unsigned)d->node, j, j + 1, d->send_skip);
+#endif
+	(void)j;
+	return HYLA_SUCCESS;
 }
 
 int hyla__desc_wrap(hyla_desc *d, starpu_data_handle_t handle, int64_t nb)

@@ -47,6 +47,8 @@ typedef struct hyla_desc {
 	uintptr_t room;              /* the views' room on the GPU if hyla made it, or 0 */
 	int borrowed;                /* parent is the application's: given back, not unregistered */
 	int scratch;                 /* its contents never go home (nor come from there) */
+	int64_t send_skip;           /* reflectors: panel j's rows from send_skip * j on wait for
+	                                hyla__desc_send_panel (0: none wait) */
 } hyla_desc;
 
 int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
@@ -64,9 +66,12 @@ int hyla__desc_register_output(hyla_desc *d, void *ptr, int64_t m, int64_t n, in
 /* The same for Q's formation (dorgqr) over reflectors in panel j's rows from
  * j nb on: only those go to the GPU (R above them, which Q overwrites
  * unread, stays behind: half of a square matrix's bus traffic); the tasks
- * must write the rows above before they read them. */
+ * must write the rows above before they read them. Panel j goes there when
+ * hyla__desc_send_panel(d, j) is called, before any task on it is submitted
+ * (the calling thread copies while the tasks submitted before run). */
 int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                                    int64_t nb, size_t elsize);
+int hyla__desc_send_panel(const hyla_desc *d, int64_t j);
 /* The same for a graph whose first tasks need only the first panels (the
  * Householder QR's, CGS's): the parent's room on the GPU is made without a copy
  * (d->room), and the panels are prefetched into it one by one, the first
