@@ -32,7 +32,7 @@ static int submit_shifted(const hyla_desc *A, const real_t *tau, const hyla_opti
 		ret = TYPED(hyla__insert_orghr_shift)(given, shifted.tiles, (int)shifted.mt, A->tiles,
 		                                      (int)A->nt);
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__orgqr_submit)(A, NULL, &shifted, o, seq);
+		ret = TYPED(hyla__orgqr_submit)(A, NULL, &shifted, o, 0, seq);
 	hyla__desc_unregister_submit(&shifted);
 	return ret;
 }

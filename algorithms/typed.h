@@ -27,9 +27,12 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 
 /* Submits Q of the reflectors in A (column-panel views, k = A->n) and the
  * columns after them in B (or NULL), with tau's tiles (A->nb scalars each,
- * R), update tasks as o says, and the sequence's fence. */
+ * R), update tasks as o says, and the sequence's fence. home: the caller
+ * waits for Q in the host's memory (A hyla's own registration), so Q may go
+ * home by parts while the rest is formed, the calling thread waiting
+ * between the parts' submissions. */
 int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla_desc *tau,
-                              const hyla_options *o, hyla_sequence *seq);
+                              const hyla_options *o, int home, hyla_sequence *seq);
 
 /* Submits C = Q C (dormqr's product, left, no transpose) with the reflectors
  * in V (column panels, as dgeqrf leaves them but offset rows down: panel

@@ -262,6 +262,13 @@ void TYPED(hyla__larft_host)(int rows, int w, const real_t *v, int ldv, const re
                              real_t *t, int ldt);
 int TYPED(hyla__insert_orgqr_form)(starpu_data_handle_t panel, starpu_data_handle_t t,
                                    starpu_data_handle_t w, int64_t c0, int priority);
+/* hyla_task_dorgqr_step at a priority, and without the form (form 0):
+ * panel's block reflector on the later panels and prev's T, panel read only. */
+int TYPED(hyla__insert_orgqr_step)(starpu_data_handle_t panel, starpu_data_handle_t t,
+                                   starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
+                                   starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
+                                   starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
+                                   int nlater, int64_t c0, int form, int priority);
 
 /* Q of the Hessenberg reduction (algorithms/orghr.c). LAPACK dorghr's
  * first step on the n-by-n a (0-based columns): columns [ilo, ihi) get the

@@ -19,6 +19,7 @@ struct householder_args {
 	int c0;       /* the first row of the panel's reflectors (the tail's first row) */
 	int trans;    /* larfb: apply the block reflector transposed */
 	int has_prev; /* orgqr step: the previous panel's T to form too */
+	int no_form;  /* orgqr step: the apply (and that T) alone */
 	int count;    /* geqrf head: the panels of reflectors */
 };
 

@@ -193,14 +193,15 @@ static struct starpu_perfmodel apply_model = {
 	.footprint = hyla__size_footprint,
 };
 
-/* A step's: the apply's rows x (the later panels' columns + its own) x
- * the width. */
+/* A step's: the apply's rows x (the later panels' columns + its own, if
+ * it forms them) x the width. */
 static size_t step_size(struct starpu_task *task, unsigned impl)
 {
 	(void)impl;
-	int has_prev = hyla__householder_args(task->cl_arg)->has_prev;
+	const struct householder_args *arg = hyla__householder_args(task->cl_arg);
 	size_t w = starpu_matrix_get_ny(STARPU_TASK_GET_HANDLE(task, F_A));
-	return hyla__panel_rows(task) * (hyla__cols_from(task, (unsigned)later_index(has_prev)) + w) * w;
+	return hyla__panel_rows(task) *
+	       (hyla__cols_from(task, (unsigned)later_index(arg->has_prev)) + (arg->no_form ? 0 : w)) * w;
 }
 
 static struct starpu_perfmodel step_model = {
@@ -304,8 +305,9 @@ static void step_cpu(void *buffers[], void *cl_arg)
 	if (u.cols)
 		LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', 'N', 'F', 'C', u.rows, u.cols, u.nb, u.v, u.ldv,
 		                    u.t, u.ldt, u.c, u.ldc, u.wa, u.cols);
-	form_host(MAT(buffers[F_A]), ROWS(buffers[F_A]), u.nb, u.ldv, c0, u.t, u.ldt,
-	          (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]));
+	if (!arg->no_form)
+		form_host(MAT(buffers[F_A]), ROWS(buffers[F_A]), u.nb, u.ldv, c0, u.t, u.ldt,
+		          (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]));
 }
 
 #ifdef HYLA_WITH_CUDA
@@ -324,8 +326,9 @@ static void step_cuda(void *buffers[], void *cl_arg)
 	if (u.cols)
 		TYPED(hyla__cublas_larfb)(h, 0, u.rows, u.nb, u.cols, u.v, u.ldv, u.t, u.ldt, u.c, u.ldc,
 		                          u.wa);
-	form_cublas(h, MAT(buffers[F_A]), ROWS(buffers[F_A]), u.nb, u.ldv, c0, u.t, u.ldt,
-	            (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]));
+	if (!arg->no_form)
+		form_cublas(h, MAT(buffers[F_A]), ROWS(buffers[F_A]), u.nb, u.ldv, c0, u.t, u.ldt,
+		            (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]));
 	if (has_prev)
 		hyla__side_join();
 }
@@ -399,19 +402,11 @@ int TYPED(hyla__insert_orgqr_form)(starpu_data_handle_t panel, starpu_data_handl
 		.priority = priority});
 }
 
-#ifdef HYLA_PREC_D
-int hyla_task_dorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
-                          starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
-                          starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
-                          starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
-                          int nlater, int64_t c0)
-#else
-int hyla_task_sorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
-                          starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
-                          starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
-                          starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
-                          int nlater, int64_t c0)
-#endif
+int TYPED(hyla__insert_orgqr_step)(starpu_data_handle_t panel, starpu_data_handle_t t,
+                                   starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
+                                   starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
+                                   starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
+                                   int nlater, int64_t c0, int form, int priority)
 {
 	int has_prev = prev != NULL, first = later_index(has_prev);
 	if (has_prev != (prev_tau != NULL) || has_prev != (prev_t != NULL))
@@ -424,7 +419,7 @@ int hyla_task_sorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
 	if (!descr)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a %s task", step_cl.name);
-	descr[F_A] = (struct starpu_data_descr){panel, STARPU_RW};
+	descr[F_A] = (struct starpu_data_descr){panel, form ? STARPU_RW : STARPU_R};
 	descr[F_T] = (struct starpu_data_descr){t, STARPU_R};
 	descr[F_W] = (struct starpu_data_descr){w_form, STARPU_SCRATCH};
 	descr[S_WA] = (struct starpu_data_descr){w_apply, STARPU_SCRATCH};
@@ -439,10 +434,28 @@ int hyla_task_sorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
 		cols += starpu_matrix_get_ny(later[p]);
 	}
 	double rows = (double)starpu_matrix_get_nx(panel) - (double)c0, nb = starpu_matrix_get_ny(panel);
-	struct householder_args arg = {.c0 = (int)c0, .has_prev = has_prev};
+	struct householder_args arg = {.c0 = (int)c0, .has_prev = has_prev, .no_form = !form};
 	int ret = hyla__submit(&(struct hyla_task){
 		.cl = &step_cl, .data = descr, .ndata = count, .arg = &arg, .arg_size = sizeof arg,
-		.priority = STARPU_MAX_PRIO, .flops = 4 * rows * (cols + nb) * nb});
+		.priority = priority, .flops = 4 * rows * (cols + (form ? nb : 0)) * nb});
 	free(descr);
 	return ret;
+}
+
+#ifdef HYLA_PREC_D
+int hyla_task_dorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
+                          starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
+                          starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
+                          starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
+                          int nlater, int64_t c0)
+#else
+int hyla_task_sorgqr_step(starpu_data_handle_t panel, starpu_data_handle_t t,
+                          starpu_data_handle_t w_form, starpu_data_handle_t w_apply,
+                          starpu_data_handle_t prev, starpu_data_handle_t prev_tau,
+                          starpu_data_handle_t prev_t, const starpu_data_handle_t *later,
+                          int nlater, int64_t c0)
+#endif
+{
+	return TYPED(hyla__insert_orgqr_step)(panel, t, w_form, w_apply, prev, prev_tau, prev_t, later,
+	                                      nlater, c0, 1, STARPU_MAX_PRIO);
 }
