@@ -51,7 +51,7 @@ int hyla_sorghr(int64_t n, int64_t ilo, int64_t ihi, float *a, int64_t lda, cons
 		ret = hyla__options_check(opts, 7, &o);
 	if (ret != HYLA_SUCCESS || n == 0 || (ret = hyla__ensure_init()) != HYLA_SUCCESS)
 		return ret;
-	TYPED(hyla__orghr_shift)(n, ilo, ihi, a, lda);
+	TYPED(hyla__orghr_shift)(n, ilo, ihi, a, lda, 1);
 	int64_t nh = ihi - ilo;
 	if (nh == 0)
 		return HYLA_SUCCESS;

@@ -272,9 +272,12 @@ int TYPED(hyla__insert_orgqr_step)(starpu_data_handle_t panel, starpu_data_handl
 
 /* Q of the Hessenberg reduction (algorithms/orghr.c). LAPACK dorghr's
  * first step on the n-by-n a (0-based columns): columns [ilo, ihi) get the
- * reflectors of the columns before them, zero outside rows (j, ihi); the
- * other columns become the identity's. */
-void TYPED(hyla__orghr_shift)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda);
+ * reflectors of the columns before them in rows (j, ihi), zero outside rows
+ * [ilo, ihi) (rows [ilo, j] as they were: dorgqr's Q of the block [ilo,
+ * ihi) overwrites them); the other columns become the identity's. threads:
+ * on threads when large (the calling thread alone where 0). */
+void TYPED(hyla__orghr_shift)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, int64_t lda,
+                              int threads);
 /* The same with ilo = 1, ihi = n as a CPU task on the npanels panels (RW,
  * contiguous), which also writes (0, tau) into the nshifted tiles (W) of
  * the shifted tau; tau: a vector of n-1 (R), NULL for n = 1. */

@@ -150,6 +150,8 @@ int main(int argc, char **argv)
 	}
 	all_d();
 	all_s();
+	if (!strcmp(argv[1], "hyla")) /* above the crossover: orghr's shift on threads */
+		hessenberg_d(1600, 3, 1550, 15);
 	pthread_t threads[4];
 	for (size_t i = 0; i < 4; i++)
 		pthread_create(&threads[i], NULL, caller, (void *)i);
