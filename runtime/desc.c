@@ -110,6 +110,7 @@ static int send_below(const hyla_desc *d, starpu_data_handle_t handle, unsigned 
 #endif
 
 enum { WHOLE = -1, STREAMED = -2, OUTPUT = -3 }; /* register_views' skip */
+enum { SENT_BY_PANEL_BYTES = 64 << 20 };            /* reflectors sent by panel from this size */
 
 /* The views' room on the GPU node, hyla's (d->room): the panels inherit it,
  * invalid there. 0 where it cannot be had (StarPU keeps buffers of earlier
@@ -139,8 +140,9 @@ static int make_room(hyla_desc *d, unsigned node, int64_t skip)
 
 /* skip WHOLE: the whole parent to the GPU; STREAMED: room there, the panels
  * prefetched after; OUTPUT: room there alone (its tasks write before they
- * read); else only rows from skip * j on in panel j: with hyla's room, each
- * panel when hyla__desc_send_panel says, else all of them now. */
+ * read); else only rows from skip * j on in panel j: for a large matrix
+ * with hyla's room, each panel when hyla__desc_send_panel says, else all of
+ * them now. */
 static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld, int64_t nb,
                           size_t elsize, int64_t skip)
 {
@@ -160,7 +162,11 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 	if (gpu && (skip == STREAMED || skip == OUTPUT))
 		ret = make_room(d, node, skip);
 #ifdef HYLA_WITH_CUDA
-	if (gpu && skip >= 0 && !own_room(d, node))
+	/* Reflectors of a small matrix all at once: sent by panel, each send's
+	 * own costs outweigh the overlap (H100, orgqr 2000 in four pairs: 4.6-4.7
+	 * ms whole, 4.6-5.8 ms by panel). */
+	int by_panel = (double)m * (double)n * (double)elsize >= SENT_BY_PANEL_BYTES;
+	if (gpu && skip >= 0 && !(by_panel && own_room(d, node)))
 		ret = send_below(d, d->parent, node, 0, d->nt, skip);
 #endif
 	if (ret != HYLA_SUCCESS) { /* the host's copy as it was: a partial one on the GPU stays there */

@@ -66,9 +66,11 @@ int hyla__desc_register_output(hyla_desc *d, void *ptr, int64_t m, int64_t n, in
 /* The same for Q's formation (dorgqr) over reflectors in panel j's rows from
  * j nb on: only those go to the GPU (R above them, which Q overwrites
  * unread, stays behind: half of a square matrix's bus traffic); the tasks
- * must write the rows above before they read them. Panel j goes there when
- * hyla__desc_send_panel(d, j) is called, before any task on it is submitted
- * (the calling thread copies while the tasks submitted before run). */
+ * must write the rows above before they read them. For a large matrix panel
+ * j goes there when hyla__desc_send_panel(d, j) is called, before any task
+ * on it is submitted (the calling thread copies while the tasks submitted
+ * before run); a small one goes whole now, hyla__desc_send_panel then a
+ * no-op. */
 int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                                    int64_t nb, size_t elsize);
 int hyla__desc_send_panel(const hyla_desc *d, int64_t j);
