@@ -10,7 +10,9 @@
  *                the models say so), in groups (hyla__update_group);
  *   form(i)      the panel's own columns of Q;
  * with a GPU, apply(i) on the first set, form(i) and t(i - 1) in one step
- * task, t(i - 1) on a second stream. */
+ * task, t(i - 1) on a second stream. With a GPU and Q wanted in the host's
+ * memory, large matrices go by groups of panels, each going home while the
+ * GPU forms the next (submit_orgqr_groups). */
 #include <stdlib.h>
 #include "algorithms.h"
 #include "codelets.h"
@@ -22,7 +24,8 @@
 #define A(k) hyla__tile(A, 0, k)
 #define A_FROM(k) (&A->tiles[k])
 
-/* submit_orgqr_groups: 4 groups of at least 3 panels. H100, orgqr with Q
+/* submit_orgqr_groups: 4 groups (the last one smaller) from 12 panels on.
+ * H100, orgqr with Q
  * going home, one pass against 4 groups: 8000 (nb 512) 0.036-0.039 s
  * against 0.032-0.034 s (8 groups 0.035-0.038 s), 16384 0.197 s against
  * 0.162 s; 4000 (2 panels a group) 0.0105-0.0109 s against 0.0107-0.0114 s. */
@@ -60,17 +63,15 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc 
                         int lookahead, int steps)
 {
 	starpu_data_handle_t t = NULL, next = NULL;
-	/* The reflectors go to the GPU as the steps come to them, the last
-	 * first, while the earlier steps run; without steps, all of them now. */
-	int ret = HYLA_SUCCESS;
-	for (int64_t j = A->nt - 1; j >= (steps ? A->nt - 1 : 0) && ret == HYLA_SUCCESS; j--)
-		ret = hyla__desc_send_panel(A, j);
+	/* The reflectors go to the GPU as the tasks come to them, the last
+	 * first, while the earlier tasks run. */
+	int ret = hyla__desc_send_panel(A, A->nt - 1);
 	if (ret == HYLA_SUCCESS)
 		ret = submit_t(A, tau, A->nt - 1, &t);
 	for (int64_t i = A->nt - 1; i >= 0 && ret == HYLA_SUCCESS; i--) {
 		int64_t c0 = i * A->nb;
 		starpu_data_handle_t panel = A(i);
-		if (steps && i > 0)
+		if (i > 0) /* panel i - 1: its T is made in this round */
 			ret = hyla__desc_send_panel(A, i - 1);
 		/* The columns after the reflectors first: the step overwrites the panel. */
 		if (B && ret == HYLA_SUCCESS)
@@ -103,8 +104,8 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc 
  * views' node valid). */
 static void wait_written(const hyla_desc *A, starpu_data_handle_t panel)
 {
-	starpu_data_acquire_on_node(panel, A->node, STARPU_R);
-	starpu_data_release_on_node(panel, A->node);
+	if (starpu_data_acquire_on_node(panel, A->node, STARPU_R) == 0)
+		starpu_data_release_on_node(panel, A->node);
 }
 
 /* With a GPU, no columns after the reflectors and Q wanted home before the

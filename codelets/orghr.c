@@ -56,8 +56,8 @@ void TYPED(hyla__orghr_shift)(int64_t n, int64_t ilo, int64_t ihi, real_t *a, in
 	for (int t = 0; t < parts; t++) {
 		/* The columns from first on hold (parts - t) / parts of the area. */
 		int64_t end = t + 1 == parts ? ihi : ihi - (int64_t)(nh * sqrt(1 - (t + 1.0) / parts));
-		const real_t *from = a + (first - 1) * lda + first + 1;
-		if (t > 0 && first < ihi) { /* column first - 1 is part t - 1's */
+		const real_t *from = first < ihi ? a + (first - 1) * lda + first + 1 : NULL;
+		if (t > 0 && from) { /* column first - 1 is part t - 1's */
 			memcpy(saved + t * nh, from, sizeof *saved * (size_t)(ihi - 1 - first));
 			from = saved + t * nh;
 		}

@@ -257,8 +257,9 @@ static struct starpu_codelet form_cl = {
 };
 
 /* A step of the Q formation (panel i at column c0 > 0): the panel's block
- * reflector on the later panels, then the panel's own columns, and the
- * previous panel's T for the next step. */
+ * reflector on the later panels, then the panel's own columns (unless
+ * no_form: the panel then read only), and the previous panel's T for the
+ * next step. */
 struct step_view {
 	int cols; /* of the later panels */
 	int rows, nb, ldv, ldt, ldc;
