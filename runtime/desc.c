@@ -63,11 +63,37 @@ static void partition_views(hyla_desc *d)
 }
 
 #ifdef HYLA_WITH_CUDA
+/* Rows r0.. of panel j of d (rows r0 = j * skip on) to its copy at dev on
+ * the GPU node, on a stream of its own: tasks already running on the GPU go
+ * on meanwhile. */
+static int copy_below(const hyla_desc *d, unsigned node, char *dev, int64_t ldd, int64_t j,
+                      int64_t skip)
+{
+	int64_t r0 = skip * j < d->m ? skip * j : d->m, cols = hyla__tile_cols(d, j);
+	const char *host = d->ptr + (size_t)(j * d->nb * d->ld) * d->elsize;
+	int device, ok;
+	cudaStream_t stream;
+	cudaGetDevice(&device);
+	cudaSetDevice(starpu_memory_node_get_devid(node));
+	ok = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess;
+	if (ok) {
+		ok = r0 == d->m ||
+		     (cudaMemcpy2DAsync(dev + (size_t)r0 * d->elsize, (size_t)ldd * d->elsize,
+		                        host + (size_t)r0 * d->elsize, (size_t)d->ld * d->elsize,
+		                        (size_t)(d->m - r0) * d->elsize, (size_t)cols,
+		                        cudaMemcpyHostToDevice, stream) == cudaSuccess &&
+		      cudaStreamSynchronize(stream) == cudaSuccess);
+		cudaStreamDestroy(stream);
+	}
+	cudaSetDevice(device);
+	return ok ? HYLA_SUCCESS
+	          : HYLA_ERROR(HYLA_ERR_NODEV, "copying the reflectors to the GPU failed");
+}
+
 /* handle's copy on the GPU node, acquired there for writing (StarPU makes
  * room without a transfer, the host's copy then invalid), filled with rows
- * j * skip.. of the panels j in [first, end) of d, on a stream of its own:
- * tasks already running on the GPU go on meanwhile. A failed copy leaves
- * the GPU's copy, the valid one, part garbage: the call fails. */
+ * j * skip.. of the panels j in [first, end) of d. A failed copy leaves the
+ * GPU's copy, the valid one, part garbage: the call fails. */
 static int send_below(const hyla_desc *d, starpu_data_handle_t handle, unsigned node,
                       int64_t first, int64_t end, int64_t skip)
 {
@@ -75,29 +101,13 @@ static int send_below(const hyla_desc *d, starpu_data_handle_t handle, unsigned 
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
 		                  (long long)d->m, (long long)d->n);
 	const struct starpu_matrix_interface *dev = starpu_data_get_interface_on_node(handle, node);
-	size_t ldd = dev->ld * d->elsize, ldh = (size_t)d->ld * d->elsize;
-	int device, ok;
-	cudaStream_t stream;
-	cudaGetDevice(&device);
-	cudaSetDevice(starpu_memory_node_get_devid(node));
-	ok = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess;
-	for (int64_t j = first; ok && j < end; j++) {
-		int64_t r0 = skip * j < d->m ? skip * j : d->m;
-		char *to = (char *)dev->ptr + (size_t)(j - first) * (size_t)d->nb * ldd;
-		const char *from = d->ptr + (size_t)(j * d->nb) * ldh;
-		ok = r0 == d->m || cudaMemcpy2DAsync(to + (size_t)r0 * d->elsize, ldd,
-		                                     from + (size_t)r0 * d->elsize, ldh,
-		                                     (size_t)(d->m - r0) * d->elsize,
-		                                     (size_t)hyla__tile_cols(d, j), cudaMemcpyHostToDevice,
-		                                     stream) == cudaSuccess;
-	}
-	if (ok)
-		ok = cudaStreamSynchronize(stream) == cudaSuccess;
-	cudaStreamDestroy(stream);
-	cudaSetDevice(device);
+	int ret = HYLA_SUCCESS;
+	for (int64_t j = first; j < end && ret == HYLA_SUCCESS; j++)
+		ret = copy_below(d, node, (char *)dev->ptr + (size_t)((j - first) * d->nb * (int64_t)dev->ld) *
+		                                                   d->elsize,
+		                 (int64_t)dev->ld, j, skip);
 	starpu_data_release_on_node(handle, (int)node);
-	return ok ? HYLA_SUCCESS
-	          : HYLA_ERROR(HYLA_ERR_NODEV, "copying the reflectors to the GPU failed");
+	return ret;
 }
 #endif
 
