@@ -25,10 +25,10 @@
 #define A_FROM(k) (&A->tiles[k])
 
 /* submit_orgqr_groups: 4 groups (the last one smaller) from 12 panels on.
- * H100, orgqr with Q
- * going home, one pass against 4 groups: 8000 (nb 512) 0.036-0.039 s
- * against 0.032-0.034 s (8 groups 0.035-0.038 s), 16384 0.197 s against
- * 0.162 s; 4000 (2 panels a group) 0.0105-0.0109 s against 0.0107-0.0114 s. */
+ * H100, orgqr with Q going home, one pass against 4 groups: 8000 (nb 512)
+ * 0.036-0.039 s against 0.032-0.034 s (8 groups 0.035-0.038 s), 16384
+ * 0.197 s against 0.162 s; 4000 (2 panels a group) 0.0105-0.0109 s against
+ * 0.0107-0.0114 s. */
 enum { ORGQR_GROUPS = 4, ORGQR_GROUP_PANELS = 3 };
 
 /* apply(panel, ...) on the panels [first, d->nt) of d in groups, the first
