@@ -57,6 +57,9 @@ int hyla__async_done(struct hyla_sequence *seq, const hyla_options *o, unsigned 
 /* The default block size of routine (as hyla_options_defaults names it) on
  * an m-by-n matrix for the workers of the calling thread's context. */
 int64_t hyla__default_nb(const char *routine, int64_t m, int64_t n);
+/* The Hessenberg reduction's nb for an n-by-n block: o's, else the default
+ * for o's panel variant and the workers. */
+int64_t hyla__gehrd_nb(const hyla_options *o, int64_t n);
 /* The columns per trailing-update task for an n-column matrix: o's, or
  * the default ($HYLA_UPDATE_WIDTH, else per machine); at most n. */
 int64_t hyla__update_width(const hyla_options *o, int64_t n);

@@ -69,6 +69,15 @@ static int64_t gehrd_nb(int64_t m, int64_t n)
 	return hyla_ncuda() > 0 ? 96 : 32;
 }
 
+int64_t hyla__gehrd_nb(const hyla_options *o, int64_t n)
+{
+	if (o->nb)
+		return o->nb;
+	/* The split panel with a GPU is a task a panel whose work on its core
+	 * grows with nb (H200, n = 8000: nb 32 1.19 s, 48 1.32 s, 64 1.59 s). */
+	return o->gehrd_panel == HYLA_PANEL_CPU && hyla_ncuda() > 0 ? 32 : gehrd_nb(n, n);
+}
+
 static int64_t update_width(int64_t n)
 {
 	/* H100, n = 8000, against 512: hr_reduce 0.90 s (0.96), tridiag 1.00 s (1.05),
@@ -178,7 +187,7 @@ int hyla_options_defaults(const char *routine, int64_t m, int64_t n, hyla_option
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
 	if (opts->nb == 0)
-		opts->nb = hyla__default_nb(routine, m, n);
+		opts->nb = !strcmp(routine, "gehrd") ? hyla__gehrd_nb(opts, n) : hyla__default_nb(routine, m, n);
 	if (opts->update_width == 0)
 		opts->update_width = update_width(n);
 	hyla__context_leave(&o, outer);

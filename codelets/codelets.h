@@ -35,7 +35,8 @@ int TYPED(hyla__insert_cgs_vector)(starpu_data_handle_t q, starpu_data_handle_t 
  * and the panel's scratch are public: include/hyla_codelets.h).
  * Tomov, Nath and Dongarra's split panel (codelets/gehrd_split.c): the column loop on the
  * CPU, one task per column, each column's GEMV as tasks over the trailing
- * matrix. A panel's handles: its column panel (RW), a snapshot of it (n-by-nb),
+ * matrix; or, with a GPU, the panel as one task that does both. A panel's
+ * handles: its column panel (RW), a snapshot of it (n-by-nb),
  * Y, T, tau, the explicit V as for the fused panel (hyla_task_dgehrd_panel),
  * v_j (vector of n), beta of the last reflector (vector of 1). */
 struct hyla_split_panel {
@@ -57,6 +58,15 @@ int TYPED(hyla__insert_gehrd_column)(const struct hyla_split_panel *p, int j,
 int TYPED(hyla__insert_gehrd_gemv)(const struct hyla_split_panel *p, int j, starpu_data_handle_t part,
                                    const starpu_data_handle_t *panels, int npanels, int64_t first,
                                    int own, unsigned long long where);
+/* The whole split panel as one task on a CUDA worker (the column loop on its
+ * core, the GEMVs on its GPU, one synchronisation a column): Y, T, V, tau
+ * (W), panels[0] the panel (RW), then the trailing ones (R), contiguous;
+ * host: hyla__gehrd_split_host(n, nb) bytes of pinned memory no other task
+ * uses meanwhile. HYLA_ERR_NODEV without CUDA. */
+int TYPED(hyla__insert_gehrd_split_panel)(const struct hyla_split_panel *p,
+                                          const starpu_data_handle_t *panels, int npanels,
+                                          real_t *host);
+size_t TYPED(hyla__gehrd_split_host)(int64_t n, int64_t nb);
 /* hyla_task_dgehrd_update for the split panel's updates: no model, where
  * as for the GEMVs. */
 int TYPED(hyla__insert_gehrd_split_update)(starpu_data_handle_t v, starpu_data_handle_t t,

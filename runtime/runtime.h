@@ -346,6 +346,9 @@ int hyla__sequence_finish(hyla_sequence *seq, int (*fn)(void *arg), void *arg);
  * StarPU would pin what it allocates, one buffer after another, with a GPU
  * present; from 256 KiB on, its pages made at once), or NULL. */
 void *hyla__sequence_malloc(hyla_sequence *seq, size_t bytes);
+/* bytes of pinned host memory (page-locked where a GPU is) the wait frees:
+ * host memory a call's GPU tasks copy to and from, or NULL. */
+void *hyla__sequence_pinned(hyla_sequence *seq, size_t bytes);
 /* A vector handle on len elements of elsize bytes at host memory at. */
 starpu_data_handle_t hyla__host_vector(void *at, size_t len, size_t elsize);
 

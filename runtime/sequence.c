@@ -111,6 +111,34 @@ void *hyla__sequence_malloc(hyla_sequence *seq, size_t bytes)
 	return at;
 }
 
+struct pinned {
+	void *at;
+	size_t bytes;
+};
+
+static int unpin(void *arg)
+{
+	const struct pinned *m = arg;
+	starpu_free_flags(m->at, m->bytes, STARPU_MALLOC_PINNED);
+	return 0;
+}
+
+void *hyla__sequence_pinned(hyla_sequence *seq, size_t bytes)
+{
+	struct pinned *m = malloc(sizeof *m);
+	void *at = NULL;
+	if (!m || starpu_malloc_flags(&at, bytes, STARPU_MALLOC_PINNED) != 0) {
+		free(m);
+		return NULL;
+	}
+	*m = (struct pinned){at, bytes};
+	if (hyla__sequence_finish(seq, unpin, m) != HYLA_SUCCESS) { /* it freed m */
+		starpu_free_flags(at, bytes, STARPU_MALLOC_PINNED);
+		return NULL;
+	}
+	return at;
+}
+
 starpu_data_handle_t hyla__host_vector(void *at, size_t len, size_t elsize)
 {
 	starpu_data_handle_t h;
