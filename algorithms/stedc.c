@@ -19,9 +19,13 @@
 #include "typed.h"
 
 /* A block of one panel, or of at most eight panels and LEAF_MAX rows, is a
- * leaf (narrow panels, as tests ask for, make deep trees). A merge's roots
- * go to at most MAX_SHARES tasks of at least SHARE_ROOTS each. */
+ * leaf (narrow panels, as tests ask for, make deep trees). The values alone
+ * take panels of at most LEAF_VALUES: a leaf's dstedc costs L^3, its merges
+ * K^2 (H200, eigh 8000: leaves of 500 rows took 0.25 s of the cores' time).
+ * A merge's roots go to at most MAX_SHARES tasks of at least SHARE_ROOTS
+ * each. */
 #define LEAF_MAX 512
+#define LEAF_VALUES 128
 #define SHARE_ROOTS 256
 #define MAX_SHARES 32
 
@@ -48,7 +52,9 @@ static void node_release(struct node *nd)
 static int merge(const struct dc *dc, int64_t s, const struct node kids[2], const hyla_desc *state,
                  const hyla_desc *z)
 {
-	int64_t K = state->n, shares = (K + SHARE_ROOTS - 1) / SHARE_ROOTS;
+	/* With a GPU all the roots at once there (codelets/cuda/secular.cu). */
+	int gpu = hyla_ncuda() > 0;
+	int64_t K = state->n, shares = gpu ? 1 : (K + SHARE_ROOTS - 1) / SHARE_ROOTS;
 	shares = shares < MAX_SHARES ? shares : MAX_SHARES;
 	size_t plan_bytes = TYPED(hyla__dc_plan_bytes)(K);
 	size_t share_len = TYPED(hyla__dc_share_len)(K, (K + shares - 1) / shares);
@@ -64,7 +70,7 @@ static int merge(const struct dc *dc, int64_t s, const struct node kids[2], cons
 	for (int c = 0; c < shares && ret == HYLA_SUCCESS; c++) {
 		share[c] = hyla__host_vector(mem + plan_bytes + sizeof(real_t) * share_len * (size_t)c,
 		                       share_len, sizeof(real_t));
-		ret = TYPED(hyla__insert_dc_roots)(plan, share[c], s, c, (int)shares, dc->seq);
+		ret = TYPED(hyla__insert_dc_roots)(plan, share[c], s, c, (int)shares, gpu, dc->seq);
 	}
 	if (ret == HYLA_SUCCESS && z)
 		ret = hyla__desc_register(&u, umem, K, K, K, K, state->nb, sizeof(real_t));
@@ -94,7 +100,7 @@ static int submit_node(const struct dc *dc, int64_t s, int64_t e, int top, struc
 	const hyla_desc *z = top ? dc->z : dc->z ? &nd->z : NULL;
 	if (ret != HYLA_SUCCESS)
 		return ret;
-	if (panels == 1 || (panels <= 8 && K <= LEAF_MAX))
+	if (panels == 1 || (panels <= 8 && K <= (dc->z ? LEAF_MAX : LEAF_VALUES)))
 		return TYPED(hyla__insert_dc_leaf)(dc->tri, s, &nd->state, z, dc->seq);
 	struct node kids[2] = {0};
 	int64_t m = s + panels / 2 * dc->w;
@@ -110,6 +116,8 @@ static int submit_node(const struct dc *dc, int64_t s, int64_t e, int top, struc
 int TYPED(hyla__stedc_submit)(const hyla_desc *d, const hyla_desc *e, starpu_data_handle_t scale,
                               const hyla_desc *z, int64_t w, hyla_sequence *seq)
 {
+	if (!z && w > LEAF_VALUES)
+		w = LEAF_VALUES;
 	struct dc dc = {hyla__workspace_vector(2 * d->m, sizeof(real_t)), z, w, seq};
 	struct node top = {0};
 	int ret = TYPED(hyla__insert_dc_scale)(d, e, dc.tri);

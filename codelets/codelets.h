@@ -155,7 +155,8 @@ int TYPED(hyla__insert_syevd_prepare)(const hyla_desc *a, char uplo, int mirror,
  * dc_plan: the merge of the blocks first (from row s) and second (R) into
  * plan (W, a vector of hyla__dc_plan_bytes(K) bytes, K the merged size).
  * dc_roots: share index of shares (W, a vector of hyla__dc_share_len(K,
- * cols) reals, cols: K / shares rounded up).
+ * cols) reals, cols: K / shares rounded up), on the GPU with gpu (a CUDA
+ * worker there), else on a core.
  * dc_assemble: the merged state's panel from column c0 (W) and U's (W, or
  * NULL). dc_gemm: the merged eigenvectors' nout panels out (W, one matrix
  * as U's panel wide) from U's panel and the blocks' eigenvectors (R). dc_finish: the eigenvalues into d's
@@ -170,7 +171,7 @@ int TYPED(hyla__insert_dc_plan)(starpu_data_handle_t tri, int64_t s, const hyla_
                                 const hyla_desc *second, starpu_data_handle_t plan,
                                 hyla_sequence *seq);
 int TYPED(hyla__insert_dc_roots)(starpu_data_handle_t plan, starpu_data_handle_t share,
-                                 int64_t s, int index, int shares, hyla_sequence *seq);
+                                 int64_t s, int index, int shares, int gpu, hyla_sequence *seq);
 int TYPED(hyla__insert_dc_assemble)(starpu_data_handle_t plan, const starpu_data_handle_t *shares,
                                     int nshares, int64_t c0, starpu_data_handle_t state,
                                     starpu_data_handle_t u, hyla_sequence *seq);

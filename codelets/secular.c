@@ -26,6 +26,9 @@
 #include <string.h>
 #include "dc_tasks.h"
 #include "lapack.h"
+#ifdef HYLA_WITH_CUDA
+#include "cuda/kernels.h"
+#endif
 
 /* A merge's plan (a vector of plan_bytes(K) bytes): the header, then the
  * arrays of plan_view. */
@@ -255,6 +258,31 @@ static void roots_cpu(void *buffers[], void *cl_arg)
 	free(delta);
 }
 
+#ifdef HYLA_WITH_CUDA
+/* The share's roots on the GPU (codelets/cuda/secular.cu): with a GPU a
+ * merge's roots are one such task, by rule: the whole 8000 eigensolver's
+ * roots take about 1.4 s of the cores' time (dlaed4 on 128 shares), a few
+ * milliseconds there. */
+static void roots_cuda(void *buffers[], void *cl_arg)
+{
+	const struct dc_args *arg = cl_arg;
+	if (hyla__sequence_failed(arg->seq))
+		return;
+	int K = PLAN_K(buffers[0]);
+	struct plan_view p = plan_view(PLAN(buffers[0]), K); /* GPU addresses */
+	struct dc_share sh = dc_share_of(buffers[1], K);
+	TYPED(hyla__cuda_dc_roots)(K, &p.h->k, &p.h->rho, p.dlamda, p.w, arg->a, arg->b, sh.root,
+	                           sh.origin, sh.tau, sh.prod, starpu_cuda_get_local_stream());
+}
+
+static struct starpu_codelet roots_gpu_cl = {
+	.cuda_funcs = {roots_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.name = "dc_roots_gpu_" PREC_NAME,
+};
+#endif
+
 /* Assemble buffers: the plan (R), a shares (R), the state panel (W), U's
  * panel (W; b = 0: none); c: the panel's first column. */
 static void assemble_cpu(void *buffers[], void *cl_arg)
@@ -440,10 +468,15 @@ int TYPED(hyla__insert_dc_plan)(starpu_data_handle_t tri, int64_t s, const hyla_
 }
 
 int TYPED(hyla__insert_dc_roots)(starpu_data_handle_t plan, starpu_data_handle_t share,
-                                 int64_t s, int index, int shares, hyla_sequence *seq)
+                                 int64_t s, int index, int shares, int gpu, hyla_sequence *seq)
 {
 	struct dc_args arg = {s, 0, 0, index, shares, 0, seq};
 	struct dc_group g[] = {{&plan, 1, STARPU_R}, {&share, 1, STARPU_W}};
+#ifdef HYLA_WITH_CUDA
+	if (gpu)
+		return dc_submit(&roots_gpu_cl, &arg, sizeof arg, g, 2, 0);
+#endif
+	(void)gpu;
 	return dc_submit(&roots_cl, &arg, sizeof arg, g, 2, 0);
 }
 

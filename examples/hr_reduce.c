@@ -46,7 +46,8 @@ static void usage(void)
 	       "  --panel P        auto (default): the fused panel, where a GPU is (the models pick\n"
 	       "                   GPU or core) or on all the cores; gpu: the fused panel on the\n"
 	       "                   GPU; cpu: Tomov et al.'s split panel, the column loop on a core\n"
-	       "                   and each column's GEMV as tasks where the matrix lives\n"
+	       "                   and each column's GEMV where the matrix lives (with a GPU one\n"
+	       "                   task a panel on its worker, nb 32 by default)\n"
 	       DRIVER_OPTIONS_HELP,
 	       prog);
 }

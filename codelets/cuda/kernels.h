@@ -54,6 +54,18 @@ void hyla__cuda_gehrd_columns_d(int n, int nb, int r0, double *a, int lda, doubl
 void hyla__cuda_gehrd_columns_s(int n, int nb, int r0, float *a, int lda, float *tau, float *t,
                                 int ldt, float *y, int ldy, float *scratch, cudaStream_t stream);
 
+/* The roots [j0, j1) of share (of shares; j0 = share k / shares) of a divide
+ * and conquer merge's secular equation 1/rho + sum w_i^2 / (d_i - x) = 0
+ * (k poles d ascending, rho > 0; k and rho read on the GPU, K >= k): each
+ * root's value, the pole taken as its origin and its offset from it, then
+ * Loewner's factors of those roots for each pole (codelets/secular.c). */
+void hyla__cuda_dc_roots_d(int K, const int *k, const double *rho, const double *d,
+                           const double *w, int share, int shares, double *root, double *origin,
+                           double *tau, double *prod, cudaStream_t stream);
+void hyla__cuda_dc_roots_s(int K, const int *k, const float *rho, const float *d, const float *w,
+                           int share, int shares, float *root, float *origin, float *tau,
+                           float *prod, cudaStream_t stream);
+
 /* Householder QR's panel on the stream with the handle's cuBLAS, no host
  * sync: geqr2 is LAPACK's DGEQR2 on the m-by-w a (m >= w; reflectors below
  * the diagonal, R on and above it, tau; scratch: HYLA_GEQR2_SCRATCH_ELEMS

@@ -1,0 +1,122 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+// The roots of a divide and conquer merge's secular equation on the GPU
+// (codelets/secular.c's dc_roots_gpu):
+//   f(lambda) = 1/rho + sum_i w_i^2 / (d_i - lambda) = 0,
+// d ascending and distinct, rho > 0: root j lies in (d_j, d_j+1), the last in
+// (d_k-1, d_k-1 + rho |w|^2]. Each root is found as an offset tau from the
+// nearer end of its interval (the pole it is closer to: the differences
+// d_i - lambda_j = (d_i - d_o) - tau keep their relative accuracy, as in
+// LAPACK's dlaed4) by bisection until the bracket cannot shrink: more steps
+// than dlaed4's rational iteration, but each is a sum over the poles split
+// over a warp, thousands of roots at once. Then Loewner's factors of the
+// share's roots for each pole, as the host's task forms them.
+#include "kernels.h"
+#include "launch.h"
+
+namespace {
+
+constexpr int WARP = 32;
+constexpr int MAX_STEPS = 256;
+
+// The warp's sum, the same in every lane (the lanes' branches must agree).
+template <typename T> __device__ T warp_sum(T s)
+{
+	for (int off = WARP / 2; off > 0; off /= 2)
+		s += __shfl_xor_sync(0xffffffffu, s, off);
+	return __shfl_sync(0xffffffffu, s, 0);
+}
+
+// f at d_o + t, every lane of the warp taking every 32nd pole.
+template <typename T> __device__ T secular(int k, const T *d, const T *w, T rhoinv, int o, T t)
+{
+	T s = 0, dorigin = d[o];
+	for (int i = threadIdx.x % WARP; i < k; i += WARP)
+		s += w[i] * (w[i] / ((d[i] - dorigin) - t));
+	return rhoinv + warp_sum(s);
+}
+
+// Roots [j0, j1) of share (of shares), a warp each: root, origin, tau.
+template <typename T>
+__global__ void roots(const int *kp, const T *rhop, const T *d, const T *w, int share, int shares,
+                      T *root, T *origin, T *tau)
+{
+	int k = *kp, j0 = int(int64_t(share) * k / shares), j1 = int(int64_t(share + 1) * k / shares);
+	int j = j0 + int((blockIdx.x * blockDim.x + threadIdx.x) / WARP);
+	if (j >= j1)
+		return;
+	T rhoinv = T(1) / *rhop, lo = 0, hi;
+	int o = j;
+	if (j + 1 < k) {
+		T gap = d[j + 1] - d[j], half = gap / 2;
+		if (secular(k, d, w, rhoinv, j, half) < 0)
+			o = j + 1, lo = half - gap, hi = 0;
+		else
+			hi = half;
+	} else {
+		T s = 0;
+		for (int i = threadIdx.x % WARP; i < k; i += WARP)
+			s += w[i] * w[i];
+		hi = warp_sum(s) / rhoinv;
+	}
+	T t = lo + (hi - lo) / 2;
+	for (int step = 0; step < MAX_STEPS && t != lo && t != hi; step++) {
+		T f = secular(k, d, w, rhoinv, o, t);
+		if (f == 0)
+			break;
+		(f > 0 ? hi : lo) = t;
+		t = lo + (hi - lo) / 2;
+	}
+	if (threadIdx.x % WARP == 0) {
+		int q = j - j0;
+		root[q] = d[o] + t, origin[q] = T(o), tau[q] = t;
+	}
+}
+
+// prod_i = product over the share's roots j of (d_i - lambda_j), divided by
+// (d_i - d_j) for j != i.
+template <typename T>
+__global__ void loewner(const int *kp, const T *d, int share, int shares, const T *origin,
+                        const T *tau, T *prod)
+{
+	int k = *kp, j0 = int(int64_t(share) * k / shares), j1 = int(int64_t(share + 1) * k / shares);
+	int i = int(blockIdx.x * blockDim.x + threadIdx.x);
+	if (i >= k)
+		return;
+	T p = 1, di = d[i];
+	for (int j = j0; j < j1; j++) {
+		T delta = (di - d[int(origin[j - j0])]) - tau[j - j0];
+		p *= i == j ? delta : delta / (di - d[j]);
+	}
+	prod[i] = p;
+}
+
+template <typename T>
+void dc_roots(int K, const int *k, const T *rho, const T *d, const T *w, int share, int shares,
+              T *root, T *origin, T *tau, T *prod, cudaStream_t stream)
+{
+	const int threads = 256;
+	int most = (K + shares - 1) / shares + 1;
+	int blocks = (most * WARP + threads - 1) / threads;
+	roots<T><<<blocks, threads, 0, stream>>>(k, rho, d, w, share, shares, root, origin, tau);
+	hyla_check_launch("dc_roots");
+	loewner<T><<<(K + threads - 1) / threads, threads, 0, stream>>>(k, d, share, shares, origin,
+	                                                                 tau, prod);
+	hyla_check_launch("dc_loewner");
+}
+
+} // namespace
+
+extern "C" void hyla__cuda_dc_roots_d(int K, const int *k, const double *rho, const double *d,
+                                      const double *w, int share, int shares, double *root,
+                                      double *origin, double *tau, double *prod,
+                                      cudaStream_t stream)
+{
+	dc_roots(K, k, rho, d, w, share, shares, root, origin, tau, prod, stream);
+}
+
+extern "C" void hyla__cuda_dc_roots_s(int K, const int *k, const float *rho, const float *d,
+                                      const float *w, int share, int shares, float *root,
+                                      float *origin, float *tau, float *prod, cudaStream_t stream)
+{
+	dc_roots(K, k, rho, d, w, share, shares, root, origin, tau, prod, stream);
+}
