@@ -6,10 +6,11 @@
 // (d_k-1, d_k-1 + rho |w|^2]. Each root is found as an offset tau from the
 // nearer end of its interval (the pole it is closer to: the differences
 // d_i - lambda_j = (d_i - d_o) - tau keep their relative accuracy, as in
-// LAPACK's dlaed4) by bisection until the bracket cannot shrink: more steps
-// than dlaed4's rational iteration, but each is a sum over the poles split
-// over a warp, thousands of roots at once. Then Loewner's factors of the
-// share's roots for each pole, as the host's task forms them.
+// LAPACK's dlaed4) by Newton's steps kept inside a bracket (a step that
+// would leave it bisects instead) until a step moves tau by less than its
+// last bits; each step is a sum over the poles split over a warp, thousands
+// of roots at once. Then Loewner's factors of the share's roots for each
+// pole, as the host's task forms them.
 #include "kernels.h"
 #include "launch.h"
 
@@ -17,6 +18,10 @@ namespace {
 
 constexpr int WARP = 32;
 constexpr int MAX_STEPS = 256;
+
+template <typename T> __device__ T epsilon();
+template <> __device__ double epsilon<double>() { return 0x1p-52; }
+template <> __device__ float epsilon<float>() { return 0x1p-23f; }
 
 // The warp's sum, the same in every lane (the lanes' branches must agree).
 template <typename T> __device__ T warp_sum(T s)
@@ -26,12 +31,18 @@ template <typename T> __device__ T warp_sum(T s)
 	return __shfl_sync(0xffffffffu, s, 0);
 }
 
-// f at d_o + t, every lane of the warp taking every 32nd pole.
-template <typename T> __device__ T secular(int k, const T *d, const T *w, T rhoinv, int o, T t)
+// f at d_o + t and (with slope) its derivative there, every lane of the
+// warp taking every 32nd pole.
+template <typename T>
+__device__ T secular(int k, const T *d, const T *w, T rhoinv, int o, T t, T *slope = nullptr)
 {
-	T s = 0, dorigin = d[o];
-	for (int i = threadIdx.x % WARP; i < k; i += WARP)
-		s += w[i] * (w[i] / ((d[i] - dorigin) - t));
+	T s = 0, ds = 0, dorigin = d[o];
+	for (int i = threadIdx.x % WARP; i < k; i += WARP) {
+		T q = w[i] / ((d[i] - dorigin) - t);
+		s += w[i] * q, ds += q * q;
+	}
+	if (slope)
+		*slope = warp_sum(ds);
 	return rhoinv + warp_sum(s);
 }
 
@@ -58,13 +69,19 @@ __global__ void roots(const int *kp, const T *rhop, const T *d, const T *w, int 
 			s += w[i] * w[i];
 		hi = warp_sum(s) / rhoinv;
 	}
-	T t = lo + (hi - lo) / 2;
+	T t = lo + (hi - lo) / 2, eps = epsilon<T>();
 	for (int step = 0; step < MAX_STEPS && t != lo && t != hi; step++) {
-		T f = secular(k, d, w, rhoinv, o, t);
+		T slope, f = secular(k, d, w, rhoinv, o, t, &slope);
 		if (f == 0)
 			break;
 		(f > 0 ? hi : lo) = t;
-		t = lo + (hi - lo) / 2;
+		T next = t - f / slope;
+		if (!(next > lo && next < hi))
+			next = lo + (hi - lo) / 2;
+		bool done = fabs(next - t) <= 2 * eps * fabs(t);
+		t = next;
+		if (done)
+			break;
 	}
 	if (threadIdx.x % WARP == 0) {
 		int q = j - j0;
