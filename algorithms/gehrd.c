@@ -58,9 +58,10 @@ static int submit_split_panel(const struct gehrd_run *r, int64_t k, starpu_data_
 	                             .vj = r->vj, .ei = r->ei, .v = v, .col = k * nb};
 	if (r->host) {
 		int ret = TYPED(hyla__insert_gehrd_split_panel)(&p, A_FROM(k), (int)(A->nt - k), r->host);
-		return ret != HYLA_SUCCESS ? ret
-		                           : TYPED(hyla__insert_gehrd_ytop)(y, v, t, A_FROM(k),
-		                                                            (int)(A->nt - k), k * nb, r->where);
+		if (ret == HYLA_SUCCESS)
+			ret = TYPED(hyla__insert_gehrd_ytop)(y, v, t, A_FROM(k), (int)(A->nt - k), k * nb,
+			                                     r->where);
+		return ret;
 	}
 	p.snapshot = hyla__workspace(A->n, nb, sizeof(real_t));
 	int ret = TYPED(hyla__insert_gehrd_snapshot)(p.panel, p.snapshot);

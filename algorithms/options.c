@@ -186,8 +186,10 @@ int hyla_options_defaults(const char *routine, int64_t m, int64_t n, hyla_option
 	if (ret != HYLA_SUCCESS)
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
-	if (opts->nb == 0)
-		opts->nb = !strcmp(routine, "gehrd") ? hyla__gehrd_nb(opts, n) : hyla__default_nb(routine, m, n);
+	if (opts->nb == 0 && !strcmp(routine, "gehrd"))
+		opts->nb = hyla__gehrd_nb(opts, n);
+	else if (opts->nb == 0)
+		opts->nb = hyla__default_nb(routine, m, n);
 	if (opts->update_width == 0)
 		opts->update_width = update_width(n);
 	hyla__context_leave(&o, outer);

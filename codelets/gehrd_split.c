@@ -228,7 +228,6 @@ size_t TYPED(hyla__gehrd_split_host)(int64_t n, int64_t nb)
 }
 
 #ifdef HYLA_WITH_CUDA
-
 static void copy_2d(real_t *to, int ldto, const real_t *from, int ldfrom, int rows, int cols,
                     enum cudaMemcpyKind kind, cudaStream_t s)
 {
@@ -257,7 +256,7 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 	const struct columns c = {.a = host, .y = host + nnb, .t = host + 3 * nnb,
 	                          .tau = host + 3 * nnb + nb * nb, .lda = n, .ldy = n, .ldt = nb,
 	                          .n = n, .nb = nb, .r0 = (int)arg.col + 1};
-	/* V; Y [t, v row] (rows of n); [t, v row] (rows of nb) */
+	/* V (n by nb), Y [t, v row] (n by 2) and [t, v row] (nb by 2) */
 	real_t *v = host + 2 * nnb, *yb = c.tau + nb, *b = yb + 2 * (int64_t)n;
 	int r0 = c.r0, rows = n - r0;
 	size_t el = sizeof(real_t);
@@ -267,7 +266,8 @@ static void panel_cuda(void *buffers[], void *cl_arg)
 	real_t *dv = hyla__cuda_scratch(2 * (size_t)n * el, s), *dy = dv + n, ei = 0;
 
 	copy_2d(c.a + r0, n, pa + r0, ld, rows, nb, cudaMemcpyDeviceToHost, s);
-	cudaStreamSynchronize(s);
+	if (cudaStreamSynchronize(s) != cudaSuccess)
+		STARPU_ABORT_MSG("gehrd split panel: copying the panel from the GPU failed");
 	for (int j = 0; j < nb; j++) {
 		if (j > 0) { /* y_{j-1}, then column j from the right */
 			const real_t *yj = c.y + r0 + (int64_t)(j - 1) * c.ldy;
