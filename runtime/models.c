@@ -102,13 +102,19 @@ static const struct model_use no_model[] = {{0}};
 
 /* The divide and conquer of the symmetric eigensolver (algorithms/stedc.c)
  * and of the SVD (algorithms/bdsdc.c): leaves, roots and assembly on the
- * cores; with vectors, the merges' products where the models say. Its
- * plans, scaling and ends are host tasks too small to model. */
+ * cores (the eigensolver's roots on the GPU where there is one, by rule);
+ * with vectors, the merges' products where the models say. Its plans,
+ * scaling and ends are host tasks too small to model. */
 static const struct model_use stedc[] = {DC_HOST("hyla_dc_leaf_%c_v1"), DC_HOST("hyla_dc_roots_%c_v1"),
                                          DC_HOST("hyla_dc_assemble_values_%c_v1"), {0}};
+static const struct model_use stedc_gpu[] = {DC_HOST("hyla_dc_leaf_%c_v1"),
+                                             DC_HOST("hyla_dc_assemble_values_%c_v1"), {0}};
 static const struct model_use stedc_vectors[] = {
 	DC_HOST("hyla_dc_leaf_%c_v1"), DC_HOST("hyla_dc_roots_%c_v1"),
 	DC_HOST("hyla_dc_assemble_%c_v1"), PRODUCT("hyla_dc_gemm_%c_v1"), {0}};
+static const struct model_use stedc_vectors_gpu[] = {
+	DC_HOST("hyla_dc_leaf_%c_v1"), DC_HOST("hyla_dc_assemble_%c_v1"),
+	PRODUCT("hyla_dc_gemm_%c_v1"), {0}};
 static const struct model_use bdsdc[] = {DC_HOST("hyla_sd_leaf_values_%c_v1"), DC_HOST("hyla_sd_roots_%c_v1"),
                                          DC_HOST("hyla_sd_assemble_values_%c_v1"), {0}};
 static const struct model_use bdsdc_vectors[] = {
@@ -141,7 +147,6 @@ static const struct {
 	const struct model_use *uses;
 } fixed_uses[] = {{"mgs", mgs},     {"cgs", cgs},     {"cgs_vector", cgs_vector},
                   {"gehrd_split", no_model},         {"ormqr", ormqr},
-                  {"stedc", stedc}, {"stedc_vectors", stedc_vectors},
                   {"bdsdc", bdsdc}, {"bdsdc_vectors", bdsdc_vectors}};
 
 static const struct model_use *uses_of(const char *algorithm)
@@ -160,6 +165,10 @@ static const struct model_use *uses_of(const char *algorithm)
 		return hyla_ncuda() > 0 ? gebrd_gpu : cores ? no_model : gebrd_cores;
 	if (!strcmp(algorithm, "gehrd"))
 		return hyla_ncuda() > 0 ? gehrd_fused : no_model;
+	if (!strcmp(algorithm, "stedc"))
+		return hyla_ncuda() > 0 ? stedc_gpu : stedc;
+	if (!strcmp(algorithm, "stedc_vectors"))
+		return hyla_ncuda() > 0 ? stedc_vectors_gpu : stedc_vectors;
 	return NULL;
 }
 
