@@ -8,7 +8,8 @@
  * (its deflation), its secular equation's roots in shares on the cores,
  * U in panels on the cores, and the merged eigenvectors diag(Q1, Q2) U as
  * matrix products, one per panel, on the GPU where the models say: the
- * O(n^2) work spread over the cores, the O(n^3) on the GPU. The values
+ * O(n^2) work spread over the cores (with a GPU the roots and U there
+ * too), the O(n^3) on the GPU. The values
  * alone need no eigenvectors: each node keeps the first and last rows of
  * its own, all a merge reads (codelets/secular.c). Typed source: see
  * runtime/precision.h. */
@@ -60,8 +61,10 @@ static int merge(const struct dc *dc, int64_t s, const struct node kids[2], cons
 	size_t share_len = TYPED(hyla__dc_share_len)(K, (K + shares - 1) / shares);
 	size_t bytes = plan_bytes + sizeof(real_t) * share_len * (size_t)shares;
 	char *mem = hyla__sequence_malloc(dc->seq, bytes);
-	real_t *umem = z && mem ? hyla__sequence_malloc(dc->seq, sizeof(real_t) * (size_t)(K * K)) : NULL;
-	if (!mem || (z && !umem))
+	/* With a GPU, U is made there: no host memory for it. */
+	real_t *umem = z && mem && !gpu ? hyla__sequence_malloc(dc->seq, sizeof(real_t) * (size_t)(K * K))
+	                                : NULL;
+	if (!mem || (z && !gpu && !umem))
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a merge of the eigensolver (%lld)",
 		                  (long long)K);
 	starpu_data_handle_t plan = hyla__host_vector(mem, plan_bytes, 1), share[MAX_SHARES] = {0};
@@ -76,7 +79,7 @@ static int merge(const struct dc *dc, int64_t s, const struct node kids[2], cons
 		ret = hyla__desc_register(&u, umem, K, K, K, K, state->nb, sizeof(real_t));
 	for (int64_t p = 0; p < state->nt && ret == HYLA_SUCCESS; p++)
 		ret = TYPED(hyla__insert_dc_assemble)(plan, share, (int)shares, p * state->nb,
-		                                      state->tiles[p], z ? u.tiles[p] : NULL, dc->seq);
+		                                      state->tiles[p], z ? u.tiles[p] : NULL, gpu, dc->seq);
 	/* U's panels hold whole panels of z (the top's are narrower). */
 	for (int64_t p = 0, per = state->nb / (z ? z->nb : 1); z && p < u.nt && ret == HYLA_SUCCESS; p++)
 		ret = TYPED(hyla__insert_dc_gemm)(u.tiles[p], &kids[0].z, &kids[1].z, z->tiles + p * per,

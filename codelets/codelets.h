@@ -158,9 +158,11 @@ int TYPED(hyla__insert_syevd_prepare)(const hyla_desc *a, char uplo, int mirror,
  * cols) reals, cols: K / shares rounded up), on the GPU with gpu (a CUDA
  * worker there), else on a core.
  * dc_assemble: the merged state's panel from column c0 (W) and U's (W, or
- * NULL). dc_gemm: the merged eigenvectors' nout panels out (W, one matrix
- * as U's panel wide) from U's panel and the blocks' eigenvectors (R). dc_finish: the eigenvalues into d's
- * tiles (W), scaled back by tri and scale (the prepare task's, R, or NULL).
+ * NULL), on the GPU with gpu (the roots in one share there). dc_gemm: the
+ * merged eigenvectors' nout panels out (W, one matrix as U's panel wide)
+ * from U's panel and the blocks' eigenvectors (R). dc_finish: the
+ * eigenvalues into d's tiles (W), scaled back by tri and scale (the prepare
+ * task's, R, or NULL).
  * A failure (LAPACK's info > 0) fails seq. */
 size_t TYPED(hyla__dc_plan_bytes)(int64_t K);
 size_t TYPED(hyla__dc_share_len)(int64_t K, int64_t cols);
@@ -174,7 +176,7 @@ int TYPED(hyla__insert_dc_roots)(starpu_data_handle_t plan, starpu_data_handle_t
                                  int64_t s, int index, int shares, int gpu, hyla_sequence *seq);
 int TYPED(hyla__insert_dc_assemble)(starpu_data_handle_t plan, const starpu_data_handle_t *shares,
                                     int nshares, int64_t c0, starpu_data_handle_t state,
-                                    starpu_data_handle_t u, hyla_sequence *seq);
+                                    starpu_data_handle_t u, int gpu, hyla_sequence *seq);
 int TYPED(hyla__insert_dc_gemm)(starpu_data_handle_t u, const hyla_desc *first,
                                 const hyla_desc *second, const starpu_data_handle_t *out,
                                 int nout, hyla_sequence *seq);

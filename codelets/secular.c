@@ -275,6 +275,42 @@ static void roots_cuda(void *buffers[], void *cl_arg)
 	                           sh.origin, sh.tau, sh.prod, starpu_cuda_get_local_stream());
 }
 
+/* A panel of U and of the merged state on the GPU (codelets/cuda/secular.cu),
+ * from the one share of a merge's roots that dc_roots_gpu made (the cores'
+ * shares hold dlaed4's vector, not differences, when k = 2): U is made on
+ * the GPU, for its products there (from the cores it crossed the bus from
+ * pageable memory: 61 ms of the 8000 eigensolver's top merge); the values
+ * alone write their columns in scratch. */
+static void assemble_cuda(void *buffers[], void *cl_arg)
+{
+	const struct dc_args *arg = cl_arg;
+	if (hyla__sequence_failed(arg->seq))
+		return;
+	if (arg->a != 1)
+		STARPU_ABORT_MSG("dc: the GPU's assembly takes a merge's roots in one share");
+	int K = PLAN_K(buffers[0]);
+	struct plan_view p = plan_view(PLAN(buffers[0]), K); /* GPU addresses */
+	struct dc_share sh = dc_share_of(buffers[1], K);
+	void *state = buffers[2];
+	int cols = COLS(state);
+	cudaStream_t stream = starpu_cuda_get_local_stream();
+	real_t *u = arg->b ? MAT(buffers[3])
+	                   : hyla__cuda_scratch(sizeof(real_t) * (size_t)K * (size_t)cols, stream);
+	TYPED(hyla__cuda_dc_assemble)(K, cols, arg->c, (const int *)p.h, p.dlamda, p.w, p.defl_val,
+	                              p.defl_idx, p.kept, p.rot_p, p.rot_i, p.rot_c, p.rot_s, p.f, p.l,
+	                              sh.root, sh.origin, sh.tau, sh.prod, MAT(state), LD(state), u,
+	                              arg->b ? LD(buffers[3]) : K, stream);
+	if (!arg->b)
+		hyla__cuda_scratch_free(u, stream);
+}
+
+static struct starpu_codelet assemble_gpu_cl = {
+	.cuda_funcs = {assemble_cuda},
+	.cuda_flags = {STARPU_CUDA_ASYNC},
+	.nbuffers = STARPU_VARIABLE_NBUFFERS,
+	.name = "dc_assemble_gpu_" PREC_NAME,
+};
+
 static struct starpu_codelet roots_gpu_cl = {
 	.cuda_funcs = {roots_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
@@ -482,11 +518,16 @@ int TYPED(hyla__insert_dc_roots)(starpu_data_handle_t plan, starpu_data_handle_t
 
 int TYPED(hyla__insert_dc_assemble)(starpu_data_handle_t plan, const starpu_data_handle_t *shares,
                                     int nshares, int64_t c0, starpu_data_handle_t state,
-                                    starpu_data_handle_t u, hyla_sequence *seq)
+                                    starpu_data_handle_t u, int gpu, hyla_sequence *seq)
 {
 	struct dc_args arg = {0, 0, 0, nshares, u != NULL, (int)c0, seq};
 	struct dc_group g[] = {{&plan, 1, STARPU_R}, {shares, nshares, STARPU_R}, {&state, 1, STARPU_W},
 	                    {u ? &u : NULL, 1, STARPU_W}};
+#ifdef HYLA_WITH_CUDA
+	if (gpu)
+		return dc_submit(&assemble_gpu_cl, &arg, sizeof arg, g, 4, 0);
+#endif
+	(void)gpu;
 	return dc_submit(u ? &assemble_cl : &assemble_values_cl, &arg, sizeof arg, g, 4, 0);
 }
 

@@ -102,19 +102,18 @@ static const struct model_use no_model[] = {{0}};
 
 /* The divide and conquer of the symmetric eigensolver (algorithms/stedc.c)
  * and of the SVD (algorithms/bdsdc.c): leaves, roots and assembly on the
- * cores (the eigensolver's roots on the GPU where there is one, by rule);
+ * cores (the eigensolver's roots and assembly on the GPU where there is
+ * one, by rule);
  * with vectors, the merges' products where the models say. Its plans,
  * scaling and ends are host tasks too small to model. */
 static const struct model_use stedc[] = {DC_HOST("hyla_dc_leaf_%c_v1"), DC_HOST("hyla_dc_roots_%c_v1"),
                                          DC_HOST("hyla_dc_assemble_values_%c_v1"), {0}};
-static const struct model_use stedc_gpu[] = {DC_HOST("hyla_dc_leaf_%c_v1"),
-                                             DC_HOST("hyla_dc_assemble_values_%c_v1"), {0}};
+static const struct model_use stedc_gpu[] = {DC_HOST("hyla_dc_leaf_%c_v1"), {0}};
 static const struct model_use stedc_vectors[] = {
 	DC_HOST("hyla_dc_leaf_%c_v1"), DC_HOST("hyla_dc_roots_%c_v1"),
 	DC_HOST("hyla_dc_assemble_%c_v1"), PRODUCT("hyla_dc_gemm_%c_v1"), {0}};
-static const struct model_use stedc_vectors_gpu[] = {
-	DC_HOST("hyla_dc_leaf_%c_v1"), DC_HOST("hyla_dc_assemble_%c_v1"),
-	PRODUCT("hyla_dc_gemm_%c_v1"), {0}};
+static const struct model_use stedc_vectors_gpu[] = {DC_HOST("hyla_dc_leaf_%c_v1"),
+                                                     PRODUCT("hyla_dc_gemm_%c_v1"), {0}};
 static const struct model_use bdsdc[] = {DC_HOST("hyla_sd_leaf_values_%c_v1"), DC_HOST("hyla_sd_roots_%c_v1"),
                                          DC_HOST("hyla_sd_assemble_values_%c_v1"), {0}};
 static const struct model_use bdsdc_vectors[] = {

@@ -66,6 +66,20 @@ void hyla__cuda_dc_roots_s(int K, const int *k, const float *rho, const float *d
                            int share, int shares, float *root, float *origin, float *tau,
                            float *prod, cudaStream_t stream);
 
+/* The merge's U columns [c0, c0 + cols) (K rows each, at u, leading
+ * dimension ldu) and the merged state's (3 rows each, at state): from the
+ * plan (head: its K, k, ndefl, nrot; the deflation's arrays; the merged
+ * first and last rows f, l) and the one share of all its roots
+ * (codelets/secular.c's host assembly does the same). */
+#define HYLA_DC_ASSEMBLE_DECL(suffix, T)                                                          \
+	void hyla__cuda_dc_assemble_##suffix(                                                        \
+	    int K, int cols, int c0, const int *head, const T *dlamda, const T *w, const T *dv,      \
+	    const int *didx, const int *kept, const int *rot_p, const int *rot_i, const T *rot_c,    \
+	    const T *rot_s, const T *f, const T *l, const T *root, const T *origin, const T *tau,    \
+	    const T *prod, T *state, int64_t lds, T *u, int64_t ldu, cudaStream_t stream);
+HYLA_DC_ASSEMBLE_DECL(d, double)
+HYLA_DC_ASSEMBLE_DECL(s, float)
+
 /* Householder QR's panel on the stream with the handle's cuBLAS, no host
  * sync: geqr2 is LAPACK's DGEQR2 on the m-by-w a (m >= w; reflectors below
  * the diagonal, R on and above it, tau; scratch: HYLA_GEQR2_SCRATCH_ELEMS

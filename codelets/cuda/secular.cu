@@ -121,7 +121,118 @@ void dc_roots(int K, const int *k, const T *rho, const T *d, const T *w, int sha
 	hyla_check_launch("dc_loewner");
 }
 
+constexpr int THREADS = 256;
+
+// The block's sum, the same in every thread (a fixed order: the same
+// results from run to run).
+template <typename T> __device__ T block_sum(T v, T *room)
+{
+	v = warp_sum(v);
+	if (threadIdx.x % WARP == 0)
+		room[threadIdx.x / WARP] = v;
+	__syncthreads();
+	T total = 0;
+	for (int i = 0; i < THREADS / WARP; i++)
+		total += room[i];
+	__syncthreads();
+	return total;
+}
+
+// The merged order's element pos: root j (*root) or deflated pole j, roots
+// first among equals (the host's assembly's rule), by a search of the
+// merge path of the ascending roots lambda and deflated values dv.
+template <typename T>
+__device__ int merged(int pos, int k, int ndefl, const T *lambda, const T *dv, int *root)
+{
+	int lo = pos - ndefl > 0 ? pos - ndefl : 0, hi = pos < k ? pos : k;
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+		if (pos - mid >= ndefl || lambda[mid - 1] <= dv[pos - mid])
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	int b = pos - lo;
+	*root = lo < k && (b >= ndefl || lambda[lo] <= dv[b]);
+	return *root ? lo : b;
+}
+
+// U's column (of K rows) for merged position c0 + blockIdx.x, a block each:
+// Loewner's z over the root's differences to the poles, normalised, at the
+// kept poles' rows (a deflated pole: its unit vector), the deflation's
+// rotations undone, then the state's column: the value and the column's
+// products with the merged problem's first and last rows f and l.
+template <typename T>
+__global__ void assemble(int K, int c0, const int *head, const T *dlamda, const T *w, const T *dv,
+                         const int *didx, const int *kept, const int *rot_p, const int *rot_i,
+                         const T *rot_c, const T *rot_s, const T *f, const T *l, const T *root,
+                         const T *origin, const T *tau, const T *prod, T *state, int64_t lds, T *u,
+                         int64_t ldu)
+{
+	__shared__ T room[THREADS / WARP];
+	int k = head[1], ndefl = head[2], nrot = head[3], isroot;
+	int j = merged(c0 + int(blockIdx.x), k, ndefl, root, dv, &isroot);
+	T *x = u + blockIdx.x * ldu;
+	for (int i = threadIdx.x; i < K; i += THREADS)
+		x[i] = 0;
+	__syncthreads();
+	if (!isroot || k == 1) {
+		if (threadIdx.x == 0)
+			x[isroot ? kept[0] : didx[j]] = 1;
+	} else {
+		T base = dlamda[int(origin[j])], t = tau[j], sq = 0;
+		for (int i = threadIdx.x; i < k; i += THREADS) {
+			T s = copysign(sqrt(-prod[i]), w[i]) / ((dlamda[i] - base) - t);
+			sq += s * s;
+		}
+		T norm = sqrt(block_sum(sq, room));
+		for (int i = threadIdx.x; i < k; i += THREADS)
+			x[kept[i]] = copysign(sqrt(-prod[i]), w[i]) / ((dlamda[i] - base) - t) / norm;
+	}
+	__syncthreads();
+	if (threadIdx.x == 0)
+		for (int r = nrot - 1; r >= 0; r--) {
+			T xp = x[rot_p[r]], xi = x[rot_i[r]], c = rot_c[r], sn = rot_s[r];
+			x[rot_p[r]] = c * xp - sn * xi, x[rot_i[r]] = sn * xp + c * xi;
+		}
+	__syncthreads();
+	T first = 0, last = 0;
+	for (int i = threadIdx.x; i < K; i += THREADS)
+		first += f[i] * x[i], last += l[i] * x[i];
+	first = block_sum(first, room), last = block_sum(last, room);
+	if (threadIdx.x == 0) {
+		T *st = state + blockIdx.x * lds;
+		st[0] = isroot ? root[j] : dv[j], st[1] = first, st[2] = last;
+	}
+}
+
+template <typename T>
+void dc_assemble(int K, int cols, int c0, const int *head, const T *dlamda, const T *w,
+                 const T *dv, const int *didx, const int *kept, const int *rot_p,
+                 const int *rot_i, const T *rot_c, const T *rot_s, const T *f, const T *l,
+                 const T *root, const T *origin, const T *tau, const T *prod, T *state,
+                 int64_t lds, T *u, int64_t ldu, cudaStream_t stream)
+{
+	assemble<T><<<cols, THREADS, 0, stream>>>(K, c0, head, dlamda, w, dv, didx, kept, rot_p, rot_i,
+	                                          rot_c, rot_s, f, l, root, origin, tau, prod, state,
+	                                          lds, u, ldu);
+	hyla_check_launch("dc_assemble");
+}
+
 } // namespace
+
+#define DC_ASSEMBLE(suffix, T)                                                                    \
+	extern "C" void hyla__cuda_dc_assemble_##suffix(                                            \
+	    int K, int cols, int c0, const int *head, const T *dlamda, const T *w, const T *dv,      \
+	    const int *didx, const int *kept, const int *rot_p, const int *rot_i, const T *rot_c,    \
+	    const T *rot_s, const T *f, const T *l, const T *root, const T *origin, const T *tau,    \
+	    const T *prod, T *state, int64_t lds, T *u, int64_t ldu, cudaStream_t stream)            \
+	{                                                                                             \
+		dc_assemble(K, cols, c0, head, dlamda, w, dv, didx, kept, rot_p, rot_i, rot_c, rot_s, f, \
+		            l, root, origin, tau, prod, state, lds, u, ldu, stream);                     \
+	}
+DC_ASSEMBLE(d, double)
+DC_ASSEMBLE(s, float)
 
 extern "C" void hyla__cuda_dc_roots_d(int K, const int *k, const double *rho, const double *d,
                                       const double *w, int share, int shares, double *root,
