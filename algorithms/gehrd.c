@@ -213,11 +213,14 @@ static int reduce_graph(int64_t n, real_t *a, int64_t lda, real_t *tau, const hy
                         int64_t nb)
 {
 	hyla_desc descA;
+	void *pinned = hyla__pin(a, n, n, lda, sizeof(real_t));
 	int ret = hyla__desc_register_views(&descA, a, n, n, lda, nb, sizeof(real_t));
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	hyla_sequence seq = {0};
-	return hyla__finish_sync(&seq, &descA, submit_reduction(&descA, tau, o, &seq));
+	if (ret == HYLA_SUCCESS) {
+		hyla_sequence seq = {0};
+		ret = hyla__finish_sync(&seq, &descA, submit_reduction(&descA, tau, o, &seq));
+	}
+	hyla__unpin(pinned);
+	return ret;
 }
 
 /* Whether the workers of the call's context (hyla_init first) can take

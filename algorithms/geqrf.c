@@ -162,19 +162,20 @@ static int geqrf_graph(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau
 {
 	int64_t k = m < n ? m : n;
 	hyla_desc A, B = {0};
+	void *pinned = hyla__pin(a, m, n, lda, sizeof(real_t));
 	int ret = hyla__desc_register_streamed(&A, a, m, k, lda, nb, sizeof(real_t));
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	if (n > k && (ret = hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb,
-	                                               sizeof(real_t))) != HYLA_SUCCESS) {
+	if (ret == HYLA_SUCCESS && n > k &&
+	    (ret = hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t))) !=
+	        HYLA_SUCCESS)
 		hyla__desc_unregister(&A);
-		return ret;
+	if (ret == HYLA_SUCCESS) {
+		hyla_sequence seq = {0};
+		/* The first 1024 columns' steps beside the later columns' copy. */
+		int64_t head = A.room ? (1024 + nb - 1) / nb : 0;
+		ret = hyla__finish_sync(&seq, &A, submit_call(&A, n > k ? &B : NULL, tau, o, &seq, head));
+		hyla__desc_unregister(&B);
 	}
-	hyla_sequence seq = {0};
-	/* The first 1024 columns' steps beside the later columns' copy. */
-	int64_t head = A.room ? (1024 + nb - 1) / nb : 0;
-	ret = hyla__finish_sync(&seq, &A, submit_call(&A, n > k ? &B : NULL, tau, o, &seq, head));
-	hyla__desc_unregister(&B);
+	hyla__unpin(pinned);
 	return ret;
 }
 

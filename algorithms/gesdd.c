@@ -147,6 +147,9 @@ static int svd_on(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real_
 		u[j + j * ldu] = 1;
 	}
 	hyla_desc A = {0}, U = {0}, VT = {0};
+	void *pinned[3] = {hyla__pin(a, m, n, lda, sizeof(real_t)),
+	                   u ? hyla__pin(u, m, k, ldu, sizeof(real_t)) : NULL,
+	                   u ? hyla__pin(vt, mn, n, ldvt, sizeof(real_t)) : NULL};
 	int ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t));
 	A.scratch = 1;
 	if (ret == HYLA_SUCCESS && u)
@@ -161,6 +164,8 @@ static int svd_on(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, real_
 	ret = hyla__finish_sync(&seq, &U, sub); /* U unregistered, whatever failed */
 	hyla__desc_unregister(&VT);
 	hyla__desc_unregister(&A);
+	for (int i = 0; i < 3; i++)
+		hyla__unpin(pinned[i]);
 	return ret;
 }
 

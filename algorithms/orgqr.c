@@ -228,18 +228,22 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 		for (int64_t i = 0; i < m; i++)
 			a[i + j * lda] = i == j;
 	hyla_desc A, B = {0};
-	if (hyla__desc_register_reflectors(&A, a, m, k, lda, nb, sizeof(real_t)) != HYLA_SUCCESS)
-		return TYPED(hyla__host_orgqr)(m, n, k, a, lda, tau);
-	int ret = n > k ? hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t))
-	                : HYLA_SUCCESS;
-	if (ret != HYLA_SUCCESS) { /* A's reflectors come home (its rows above them do not matter) */
-		hyla__desc_unregister(&A);
-		return TYPED(hyla__host_orgqr)(m, n, k, a, lda, tau);
+	void *pinned = hyla__pin(a, m, n, lda, sizeof(real_t));
+	int registered = hyla__desc_register_reflectors(&A, a, m, k, lda, nb, sizeof(real_t)) ==
+	                 HYLA_SUCCESS;
+	if (registered && n > k &&
+	    hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t)) != HYLA_SUCCESS) {
+		hyla__desc_unregister(&A); /* A's reflectors come home (the rows above them do not matter) */
+		registered = 0;
 	}
-	hyla_sequence seq = {0};
-	ret = hyla__finish_sync(&seq, &A, submit_call(&A, n > k ? &B : NULL, tau, o, 1, &seq));
-	hyla__desc_unregister(&B);
-	return ret;
+	int ret;
+	if (registered) {
+		hyla_sequence seq = {0};
+		ret = hyla__finish_sync(&seq, &A, submit_call(&A, n > k ? &B : NULL, tau, o, 1, &seq));
+		hyla__desc_unregister(&B);
+	}
+	hyla__unpin(pinned);
+	return registered ? ret : TYPED(hyla__host_orgqr)(m, n, k, a, lda, tau);
 }
 
 #ifdef HYLA_PREC_D

@@ -90,13 +90,16 @@ int hyla_ssyevd(char jobz, char uplo, int64_t n, float *a, int64_t lda, float *w
 	int vectors = jobz == 'V' || jobz == 'v', upper = uplo == 'U' || uplo == 'u';
 	int64_t nb = o.nb ? o.nb : hyla__default_nb("syevd", n, n);
 	hyla_desc A;
-	if (n <= nb)
+	if (n <= nb) {
 		ret = TYPED(hyla__host_syevd)(vectors ? 'V' : 'N', upper ? 'U' : 'L', n, a, lda, w);
-	else if ((ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t))) ==
-	         HYLA_SUCCESS) {
-		A.scratch = !vectors; /* the values alone: dsyevd destroys a, no trip home */
-		hyla_sequence seq = {0};
-		ret = hyla__finish_sync(&seq, &A, submit_syevd(&A, vectors, upper, w, &o, &seq));
+	} else {
+		void *pinned = hyla__pin(a, n, n, lda, sizeof(real_t));
+		if ((ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t))) == HYLA_SUCCESS) {
+			A.scratch = !vectors; /* the values alone: dsyevd destroys a, no trip home */
+			hyla_sequence seq = {0};
+			ret = hyla__finish_sync(&seq, &A, submit_syevd(&A, vectors, upper, w, &o, &seq));
+		}
+		hyla__unpin(pinned);
 	}
 	hyla__context_leave(&o, outer);
 	return ret;

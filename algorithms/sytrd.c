@@ -120,11 +120,14 @@ static int sytrd_graph(int upper, int64_t n, real_t *a, int64_t lda, real_t *d, 
                        real_t *tau, const hyla_options *o, int64_t nb)
 {
 	hyla_desc A;
+	void *pinned = hyla__pin(a, n, n, lda, sizeof(real_t));
 	int ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t));
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	hyla_sequence seq = {0};
-	return hyla__finish_sync(&seq, &A, submit_call(&A, upper, d, e, tau, o, &seq));
+	if (ret == HYLA_SUCCESS) {
+		hyla_sequence seq = {0};
+		ret = hyla__finish_sync(&seq, &A, submit_call(&A, upper, d, e, tau, o, &seq));
+	}
+	hyla__unpin(pinned);
+	return ret;
 }
 
 int TYPED(hyla__sytrd)(int upper, int64_t n, real_t *a, int64_t lda, real_t *d, real_t *e,

@@ -15,6 +15,13 @@ if [ -z "$(ls "$stage/debs")" ]; then
 	(cd "$stage/debs" && apt-get download -qq libopenblas0-pthread liblapacke libtmglib3 \
 		libhwloc15 libgfortran5 libquadmath0 libnuma1 >/dev/null)
 fi
+# Debian's Python, NumPy and SciPy for device-run.sh's scipy mode (the drop-in
+# under SciPy; 24 MB).
+mkdir -p "$stage/py"
+if [ -z "$(ls "$stage/py")" ]; then
+	(cd "$stage/py" && apt-get download -qq python3.11-minimal libpython3.11-minimal \
+		libpython3.11-stdlib python3-numpy python3-scipy >/dev/null)
+fi
 cp -a "$(readlink -f "$prefix")"/lib/libstarpu-1.3.so* "$stage/starpu/lib/"
 cp "$(readlink -f "$prefix")"/bin/starpu_perfmodel_display "$stage/starpu/bin/"
 strip --strip-unneeded "$stage/starpu/lib/"libstarpu-1.3.so.*.* "$stage/starpu/bin/"*

@@ -48,6 +48,10 @@
 #   reductions-trace  where tridiag/bidiag/hr_reduce 8000's time goes (traced,
 #                summed by bench/trace_summary.py; HYLA_TRACE_CMDS=qr_householder
 #                for the Householder QR).
+#   scipy        SciPy's hessenberg, qr and eigh calls with the system LAPACK,
+#                through the drop-in, and the drivers, at 4000 and 8000
+#                (bench/scipy_dropin.py, with the Python that device-prepare.sh
+#                staged).
 #   solvers      the eigensolver's and the SVD's checks (the vectors' products
 #                on the GPU; every deflation case: --kind repeated) under each
 #                scheduler and with the GPU alone, then
@@ -501,6 +505,15 @@ if [ "$what" = solvers ]; then
 			done
 		done
 	} 2>&1 | tee "$out/solvers$tag.txt"
+fi
+
+if [ "$what" = scipy ]; then
+	py=/tmp/hyla-py
+	mkdir -p $py
+	for f in .device/py/*.deb; do dpkg -x "$f" $py; done
+	PYTHONHOME=$py/usr PYTHONPATH=$py/usr/lib/python3/dist-packages STARPU_SCHED=dmda \
+		$py/usr/bin/python3.11 bench/scipy_dropin.py --bin $bin --sizes 4000,8000 --repeat 3 |
+		tee "$out/scipy-dropin$tag.txt"
 fi
 
 if [ "$what" = panels ]; then

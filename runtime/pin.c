@@ -1,0 +1,48 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* An application's matrix page-locked for one synchronous call where a GPU
+ * takes part. From pageable memory the CUDA driver stages every copy through
+ * buffers of its own and the copy holds the thread that issues it (the H200
+ * machine, 512 MB: up 67 ms, down 35-40 ms); page-locked the copies run
+ * beside the tasks at 55 GB/s, for a lock of 24 ms and a release of 9 ms.
+ * Memory already page-locked (hyla_malloc's, an application's own) is left
+ * as it is. */
+#include "runtime.h"
+#ifdef HYLA_WITH_CUDA
+#include <cuda_runtime.h>
+#endif
+
+enum { PIN_FROM_BYTES = 1 << 20 }; /* below, the lock costs what it saves */
+
+void *hyla__pin(void *ptr, int64_t m, int64_t n, int64_t ld, size_t elsize)
+{
+#ifdef HYLA_WITH_CUDA
+	size_t bytes = m > 0 && n > 0 ? (size_t)((n - 1) * ld + m) * elsize : 0;
+	struct cudaPointerAttributes at;
+	if (!ptr || bytes < PIN_FROM_BYTES ||
+	    hyla__devices_update(starpu_sched_ctx_get_context()) == STARPU_MAIN_RAM ||
+	    cudaPointerGetAttributes(&at, ptr) != cudaSuccess || at.type != cudaMemoryTypeUnregistered) {
+		cudaGetLastError(); /* an unknown pointer's error is not sticky: cleared */
+		return NULL;
+	}
+	/* Refused (another call holds some of these pages, the driver's
+	 * limits): the copies stay staged. */
+	if (cudaHostRegister(ptr, bytes, cudaHostRegisterPortable) != cudaSuccess) {
+		cudaGetLastError();
+		return NULL;
+	}
+	return ptr;
+#else
+	(void)ptr, (void)m, (void)n, (void)ld, (void)elsize;
+	return NULL;
+#endif
+}
+
+void hyla__unpin(void *pinned)
+{
+#ifdef HYLA_WITH_CUDA
+	if (pinned && cudaHostUnregister(pinned) != cudaSuccess)
+		cudaGetLastError();
+#else
+	(void)pinned;
+#endif
+}
