@@ -5,7 +5,10 @@
  * machine, 512 MB: up 67 ms, down 35-40 ms); page-locked the copies run
  * beside the tasks at 55 GB/s, for a lock of 24 ms and a release of 9 ms.
  * Memory already page-locked (hyla_malloc's, an application's own) is left
- * as it is. */
+ * as it is. Exactly the matrix's bytes are registered: CUDA refuses a copy
+ * that spans registered and unregistered memory, and every copy of the
+ * matrix's panels lies inside them (a neighbour on the same page registers
+ * on its own). */
 #include "runtime.h"
 #ifdef HYLA_WITH_CUDA
 #include <cuda_runtime.h>
