@@ -52,6 +52,10 @@
 #                through the drop-in, and the drivers, at 4000 and 8000
 #                (bench/scipy_dropin.py, with the Python that device-prepare.sh
 #                staged).
+#   scaling      bench/scaling.py's runs on HYLA_GPUS (default 1,2) GPUs, the
+#                HYLA_PART (K/N) share of its cases, then its table; the
+#                models start from .device/models if staged there, and the
+#                ones calibrated go back out in $OUT/models.
 #   solvers      the eigensolver's and the SVD's checks (the vectors' products
 #                on the GPU; every deflation case: --kind repeated) under each
 #                scheduler and with the GPU alone, then
@@ -514,6 +518,14 @@ if [ "$what" = scipy ]; then
 	PYTHONHOME=$py/usr PYTHONPATH=$py/usr/lib/python3/dist-packages STARPU_SCHED=dmda \
 		$py/usr/bin/python3.11 bench/scipy_dropin.py --bin $bin --sizes 4000,8000 --repeat 3 |
 		tee "$out/scipy-dropin$tag.txt"
+fi
+
+if [ "$what" = scaling ]; then
+	mkdir -p "$out/models"
+	[ -d .device/models ] && cp -r .device/models/. "$out/models"
+	STARPU_PERF_MODEL_DIR="$out/models" python3 bench/scaling.py run --bin $bin \
+		--gpus "${HYLA_GPUS:-1,2}" --part "${HYLA_PART:-1/1}" --results "$out/scaling.jsonl"
+	python3 bench/scaling.py table --results "$out/scaling.jsonl" | tee "$out/scaling$tag.md"
 fi
 
 if [ "$what" = panels ]; then
