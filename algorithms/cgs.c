@@ -149,13 +149,15 @@ int hyla_scgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr
 	if (o.cgs_variant == HYLA_CGS_VECTOR && nb > HYLA_CGS_MAX_NB)
 		nb = HYLA_CGS_MAX_NB;
 	hyla_desc A;
-	void *pinned = hyla__pin(a, m, n, lda, sizeof(real_t));
+	void *pinned[2] = {hyla__pin(a, m, n, lda, sizeof(real_t)),
+	                   hyla__pin(r, n, n, ldr, sizeof(real_t))};
 	ret = hyla__desc_register_streamed(&A, a, m, n, lda, nb < n ? nb : n, sizeof(real_t));
 	if (ret == HYLA_SUCCESS) {
 		hyla_sequence seq = {0};
 		ret = hyla__finish_sync(&seq, &A, submit_cgs(&A, r, ldr, o.cgs_variant, &seq));
 	}
-	hyla__unpin(pinned);
+	hyla__unpin(pinned[0]);
+	hyla__unpin(pinned[1]);
 	hyla__context_leave(&o, outer);
 	return ret;
 }

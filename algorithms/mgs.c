@@ -129,14 +129,16 @@ int hyla_smgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr
 	/* Separate panels (not views), sent to the GPU in order as the first
 	 * tasks run (here only: an application's may have tasks pending). */
 	hyla_desc A;
-	void *pinned = hyla__pin(a, m, n, lda, sizeof(real_t));
+	void *pinned[2] = {hyla__pin(a, m, n, lda, sizeof(real_t)),
+	                   hyla__pin(r, n, n, ldr, sizeof(real_t))};
 	ret = hyla__desc_register(&A, a, m, n, lda, m, nb < n ? nb : n, sizeof(real_t));
 	if (ret == HYLA_SUCCESS) {
 		hyla__prefetch(A.tiles, A.nt);
 		hyla_sequence seq = {0};
 		ret = hyla__finish_sync(&seq, &A, submit_call(&A, r, ldr, o.mgs_form, &seq));
 	}
-	hyla__unpin(pinned);
+	hyla__unpin(pinned[0]);
+	hyla__unpin(pinned[1]);
 	hyla__context_leave(&o, outer);
 	return ret;
 }

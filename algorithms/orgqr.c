@@ -232,7 +232,8 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 	int registered = hyla__desc_register_reflectors(&A, a, m, k, lda, nb, sizeof(real_t)) ==
 	                 HYLA_SUCCESS;
 	if (registered && n > k &&
-	    hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t)) != HYLA_SUCCESS) {
+	    hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t)) !=
+	        HYLA_SUCCESS) {
 		hyla__desc_unregister(&A); /* A's reflectors come home (the rows above them do not matter) */
 		registered = 0;
 	}

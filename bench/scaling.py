@@ -19,6 +19,7 @@ the speed-up over one GPU and the efficiency (speed-up / GPUs)."""
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -34,7 +35,11 @@ def timed(binary, n, gpus, repeat, env):
         if out.returncode:
             sys.exit(f"{' '.join(cmd + args)} on {gpus} GPU(s): exit {out.returncode}: "
                      f"{out.stderr.strip()[-300:]}")
-    return json.loads(out.stdout)
+    r = json.loads(out.stdout)
+    workers = re.search(r"(\d+) CUDA workers", r["machine"])
+    if not workers or int(workers.group(1)) < gpus:  # CUDA skips devices it does not have
+        sys.exit(f"{binary} asked for {gpus} GPU(s): {r['machine']}")
+    return r
 
 
 def run(o):
@@ -42,9 +47,9 @@ def run(o):
     k, parts = map(int, o.part.split("/"))
     if not 1 <= k <= parts:
         sys.exit(f"--part {o.part}: want K/N with 1 <= K <= N")
+    if set(o.drivers.split(",")) - set(DRIVERS):
+        sys.exit(f"--drivers {o.drivers}: each of {', '.join(DRIVERS)}")
     for driver, n in cases[(k - 1) * len(cases) // parts:k * len(cases) // parts]:
-        if driver not in DRIVERS:
-            sys.exit(f"{driver}: not one of {', '.join(DRIVERS)}")
         for gpus in map(int, o.gpus.split(",")):
             r = timed(os.path.join(o.bin, driver), n, gpus, o.repeat, os.environ)
             line = {"driver": driver, "n": n, "gpus": gpus, "time": r["time"],

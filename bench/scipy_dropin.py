@@ -22,7 +22,8 @@ import subprocess
 import sys
 import time
 
-DRIVERS = {"hessenberg": ["hr_reduce"], "qr": ["qr_householder"], "eigh": ["eigh"]}
+DRIVERS = {"hessenberg": "hr_reduce", "qr": "qr_householder", "eigh": "eigh"}
+ROUTINES = {"hessenberg": ["dgehrd"], "qr": ["dgeqrf", "dorgqr"], "eigh": ["dsyevd"]}
 
 
 def lapack_call(op, n):
@@ -86,14 +87,21 @@ def scipy_times(op, n, repeat, preload):
         env["LD_PRELOAD"] = preload
         env["HYLA_LAPACK_VERBOSE"] = "1"
     text = measure([sys.executable, __file__, "--worker", op, str(n), str(repeat)], env)
-    times = [float(x) for x in re.search(r"^times (.*)$", text, re.M).group(1).split()]
-    if preload and not re.search(r"to hyla", text):
-        sys.exit(f"{op} {n}: no call reached hyla through the drop-in")
+    found = re.search(r"^times (.*)$", text, re.M)
+    if not found:
+        sys.exit(f"{op} {n}: the worker printed no times: {text.strip()[-300:]}")
+    times = [float(x) for x in found.group(1).split()]
+    # The drop-in's report at exit: every timed routine's calls went to hyla.
+    taken = {name.rstrip("_"): count
+             for name, count in re.findall(r"hyla_lapack: (\w+) (\d+) to hyla", text)}
+    for routine in ROUTINES[op] if preload else []:
+        if int(taken.get(routine, 0)) < repeat + 1:
+            sys.exit(f"{op} {n}: {routine}'s calls did not all reach hyla through the drop-in")
     return min(times), statistics.median(times)
 
 
 def driver_times(binary, op, n, repeat):
-    text = measure([os.path.join(binary, DRIVERS[op][0]), str(n), "--repeat", str(repeat),
+    text = measure([os.path.join(binary, DRIVERS[op]), str(n), "--repeat", str(repeat),
                     "--no-check"], dict(os.environ))
     best = float(re.search(r"time=([0-9.]+)", text).group(1))
     median = re.search(r"median=([0-9.]+)", text)
@@ -112,13 +120,16 @@ def main():
     if args.worker:
         worker(args.worker[0], int(args.worker[1]), int(args.worker[2]))
         return
+    ops = args.ops.split(",")
+    if set(ops) - set(DRIVERS):
+        sys.exit(f"--ops {args.ops}: each of {', '.join(DRIVERS)}")
     preload = os.path.abspath(os.path.join(args.bin, "lapack", "libhyla_lapack.so"))
     if not os.path.exists(preload):
         sys.exit(f"{preload}: no drop-in library there (build hyla first)")
     print("| operation | n | SciPy | SciPy + drop-in | driver | SciPy / drop-in | drop-in / driver |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for n in (int(x) for x in args.sizes.split(",")):
-        for op in args.ops.split(","):
+        for op in ops:
             plain = None if args.no_plain else scipy_times(op, n, args.repeat, None)
             dropin = scipy_times(op, n, args.repeat, preload)
             driver = driver_times(args.bin, op, n, args.repeat)

@@ -54,8 +54,8 @@
 #                staged).
 #   scaling      bench/scaling.py's runs on HYLA_GPUS (default 1,2) GPUs, the
 #                HYLA_PART (K/N) share of its cases, then its table; the
-#                models start from .device/models if staged there, and the
-#                ones calibrated go back out in $OUT/models.
+#                models (STARPU_HOSTNAME=vm) start from .device/models.tar.gz
+#                if staged there, and go back out in $OUT/models.tar.gz.
 #   solvers      the eigensolver's and the SVD's checks (the vectors' products
 #                on the GPU; every deflation case: --kind repeated) under each
 #                scheduler and with the GPU alone, then
@@ -515,17 +515,22 @@ if [ "$what" = scipy ]; then
 	py=/tmp/hyla-py
 	mkdir -p $py
 	for f in .device/py/*.deb; do dpkg -x "$f" $py; done
+	rm -rf /tmp/hyla-models-scipy
+	cp -r perfmodels/reference/h100-vm /tmp/hyla-models-scipy
 	PYTHONHOME=$py/usr PYTHONPATH=$py/usr/lib/python3/dist-packages STARPU_SCHED=dmda \
+		STARPU_PERF_MODEL_DIR=/tmp/hyla-models-scipy STARPU_HOSTNAME=vm \
 		$py/usr/bin/python3.11 bench/scipy_dropin.py --bin $bin --sizes 4000,8000 --repeat 3 |
 		tee "$out/scipy-dropin$tag.txt"
 fi
 
 if [ "$what" = scaling ]; then
-	mkdir -p "$out/models"
-	[ -d .device/models ] && cp -r .device/models/. "$out/models"
-	STARPU_PERF_MODEL_DIR="$out/models" python3 bench/scaling.py run --bin $bin \
-		--gpus "${HYLA_GPUS:-1,2}" --part "${HYLA_PART:-1/1}" --results "$out/scaling.jsonl"
+	rm -rf /tmp/hyla-models-scaling
+	mkdir -p /tmp/hyla-models-scaling
+	[ -f .device/models.tar.gz ] && tar -C /tmp/hyla-models-scaling -xzf .device/models.tar.gz
+	STARPU_PERF_MODEL_DIR=/tmp/hyla-models-scaling STARPU_HOSTNAME=vm python3 bench/scaling.py run \
+		--bin $bin --gpus "${HYLA_GPUS:-1,2}" --part "${HYLA_PART:-1/1}" --results "$out/scaling.jsonl"
 	python3 bench/scaling.py table --results "$out/scaling.jsonl" | tee "$out/scaling$tag.md"
+	tar -C /tmp/hyla-models-scaling -czf "$out/models.tar.gz" .
 fi
 
 if [ "$what" = panels ]; then
