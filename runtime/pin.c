@@ -24,7 +24,7 @@ void *hyla__pin(void *ptr, int64_t m, int64_t n, int64_t ld, size_t elsize)
 	size_t bytes = m > 0 && n > 0 ? (size_t)((n - 1) * ld + m) * elsize : 0;
 	if (!ptr || bytes < PIN_FROM_BYTES)
 		return NULL;
-	int node = hyla__devices_update(starpu_sched_ctx_get_context()), device;
+	int node = hyla__views_node(starpu_sched_ctx_get_context()), device; /* set on entry */
 	if (node == STARPU_MAIN_RAM || cudaGetDevice(&device) != cudaSuccess)
 		return NULL;
 	cudaSetDevice(starpu_memory_node_get_devid((unsigned)node));

@@ -54,8 +54,8 @@ typedef struct hyla_desc {
 int hyla__desc_register(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                         int64_t mb, int64_t nb, size_t elsize);
 /* An application's m-by-n matrix (leading dimension ld) page-locked for a
- * synchronous call where a GPU takes part (runtime/pin.c), before it is
- * registered; hyla__unpin(what it returned) once it is unregistered. NULL:
+ * synchronous call where a GPU takes part (runtime/pin.c), inside the
+ * call's context (hyla__context_enter) and before the matrix is registered; hyla__unpin(what it returned) once it is unregistered. NULL:
  * nothing was locked (no GPU, small, already page-locked, refused). */
 void *hyla__pin(void *ptr, int64_t m, int64_t n, int64_t ld, size_t elsize);
 void hyla__unpin(void *pinned);
