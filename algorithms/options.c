@@ -54,6 +54,15 @@ static int64_t sytrd_nb(int64_t m, int64_t n)
 	return hyla_ncuda() > 0 ? 64 : 32;
 }
 
+/* The band of the eigenvalues' two-stage reduction (algorithms/syevd.c):
+ * its second stage, on the cores, costs in proportion to it (one core,
+ * n = 8000: 1.4 s at 32, 3.3 s at 64); the first, Level 3, gains from it. */
+static int64_t band_nb(int64_t m, int64_t n)
+{
+	(void)m, (void)n;
+	return 32;
+}
+
 static int64_t gebrd_nb(int64_t m, int64_t n)
 {
 	/* DLABRD's panel on a core, two GEMVs per column: as the tridiagonal's. */
@@ -114,7 +123,7 @@ static const struct {
 	{"mgs", mgs_nb},     {"cgs", cgs_nb},     {"geqrf", geqrf_nb}, {"orgqr", orgqr_nb},
 	{"sytrd", sytrd_nb}, {"gebrd", gebrd_nb}, {"gehrd", gehrd_nb}, {"orghr", orgqr_nb},
 	{"syevd", sytrd_nb}, /* their reductions'; their vectors' products take orgqr's */
-	{"gesdd", gebrd_nb},
+	{"gesdd", gebrd_nb}, {"syevd_band", band_nb},
 };
 
 int64_t hyla__default_nb(const char *routine, int64_t m, int64_t n)

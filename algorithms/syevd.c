@@ -1,10 +1,12 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The symmetric eigensolver (LAPACK dsyevd's contract) as one task graph:
  * the matrix within LAPACK's range (a first task, which with the
- * eigenvectors also puts it in its lower triangle), hyla's tridiagonal
- * reduction Q^T A Q = T (algorithms/sytrd.c), T's eigenvalues and
- * eigenvectors Z by divide and conquer (algorithms/stedc.c), and the
- * eigenvectors of A, Q Z. Typed source: see runtime/precision.h.
+ * eigenvectors also puts it in its lower triangle), its tridiagonal form T
+ * (the eigenvalues alone: in two stages, dense to band to tridiagonal;
+ * with the eigenvectors: hyla's one-stage reduction Q^T A Q = T,
+ * algorithms/sytrd.c), T's eigenvalues and eigenvectors Z by divide and
+ * conquer (algorithms/stedc.c), and the eigenvectors of A, Q Z. Typed
+ * source: see runtime/precision.h.
  *
  * Q = H(1) ... H(n-1), reflector i below the subdiagonal of column i.
  * Those are a QR factorisation's reflectors one row down, so Q Z is
@@ -18,6 +20,43 @@
 #include "codelets.h"
 #include "runtime.h"
 #include "typed.h"
+
+/* The eigenvalues' reduction in two stages (codelets/sy2sb.c, bulge.c):
+ * A to a band of half-bandwidth b by Level-3 steps, the band to T by
+ * bulge chasing on the cores into d and e (out). An upper triangle is
+ * reduced as the lower one of J A J (J the reversal), then put back. */
+static int submit_two_stage(const hyla_desc *A, int upper, const hyla_desc out[2], int64_t b)
+{
+	int64_t n = A->n;
+	int ret = upper ? TYPED(hyla__insert_reverse)(A, NULL, 0) : HYLA_SUCCESS;
+	starpu_data_handle_t x = hyla__workspace(n, b, sizeof(real_t));
+	for (int64_t c = 0; ret == HYLA_SUCCESS && n - c - b >= 2; c += b)
+		ret = TYPED(hyla__insert_sy2sb_step)(A, x, c, b);
+	hyla__workspace_release(x);
+	starpu_data_handle_t band =
+	    hyla__workspace_vector((int64_t)TYPED(hyla__band_chase_len)(n, b), sizeof(real_t));
+	if (ret == HYLA_SUCCESS)
+		ret = TYPED(hyla__insert_sy2sb_gather)(A, band, b);
+	if (ret == HYLA_SUCCESS)
+		ret = TYPED(hyla__insert_band_chase)(band, &out[0], &out[1], b);
+	hyla__workspace_release(band);
+	if (ret == HYLA_SUCCESS && upper)
+		ret = TYPED(hyla__insert_reverse)(A, NULL, 0);
+	return ret;
+}
+
+/* Whether the eigenvalues alone take the two stages: the chase needs a core;
+ * beside a GPU the one-stage reduction streams the matrix at the GPU's
+ * bandwidth, and the two stages' chase on the cores (n^2 b work) overtakes
+ * it from about n = 12000 in double (H200 host, 15 cores, 2026-11-28: 8000
+ * 0.45 s against 0.43 s; 12000 1.08 against 1.12 s; 16000 2.14 against
+ * 2.33 s), not in single (16000 1.95 against 1.52 s). */
+static int two_stage_pays(int64_t n)
+{
+	if (hyla_ncpus() == 0)
+		return 0;
+	return hyla_ncuda() == 0 || (sizeof(real_t) == sizeof(double) && n >= 12000);
+}
 
 /* Submits the eigensolver on A (column-panel views of the n-by-n matrix,
  * uplo's triangle given) into w (n, the caller's), with the eigenvectors
@@ -46,7 +85,10 @@ static int submit_syevd(const hyla_desc *A, int vectors, int upper, real_t *w,
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__insert_syevd_prepare)(A, upper ? 'U' : 'L', mirror, scale);
 	if (ret == HYLA_SUCCESS)
-		ret = TYPED(hyla__sytrd_submit)(A, upper && !mirror, out, o);
+		ret = vectors || !two_stage_pays(n)
+		          ? TYPED(hyla__sytrd_submit)(A, upper && !mirror, out, o)
+		          : submit_two_stage(A, upper, out,
+		                             o->nb ? o->nb : hyla__default_nb("syevd_band", n, n));
 	/* The reflectors, before Z overwrites them, in panels of orgqr's width
 	 * (the block reflectors' width in Q Z), with tau in tiles of it. */
 	int64_t nbq = o->nb ? o->nb : hyla__default_nb("orgqr", n, n);

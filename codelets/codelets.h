@@ -184,6 +184,22 @@ int TYPED(hyla__insert_dc_finish)(starpu_data_handle_t tri, const hyla_desc *sta
                                   starpu_data_handle_t scale, const hyla_desc *d,
                                   hyla_sequence *seq);
 
+/* The two-stage tridiagonal reduction, lower, for the eigenvalues alone.
+ * Stage 1 (codelets/sy2sb.c): the step at column col (a multiple of b, with
+ * n - col - b >= 2) of the dense n-by-n A (column panels of a multiple of
+ * b) to a band of half-bandwidth b; x: an n-by-b workspace; then the band
+ * gathered into the chase's storage. Stage 2 (codelets/bulge.c): the band
+ * (entry (r, c) at band[r + 2b c], band_chase_len = (2b + 1) n reals, the
+ * fill's rows included) to tridiagonal form by bulge chasing, its diagonal
+ * into d (n) and subdiagonal into e (n - 1), as a parallel task on all the
+ * cores (beside a GPU too); the band is overwritten. */
+int TYPED(hyla__insert_sy2sb_step)(const hyla_desc *A, starpu_data_handle_t x, int64_t col,
+                                   int64_t b);
+int TYPED(hyla__insert_sy2sb_gather)(const hyla_desc *A, starpu_data_handle_t band, int64_t b);
+size_t TYPED(hyla__band_chase_len)(int64_t n, int64_t b);
+int TYPED(hyla__insert_band_chase)(starpu_data_handle_t band, const hyla_desc *d, const hyla_desc *e,
+                                   int64_t b);
+
 /* The bidiagonal SVD's divide and conquer (codelets/singular.c;
  * algorithms/bdsdc.c builds the tree), on bi, the eigensolver's [norm, d,
  * e] (dc_scale writes it; dc_finish reads the top's state). A node, the

@@ -127,7 +127,7 @@ static const struct model_use ormqr[] = {PRODUCT("hyla_orgqr_t_%c_v1"),
 /* The solvers: the algorithms whose tasks their graphs hold. */
 static const struct solver {
 	const char *name, *parts[4];
-} solvers[] = {{"syevd", {"sytrd", "stedc"}},
+} solvers[] = {{"syevd", {"sytrd", "stedc"}}, /* the values' two stages (sy2sb) need none */
                {"syevd_vectors", {"sytrd", "ormqr", "stedc_vectors"}},
                {"gesdd", {"gebrd", "bdsdc"}},
                {"gesdd_vectors", {"gebrd", "ormqr", "bdsdc_vectors"}}};

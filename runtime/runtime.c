@@ -71,7 +71,7 @@ static int start(void)
 #ifdef HYLA_WITH_CUDA
 	hyla__side_streams_create();
 #endif
-	hyla__cores_start(owns_starpu && starpu_cuda_worker_get_count() == 0);
+	hyla__cores_start(owns_starpu);
 	hyla__devices_update(0);
 	hyla__model_check_start();
 	return HYLA_SUCCESS;

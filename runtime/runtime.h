@@ -158,9 +158,10 @@ void hyla__cores_start(int owns_starpu);
 void hyla__cores_stop(void);
 void hyla__cores_update(unsigned ctx, int cores, int node);
 /* The combined worker of all ctx's cores where its matrices live in main
- * memory (no GPU), or -1; the token its tasks hold (hyla__submit adds it
- * last); a task's buffers without the token. */
+ * memory (no GPU), or -1; the same wherever they live (_any); the token its
+ * tasks hold (hyla__submit adds it last); a task's buffers without the token. */
 int hyla__cores_worker(unsigned ctx);
+int hyla__cores_worker_any(unsigned ctx);
 starpu_data_handle_t hyla__cores_token(void);
 int hyla__task_buffers(struct starpu_task *task);
 /* Such codelets' max_parallelism: every core of a combined worker with a
@@ -215,8 +216,10 @@ struct hyla_task {
 	int priority;
 	double flops;
 	uint32_t where;
-	int all_cores; /* a parallel task: all the cores where there is no GPU (runtime/spmd.c) */
+	int all_cores; /* a parallel task: all the cores where there is no GPU (runtime/spmd.c);
+	                * HYLA_CORES_BESIDE_GPU: beside a GPU too (work only cores can do) */
 };
+#define HYLA_CORES_BESIDE_GPU 2
 int hyla__submit(const struct hyla_task *t);
 /* The same with the npanels panels after t's data, the first with
  * mode_first, the others with mode_rest. */

@@ -3,8 +3,9 @@
  * critical path on cores alone (its GEMVs stream the whole trailing matrix,
  * and nothing else can run beside it), so there it runs on a combined
  * worker of all the context's cores whatever the scheduler: dmda and the
- * other non-parallel policies never use combined workers themselves. Such a
- * task names that worker (StarPU then queues one alias on each core), and
+ * other non-parallel policies never use combined workers themselves. Work
+ * only cores can do (the eigenvalues' bulge chase) takes the same worker
+ * beside a GPU. Such a task names that worker (StarPU then queues one alias on each core), and
  * holds one token in commute mode: two of them queued at once could reach
  * the cores in opposite orders and each wait for the other's cores. The
  * cores meet at barriers that spin briefly, then sleep. */
@@ -15,7 +16,9 @@
 #include <unistd.h>
 #include "runtime.h"
 
-static int cores_worker[STARPU_NMAX_SCHED_CTXS]; /* combined worker id + 1, 0: none */
+/* Combined worker id + 1 (0: none): where the matrices live in main memory,
+ * and whatever they live (for work only cores can do). */
+static int cores_worker[STARPU_NMAX_SCHED_CTXS], cores_any[STARPU_NMAX_SCHED_CTXS];
 static starpu_data_handle_t cores_token;
 
 /* The combined worker of exactly ctx's cores, or -1. */
@@ -51,19 +54,27 @@ void hyla__cores_stop(void)
 	if (cores_token)
 		starpu_data_unregister(cores_token);
 	cores_token = NULL;
-	for (int c = 0; c < STARPU_NMAX_SCHED_CTXS; c++)
+	for (int c = 0; c < STARPU_NMAX_SCHED_CTXS; c++) {
 		__atomic_store_n(&cores_worker[c], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&cores_any[c], 0, __ATOMIC_RELAXED);
+	}
 }
 
 void hyla__cores_update(unsigned ctx, int cores, int node)
 {
-	int id = cores > 1 && node == STARPU_MAIN_RAM && cores_token ? find_cores_worker(ctx, cores) : -1;
-	__atomic_store_n(&cores_worker[ctx], id + 1, __ATOMIC_RELAXED);
+	int id = cores > 1 && cores_token ? find_cores_worker(ctx, cores) : -1;
+	__atomic_store_n(&cores_worker[ctx], node == STARPU_MAIN_RAM ? id + 1 : 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&cores_any[ctx], id + 1, __ATOMIC_RELAXED);
 }
 
 int hyla__cores_worker(unsigned ctx)
 {
 	return __atomic_load_n(&cores_worker[ctx < STARPU_NMAX_SCHED_CTXS ? ctx : 0], __ATOMIC_RELAXED) - 1;
+}
+
+int hyla__cores_worker_any(unsigned ctx)
+{
+	return __atomic_load_n(&cores_any[ctx < STARPU_NMAX_SCHED_CTXS ? ctx : 0], __ATOMIC_RELAXED) - 1;
 }
 
 starpu_data_handle_t hyla__cores_token(void)

@@ -27,7 +27,10 @@ int hyla__submit(const struct hyla_task *t)
 		memcpy(arg, t->arg, t->arg_size);
 	}
 	/* A task for all the cores holds their token too (runtime/spmd.c). */
-	int cores = t->all_cores ? hyla__cores_worker(starpu_sched_ctx_get_context()) : -1;
+	unsigned ctx = starpu_sched_ctx_get_context();
+	int cores = t->all_cores == HYLA_CORES_BESIDE_GPU ? hyla__cores_worker_any(ctx)
+	            : t->all_cores                       ? hyla__cores_worker(ctx)
+	                                                 : -1;
 	int ndata = t->ndata + (cores >= 0);
 	struct starpu_data_descr *data = cores >= 0 ? malloc(sizeof *data * (size_t)ndata) : NULL;
 	if (cores >= 0 && !data) {

@@ -221,6 +221,14 @@ void hyla__cuda_sym_scale_d(int n, double *a, int64_t lda, int lower, double fac
 void hyla__cuda_sym_scale_s(int n, float *a, int64_t lda, int lower, float factor,
                             cudaStream_t stream);
 
+/* The band of half-bandwidth b of the lower n-by-n a into the bulge
+ * chase's storage (codelets/bulge.c): entry (r, c) at band[r + 2b c] for
+ * c <= r <= c + 2b, zero past row c + b ((2b + 1) n elements). */
+void hyla__cuda_band_gather_d(int n, int b, const double *a, int64_t lda, double *band,
+                              cudaStream_t stream);
+void hyla__cuda_band_gather_s(int n, int b, const float *a, int64_t lda, float *band,
+                              cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,8 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
-// The eigensolver's first task on the GPU (codelets/condensed.c): the upper
-// triangle mirrored into the lower one (32-by-32 tiles through shared
-// memory), the triangle's largest |entry| and its scaling.
+// The eigensolver's first task on the GPU (codelets/syevd_prepare.c): the
+// upper triangle mirrored into the lower one (32-by-32 tiles through shared
+// memory), the triangle's largest |entry| and its scaling; the band of the
+// two-stage reduction gathered for its second stage (codelets/sy2sb.c).
 #include "block_reduce.cuh"
 #include "kernels.h"
 #include "launch.h"
@@ -101,4 +102,38 @@ extern "C" void hyla__cuda_sym_scale_s(int n, float *a, int64_t lda, int lower, 
                                        cudaStream_t stream)
 {
 	scale<float>(n, a, lda, lower, factor, stream);
+}
+
+// The band of half-bandwidth b of the lower n-by-n a into the bulge chase's
+// storage: entry (r, c), c <= r <= c + 2b, at band[r + 2b c], zero past b.
+template <typename T>
+__global__ void band_gather_kernel(int n, int b, const T *a, int64_t lda, T *band)
+{
+	int64_t len = (int64_t)(2 * b + 1) * n;
+	for (int64_t i = blockIdx.x * (int64_t)THREADS + threadIdx.x; i < len;
+	     i += (int64_t)gridDim.x * THREADS) {
+		int64_t c = i / (2 * b + 1), r = c + i % (2 * b + 1);
+		band[i] = r <= c + b && r < n ? a[r + c * lda] : T(0);
+	}
+}
+
+template <typename T>
+static void band_gather(int n, int b, const T *a, int64_t lda, T *band, cudaStream_t stream)
+{
+	int64_t len = (int64_t)(2 * b + 1) * n, blocks = (len + THREADS - 1) / THREADS;
+	band_gather_kernel<T><<<(unsigned)(blocks < 4096 ? blocks : 4096), THREADS, 0, stream>>>(
+	    n, b, a, lda, band);
+	hyla_check_launch("band_gather_kernel");
+}
+
+extern "C" void hyla__cuda_band_gather_d(int n, int b, const double *a, int64_t lda, double *band,
+                                         cudaStream_t stream)
+{
+	band_gather(n, b, a, lda, band, stream);
+}
+
+extern "C" void hyla__cuda_band_gather_s(int n, int b, const float *a, int64_t lda, float *band,
+                                         cudaStream_t stream)
+{
+	band_gather(n, b, a, lda, band, stream);
 }
