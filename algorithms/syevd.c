@@ -28,6 +28,8 @@
 static int submit_two_stage(const hyla_desc *A, int upper, const hyla_desc out[2], int64_t b)
 {
 	int64_t n = A->n;
+	if (b > n - 1) /* the asynchronous call's options are the matrix's own */
+		b = n > 1 ? n - 1 : 1;
 	int ret = upper ? TYPED(hyla__insert_reverse)(A, NULL, 0) : HYLA_SUCCESS;
 	starpu_data_handle_t x = hyla__workspace(n, b, sizeof(real_t));
 	for (int64_t c = 0; ret == HYLA_SUCCESS && n - c - b >= 2; c += b)
@@ -55,7 +57,12 @@ static int two_stage_pays(int64_t n)
 {
 	if (hyla_ncpus() == 0)
 		return 0;
-	return hyla_ncuda() == 0 || (sizeof(real_t) == sizeof(double) && n >= 12000);
+	if (hyla_ncuda() == 0)
+		return 1;
+	/* Beside a GPU only with the cores' combined worker for the chase (a
+	 * StarPU hyla started, with its parallel-task patch). */
+	return sizeof(real_t) == sizeof(double) && n >= 12000 &&
+	       hyla__cores_worker_any(starpu_sched_ctx_get_context()) >= 0;
 }
 
 /* Submits the eigensolver on A (column-panel views of the n-by-n matrix,

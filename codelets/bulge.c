@@ -11,8 +11,8 @@
  * the next sweep's: sweep j's step k may start once sweep j - 1 has done its
  * step k + 1. As a parallel task the cores take the sweeps in turn, each
  * waiting on the previous sweep's count of steps done; every entry sees the
- * same operations in the same order however many cores run, so the result
- * is the same bits. The band: entry (r, c), c <= r <= c + 2b, at
+ * same operations in the same order however many cores run, so the chase
+ * gives the same bits. The band: entry (r, c), c <= r <= c + 2b, at
  * band[r + 2b c] (the b rows past the band hold the fill). Typed source:
  * see runtime/precision.h. */
 #include <math.h>
@@ -87,7 +87,8 @@ static void both_sides(real_t *band, int64_t ld, int j0, int m, const real_t *v,
 }
 
 /* The p-by-m block at blk: blk <- blk (I - tau v v^T) (w: p scratch). */
-static void from_right(real_t *blk, int64_t ld, int p, int m, const real_t *v, real_t tau, real_t *w)
+static void from_right(real_t *blk, int64_t ld, int p, int m, const real_t *v, real_t tau,
+                       real_t *w)
 {
 	for (int i = 0; i < p; i++)
 		w[i] = 0;
@@ -116,7 +117,8 @@ static void from_left(real_t *blk, int64_t ld, int p, int m, const real_t *v, re
 /* Sweep j; prog[j - 1] and prog[j] count steps done (DONE at the end).
  * Its loops are short (at most b): built for AVX2 too where GCC can pick
  * at run time (1.35x on one core at 4000, b 32), its helpers inlined; the
- * sums' order is the binary's, whatever the cores. */
+ * sums' order is fixed by the code path taken on the machine, not by the
+ * number of cores. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 __attribute__((flatten, target_clones("arch=x86-64-v3", "default")))
 #endif
@@ -137,11 +139,14 @@ static void sweep(real_t *band, int64_t ld, int n, int b, int j, int *prog, real
 	__atomic_store_n(&prog[j], 1, __ATOMIC_RELEASE);
 	for (int r0 = j + 1, k = 1;; k++) {
 		int i1 = r0 + m, p = n - i1 < b ? n - i1 : b;
-		if (p <= 0 || tau == 0)
+		if (p <= 0)
 			break;
 		WAIT_FOR(k);
+		/* A step whose reflector is the identity goes on: the earlier
+		 * sweeps' fill below still needs chasing. */
 		real_t *blk = &AT(i1, r0); /* p-by-m, leading dimension ld */
-		from_right(blk, ld, p, m, v, tau, w);
+		if (tau != 0)
+			from_right(blk, ld, p, m, v, tau, w);
 		real_t tau2 = reflector(p, &blk[0], &blk[1]);
 		v2[0] = 1;
 		for (int i = 1; i < p; i++)
@@ -204,8 +209,8 @@ size_t TYPED(hyla__band_chase_len)(int64_t n, int64_t b)
 	return (size_t)((2 * b + 1) * n);
 }
 
-int TYPED(hyla__insert_band_chase)(starpu_data_handle_t band, const hyla_desc *d, const hyla_desc *e,
-                                   int64_t b)
+int TYPED(hyla__insert_band_chase)(starpu_data_handle_t band, const hyla_desc *d,
+                                   const hyla_desc *e, int64_t b)
 {
 	int nd = (int)(d->mt * d->nt), ne = e ? (int)(e->mt * e->nt) : 0, count = 1 + nd + ne;
 	struct starpu_data_descr *data = malloc(sizeof *data * (size_t)count);

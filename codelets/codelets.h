@@ -186,8 +186,8 @@ int TYPED(hyla__insert_dc_finish)(starpu_data_handle_t tri, const hyla_desc *sta
 
 /* The two-stage tridiagonal reduction, lower, for the eigenvalues alone.
  * Stage 1 (codelets/sy2sb.c): the step at column col (a multiple of b, with
- * n - col - b >= 2) of the dense n-by-n A (column panels of a multiple of
- * b) to a band of half-bandwidth b; x: an n-by-b workspace; then the band
+ * n - col - b >= 2) of the dense n-by-n A (contiguous column panels of any
+ * width) to a band of half-bandwidth b; x: an n-by-b workspace; then the band
  * gathered into the chase's storage. Stage 2 (codelets/bulge.c): the band
  * (entry (r, c) at band[r + 2b c], band_chase_len = (2b + 1) n reals, the
  * fill's rows included) to tridiagonal form by bulge chasing, its diagonal

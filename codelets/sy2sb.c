@@ -96,9 +96,12 @@ static void step_cpu(void *buffers[], void *cl_arg)
 	struct step s = step_of(buffers, arg);
 	int b = s.b, w = s.w, m = s.m;
 	struct team t;
-	if (!team_join(&t, &arg->team, rank, size, b + 2 * (int64_t)b * b + 64 * (int64_t)b, 2 * b * b))
+	/* Common: tau, T, R, then dgeqrf's (64 b) and dlarfb's (at most b^2)
+	 * work; a core's slot: its V^T X, then the sum. */
+	int64_t bb = (int64_t)b * b;
+	if (!team_join(&t, &arg->team, rank, size, b + 3 * bb + 64 * (int64_t)b, (int)(2 * bb)))
 		STARPU_ABORT_MSG("sy2sb step: no memory for the cores' sums");
-	real_t *tau = t.common + C_FREE, *tt = tau + b, *r = tt + (int64_t)b * b, *work = r + (int64_t)b * b;
+	real_t *tau = t.common + C_FREE, *tt = tau + b, *r = tt + bb, *work = r + bb;
 	if (rank == 0) {
 		LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, m, w, s.p, s.lda, tau, work, 64 * b);
 		TYPED(hyla__larft_host)(m, w, s.p, s.lda, tau, tt, b);
@@ -160,7 +163,8 @@ static void step_cuda(void *buffers[], void *cl_arg)
 	real_t *tau = hyla__cuda_scratch(sizeof *tau * ((size_t)b + 2 * (size_t)b * b +
 	                                                HYLA_GEQR2_SCRATCH_ELEMS + (size_t)m * b),
 	                                 stream);
-	real_t *tt = tau + b, *mw = tt + (size_t)b * b, *qr = mw + (size_t)b * b, *e = qr + HYLA_GEQR2_SCRATCH_ELEMS;
+	real_t *tt = tau + b, *mw = tt + (size_t)b * b, *qr = mw + (size_t)b * b;
+	real_t *e = qr + HYLA_GEQR2_SCRATCH_ELEMS;
 	const real_t one = 1, zero = 0, minus_one = -1, minus_half = -(real_t)0.5;
 	TYPED(hyla__cuda_geqrf_panel)(m, w, s.p, s.lda, tau, tt, b, qr, h, stream);
 	if (w < b)

@@ -48,8 +48,9 @@ static void usage(void)
 	       "  --uplo L|U       the triangle the solver reads (default L)\n"
 	       "  --kind K         random (default), graded (D A D, D = diag(10^(-6i/n))),\n"
 	       "                   clustered (n - 3 eigenvalues 1e-9 apart up to 1, then 2, 3, 4)\n"
-	       "                   known (eigenvalues 1, 2, ..., n) or repeated (1, 2, ..., n/3,\n"
-	       "                   each three times)\n"
+	       "                   known (eigenvalues 1, 2, ..., n), repeated (1, 2, ..., n/3,\n"
+	       "                   each three times) or gapped (random within 6 of the diagonal,\n"
+	       "                   zero at odd distances from it)\n"
 	       "  --triangle L|U   --input: use that triangle of the file's matrix and skip the\n"
 	       "                   symmetry check (default: the file must be symmetric)\n"
 	       "  --cusolver       also time cuSOLVER's syevd on the GPU (data already there)\n"
@@ -131,7 +132,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: error: out of memory\n", prog);
 		return 1;
 	}
-	int known = strcmp(kind, "random") && strcmp(kind, "graded");
+	int known = spectrum_known(kind);
 	if (o.input || !strcmp(kind, "random"))
 		driver_matrix(prog, &o, a0);
 	else if (symmetric_matrix(kind, n, a0, o.seed, known ? exact : NULL)) {

@@ -9,7 +9,7 @@
 #include "common.h"
 #include "spectra.h"
 
-const char *const spectrum_kinds[] = {"random", "graded", "clustered", "known", "repeated", NULL};
+const char *const spectrum_kinds[] = {"random", "graded", "clustered", "known", "repeated", "gapped", NULL};
 
 /* a = Q diag(w) Q^T, Q the orthogonal factor of a random matrix. */
 static int with_spectrum(int64_t n, double *a, const double *w, int seed)
@@ -37,6 +37,11 @@ static int with_spectrum(int64_t n, double *a, const double *w, int seed)
 	return ret;
 }
 
+int spectrum_known(const char *kind)
+{
+	return !strcmp(kind, "clustered") || !strcmp(kind, "known") || !strcmp(kind, "repeated");
+}
+
 int symmetric_matrix(const char *kind, int64_t n, double *a, int seed, double *known)
 {
 	if (!strcmp(kind, "random") || !strcmp(kind, "graded")) {
@@ -47,6 +52,16 @@ int symmetric_matrix(const char *kind, int64_t n, double *a, int seed, double *k
 				if (graded)
 					a[i + j * n] *= pow(10, -6.0 * (double)(i + j) / (double)n);
 				a[j + i * n] = a[i + j * n];
+			}
+		return 0;
+	}
+	if (!strcmp(kind, "gapped")) {
+		random_matrix(n, n, a, n, seed);
+		for (int64_t j = 0; j < n; j++)
+			for (int64_t i = j; i < n; i++) {
+				double x = a[i + j * n];
+				int kept = i == j || (i - j <= 6 && (i - j) % 2 == 0 && fabs(x) < 0.15);
+				a[j + i * n] = a[i + j * n] = kept ? x : 0;
 			}
 		return 0;
 	}

@@ -16,9 +16,16 @@ extern const char *const spectrum_kinds[];
  *              2, 3, 4 (Q a random orthogonal matrix);
  *   known      Q diag(1, 2, ..., n) Q^T.
  *   repeated   Q diag(1, 1, 1, 2, 2, 2, ...) Q^T (n/3 values, three times).
- * The last three write their spectrum into known (n, ascending; NULL: not
- * wanted). Returns 0, or -1 for an unknown kind or no memory. */
+ *   gapped     random's diagonal, and of its entries within 6 of it at even
+ *              distances those below 0.15 in size (about one in seven): a
+ *              sparse band whose bulge chase meets reflectors that are the
+ *              identity.
+ * clustered, known and repeated write their spectrum into known (n,
+ * ascending; NULL: not wanted). Returns 0, or -1 for an unknown kind or no
+ * memory. */
 int symmetric_matrix(const char *kind, int64_t n, double *a, int seed, double *known);
+/* Whether symmetric_matrix writes kind's spectrum (clustered, known, repeated). */
+int spectrum_known(const char *kind);
 /* ||A - V diag(w) V^T||_F / ||A||_F (A = 0: the numerator) and ||I - V^T V||_F of the n-by-n V
  * (leading dimension ldv) into resid and orth; -1 for no memory. */
 int eigen_residuals(int64_t n, const double *a, const double *w, const double *v, int64_t ldv,

@@ -280,7 +280,6 @@ int hyla__parallel_tasks(void)
 
 int hyla__parallel_prio(int priority)
 {
-	return priority >= STARPU_MAX_PRIO && starpu_combined_worker_get_count() > 0
-	               ? STARPU_MAX_PRIO - 1
-	               : priority;
+	return priority >= STARPU_MAX_PRIO && hyla__combined_workers_reached() ? STARPU_MAX_PRIO - 1
+	                                                                        : priority;
 }

@@ -162,6 +162,10 @@ void hyla__cores_update(unsigned ctx, int cores, int node);
  * tasks hold (hyla__submit adds it last); a task's buffers without the token. */
 int hyla__cores_worker(unsigned ctx);
 int hyla__cores_worker_any(unsigned ctx);
+/* Whether the calling context's parallel tasks may reach a combined worker
+ * (its cores', or a parallel scheduler's): not for hyla's one made beside a
+ * GPU, which only work for the cores alone asks for (the chase) takes. */
+int hyla__combined_workers_reached(void);
 starpu_data_handle_t hyla__cores_token(void);
 int hyla__task_buffers(struct starpu_task *task);
 /* Such codelets' max_parallelism: every core of a combined worker with a
@@ -367,8 +371,8 @@ int hyla__submitted(int ret, const char *codelet);
  * (hyla__cores_worker). */
 int hyla__parallel_tasks(void);
 /* The priority a parallel (STARPU_SPMD) task gets: below STARPU_MAX_PRIO when
- * there are combined workers. pheft puts STARPU_MAX_PRIO tasks at the front
- * of each core's queue, so two parallel tasks could reach the cores of a
+ * it may reach combined workers (hyla__combined_workers_reached). pheft puts
+ * STARPU_MAX_PRIO tasks at the front of each core's queue, so two parallel tasks could reach the cores of a
  * combined worker in opposite orders, each core waiting at the other
  * task's barrier (seen: test_geqrf under pheft hung). The look-ahead update
  * loses its precedence there. */

@@ -5,7 +5,8 @@
  * worker of all the context's cores whatever the scheduler: dmda and the
  * other non-parallel policies never use combined workers themselves. Work
  * only cores can do (the eigenvalues' bulge chase) takes the same worker
- * beside a GPU. Such a task names that worker (StarPU then queues one alias on each core), and
+ * beside a GPU, and a context of all the cores and no GPU on a host with
+ * one runs its panels there as on cores alone. Such a task names that worker (StarPU then queues one alias on each core), and
  * holds one token in commute mode: two of them queued at once could reach
  * the cores in opposite orders and each wait for the other's cores. The
  * cores meet at barriers that spin briefly, then sleep. */
@@ -19,6 +20,7 @@
 /* Combined worker id + 1 (0: none): where the matrices live in main memory,
  * and whatever they live (for work only cores can do). */
 static int cores_worker[STARPU_NMAX_SCHED_CTXS], cores_any[STARPU_NMAX_SCHED_CTXS];
+static int made_beside_gpu; /* hyla made that worker with CUDA workers present */
 static starpu_data_handle_t cores_token;
 
 /* The combined worker of exactly ctx's cores, or -1. */
@@ -44,9 +46,17 @@ void hyla__cores_start(int owns_starpu)
 	int ids[STARPU_NMAXWORKERS], n = starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, ids,
 	                                                                STARPU_NMAXWORKERS);
 	/* Only while no task runs: StarPU's workers read these fields. */
-	if (owns_starpu && n > 1 && find_cores_worker(0, n) < 0)
+	if (owns_starpu && n > 1 && find_cores_worker(0, n) < 0) {
 		starpu_combined_worker_assign_workerid(n, ids);
+		made_beside_gpu = starpu_cuda_worker_get_count() > 0;
+	}
 	starpu_void_data_register(&cores_token);
+}
+
+int hyla__combined_workers_reached(void)
+{
+	return (int)starpu_combined_worker_get_count() > made_beside_gpu ||
+	       hyla__cores_worker(starpu_sched_ctx_get_context()) >= 0;
 }
 
 void hyla__cores_stop(void)
@@ -54,6 +64,7 @@ void hyla__cores_stop(void)
 	if (cores_token)
 		starpu_data_unregister(cores_token);
 	cores_token = NULL;
+	made_beside_gpu = 0;
 	for (int c = 0; c < STARPU_NMAX_SCHED_CTXS; c++) {
 		__atomic_store_n(&cores_worker[c], 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&cores_any[c], 0, __ATOMIC_RELAXED);
@@ -74,7 +85,8 @@ int hyla__cores_worker(unsigned ctx)
 
 int hyla__cores_worker_any(unsigned ctx)
 {
-	return __atomic_load_n(&cores_any[ctx < STARPU_NMAX_SCHED_CTXS ? ctx : 0], __ATOMIC_RELAXED) - 1;
+	ctx = ctx < STARPU_NMAX_SCHED_CTXS ? ctx : 0;
+	return __atomic_load_n(&cores_any[ctx], __ATOMIC_RELAXED) - 1;
 }
 
 starpu_data_handle_t hyla__cores_token(void)

@@ -492,11 +492,15 @@ if [ "$what" = solvers ]; then
 		for args in "d 2000 3000" "s 1500 2500"; do # the transposes on the GPU
 			STARPU_SCHED=$sched $bin/tests/test_gebrd $args || echo "FAILED (exit $?): test_gebrd $args under $sched"
 		done
-		for cmd in "eigh 1000 --vectors" "svd 900 600 --vectors"; do
+		for cmd in "eigh 1000 --vectors" "eigh 1000" "svd 900 600 --vectors"; do
 			STARPU_SCHED=$sched STARPU_NCPU=0 $bin/$cmd >/dev/null ||
 				echo "FAILED (exit $?): STARPU_NCPU=0 $cmd under $sched"
 		done
 	done 2>&1 | tee "$out/checks-solvers$tag.txt" | grep -v "pass$"
+	# The eigenvalues' two stages beside the GPU (taken from 12000 in double;
+	# the check's LAPACK run takes about 20 s there).
+	STARPU_SCHED=dmda $bin/eigh 12000 >/dev/null 2>&1 ||
+		echo "FAILED (exit $?): eigh 12000 under dmda" | tee -a "$out/checks-solvers$tag.txt"
 	grep -c FAILED "$out/checks-solvers$tag.txt" | sed 's/^/failed checks: /'
 	{
 		for cmd in "eigh 8000" "eigh 8000 --vectors" "svd 8000" "svd 8000 --vectors"; do
