@@ -15,6 +15,7 @@
  * gives the same bits. The band: entry (r, c), c <= r <= c + 2b, at
  * band[r + 2b c] (the b rows past the band hold the fill). Typed source:
  * see runtime/precision.h. */
+#include <float.h>
 #include <math.h>
 #include <sched.h>
 #include <string.h>
@@ -30,27 +31,49 @@ struct chase_args {
 	int n, b, nb, dtiles;      /* d's tiles (of nb) follow the band, then e's */
 };
 
-/* LAPACK's xLARFG on (alpha, x[0:m-1]): x becomes v's tail, alpha beta;
- * returns tau (0: nothing to annihilate). The blocks are at most b wide:
- * plain loops, which the compiler vectorises (OpenBLAS's calls of this
- * size cost more than their work and take a lock each, which serialised
- * the cores: 4000 at b 32 0.70 s on 2 cores against 0.23 s with loops). */
-static real_t reflector(int m, real_t *alpha, real_t *x)
+/* The 2-norm of x[0:len], scaled: no overflow or underflow in the squares. */
+static real_t norm2(int len, const real_t *x)
 {
-	real_t scale = 0;
-	for (int i = 0; i < m - 1; i++)
+	real_t scale = 0, sq = 0;
+	for (int i = 0; i < len; i++)
 		scale = fmax(scale, fabs(x[i]));
 	if (scale == 0)
 		return 0;
-	real_t sq = 0; /* scaled: no overflow or underflow in the squares */
 #pragma omp simd reduction(+ : sq)
-	for (int i = 0; i < m - 1; i++)
+	for (int i = 0; i < len; i++)
 		sq += (x[i] / scale) * (x[i] / scale);
-	real_t norm = scale * sqrt(sq);
-	real_t beta = -copysign(hypot(*alpha, norm), *alpha), tau = (beta - *alpha) / beta;
-	real_t f = 1 / (*alpha - beta);
+	return scale * sqrt(sq);
+}
+
+/* LAPACK's xLARFG on (alpha, x[0:m-1]): x becomes v's tail, alpha beta;
+ * returns tau (0: nothing to annihilate). A beta below the safe minimum
+ * over epsilon is computed on x and alpha scaled up (at most 20 times), as
+ * xLARFG does: 1 / (alpha - beta) would overflow. The blocks are at most
+ * b wide: plain loops, which the compiler vectorises (OpenBLAS's calls of
+ * this size cost more than their work and take a lock each, which
+ * serialised the cores: 4000 at b 32 0.70 s on 2 cores against 0.23 s with
+ * loops). */
+static real_t reflector(int m, real_t *alpha, real_t *x)
+{
+	real_t norm = norm2(m - 1, x);
+	if (norm == 0)
+		return 0;
+	const real_t safmin = sizeof(real_t) == sizeof(double) ? DBL_MIN / DBL_EPSILON
+	                                                       : FLT_MIN / FLT_EPSILON;
+	real_t a = *alpha, beta = -copysign(hypot(a, norm), a);
+	int scaled = 0;
+	for (; fabs(beta) < safmin && scaled < 20; scaled++) {
+		for (int i = 0; i < m - 1; i++)
+			x[i] /= safmin;
+		a /= safmin, beta /= safmin;
+	}
+	if (scaled)
+		norm = norm2(m - 1, x), beta = -copysign(hypot(a, norm), a);
+	real_t tau = (beta - a) / beta, f = 1 / (a - beta);
 	for (int i = 0; i < m - 1; i++)
 		x[i] *= f;
+	for (int k = 0; k < scaled; k++)
+		beta *= safmin;
 	*alpha = beta;
 	return tau;
 }

@@ -2,6 +2,7 @@
 #include "common.h"
 #include "matrix_io.h"
 #include "result.h"
+#include "spectra.h"
 #include "trace_svg.h"
 #include <getopt.h>
 #include <starpu.h>
@@ -512,9 +513,7 @@ double bidiagonal_sv_error(int64_t m, int64_t n, const double *a, int64_t lda, c
 		                    NULL, 1, NULL, 1, NULL, 1) &&
 		    !LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'N', (lapack_int)m, (lapack_int)n, c, (lapack_int)m, sr,
 		                    NULL, 1, NULL, 1)) {
-			err = 0;
-			for (int64_t i = 0; i < k; i++)
-				err = fmax(err, fabs(s[i] - sr[i]));
+			err = eigenvalue_error(k, s, sr);
 			*scale = sr[0];
 		}
 	}
@@ -542,9 +541,7 @@ double tridiagonal_eig_error(int64_t n, const double *a, int64_t lda, const doub
 		if (!LAPACKE_dsterf((lapack_int)n, w, ew) &&
 		    !LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'N', 'L', (lapack_int)n, c, (lapack_int)n, ew)) {
 			qsort(w, (size_t)n, sizeof *w, by_value);
-			err = 0;
-			for (int64_t i = 0; i < n; i++)
-				err = fmax(err, fabs(w[i] - ew[i]));
+			err = eigenvalue_error(n, w, ew);
 			*scale = fmax(fabs(ew[0]), fabs(ew[n - 1]));
 		}
 	}

@@ -9,7 +9,8 @@
 #include "common.h"
 #include "spectra.h"
 
-const char *const spectrum_kinds[] = {"random", "graded", "clustered", "known", "repeated", "gapped", NULL};
+const char *const spectrum_kinds[] = {"random", "graded", "clustered", "known", "repeated", "gapped",
+                                     "underflow", NULL};
 
 /* a = Q diag(w) Q^T, Q the orthogonal factor of a random matrix. */
 static int with_spectrum(int64_t n, double *a, const double *w, int seed)
@@ -53,6 +54,14 @@ int symmetric_matrix(const char *kind, int64_t n, double *a, int seed, double *k
 					a[i + j * n] *= pow(10, -6.0 * (double)(i + j) / (double)n);
 				a[j + i * n] = a[i + j * n];
 			}
+		return 0;
+	}
+	if (!strcmp(kind, "underflow")) { /* two blocks, the second's entries near 1e-309 */
+		random_matrix(n, n, a, n, seed);
+		for (int64_t j = 0; j < n; j++)
+			for (int64_t i = j; i < n; i++)
+				a[j + i * n] = a[i + j * n] =
+				    (i < n / 2) != (j < n / 2) ? 0 : a[i + j * n] * (j >= n / 2 ? 1e-309 : 1);
 		return 0;
 	}
 	if (!strcmp(kind, "gapped")) {
@@ -117,8 +126,12 @@ int eigen_residuals(int64_t n, const double *a, const double *w, const double *v
 double eigenvalue_error(int64_t n, const double *w, const double *ref)
 {
 	double err = 0;
-	for (int64_t i = 0; i < n; i++)
-		err = fmax(err, fabs(w[i] - ref[i]));
+	for (int64_t i = 0; i < n; i++) {
+		double d = fabs(w[i] - ref[i]);
+		if (isnan(d)) /* fmax would drop it */
+			return NAN;
+		err = fmax(err, d);
+	}
 	return err;
 }
 

@@ -20,6 +20,9 @@ extern const char *const spectrum_kinds[];
  *              distances those below 0.15 in size (about one in seven): a
  *              sparse band whose bulge chase meets reflectors that are the
  *              identity.
+ *   underflow  random's two diagonal blocks, the second scaled by 1e-309
+ *              (subnormal in double; zero in single): reflectors of columns
+ *              whose norm underflows.
  * clustered, known and repeated write their spectrum into known (n,
  * ascending; NULL: not wanted). Returns 0, or -1 for an unknown kind or no
  * memory. */
@@ -30,7 +33,7 @@ int spectrum_known(const char *kind);
  * (leading dimension ldv) into resid and orth; -1 for no memory. */
 int eigen_residuals(int64_t n, const double *a, const double *w, const double *v, int64_t ldv,
                     double *resid, double *orth);
-/* max_i |w_i - ref_i|: the eigenvalues (both ascending). */
+/* max_i |w_i - ref_i|: the eigenvalues (both ascending); NaN if one is. */
 double eigenvalue_error(int64_t n, const double *w, const double *ref);
 /* LAPACK's dsyevd eigenvalues of the symmetric a (lower triangle) into w;
  * 0 or LAPACK's info. */

@@ -24,7 +24,7 @@ int main(int argc, char **argv)
 	if ((argc != 6 && argc != 7) || (strcmp(argv[1], "d") && strcmp(argv[1], "s")) ||
 	    (strcmp(argv[3], "L") && strcmp(argv[3], "U")) ||
 	    (strcmp(argv[4], "N") && strcmp(argv[4], "V")))
-		die_usage(prog, "usage: test_syevd d|s N L|U N|V random|graded|clustered|known|repeated|gapped [NB]");
+		die_usage(prog, "usage: test_syevd d|s N L|U N|V random|graded|clustered|known|repeated|gapped|underflow [NB]");
 	char prec = argv[1][0], uplo = argv[3][0], jobz = argv[4][0];
 	const char *kind = argv[5];
 	int64_t n = parse_size(prog, "N", argv[2]), nn = n * n;
@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 		return 1;
 	int known = spectrum_known(kind);
 	if (symmetric_matrix(kind, n, a0, 7, known ? exact : NULL))
-		die_usage(prog, "KIND '%s' is not one of random, graded, clustered, known, repeated, gapped", kind);
+		die_usage(prog, "KIND '%s' is not one of random, graded, clustered, known, repeated, gapped, underflow", kind);
 	if (prec == 's')
 		round_to_float(n, n, a0, n);
 	/* The triangle the solver must not read: NaN; the rows past n: 7. */
