@@ -152,8 +152,11 @@ static inline void team_part_norm(const struct team *t, const real_t *x, int64_t
 /* After team_part_norm and a wait, with alpha in common[C_ALPHA]: beta,
  * tau and the scale of x's entries (1 / (alpha - beta)), as xLARFG; the
  * norm of x / amax where the sum of squares overflowed or underflowed
- * (every core sees the same totals, so all of them take that pass). */
-static inline void team_reflector(const struct team *t, const real_t *x, int64_t lo, int64_t hi,
+ * (every core sees the same totals, so all of them take that pass). A beta
+ * below the safe minimum over epsilon is computed, as xLARFG's, on x and
+ * alpha scaled up by its inverse (at most 20 times; each core scales its
+ * part of x in place): 1 / (alpha - beta) would overflow. */
+static inline void team_reflector(const struct team *t, real_t *x, int64_t lo, int64_t hi,
                            int64_t inc, real_t *beta, real_t *tau, real_t *scale)
 {
 	const real_t tiny = sizeof(real_t) == sizeof(double) ? DBL_MIN / DBL_EPSILON : FLT_MIN / FLT_EPSILON;
@@ -175,9 +178,19 @@ static inline void team_reflector(const struct team *t, const real_t *x, int64_t
 	}
 	*beta = alpha, *tau = 0, *scale = 1;
 	if (amax > 0) {
-		*beta = -copysign(hypot(alpha, unit * sqrt(sq)), alpha);
-		*tau = (*beta - alpha) / *beta;
-		*scale = 1 / (alpha - *beta);
+		real_t b = -copysign(hypot(alpha, unit * sqrt(sq)), alpha);
+		int scaled = 0;
+		for (; fabs(b) < tiny && scaled < 20; scaled++) {
+			for (int64_t r = lo; r < hi; r++)
+				x[r * inc] /= tiny;
+			alpha /= tiny, unit /= tiny;
+			b = -copysign(hypot(alpha, unit * sqrt(sq)), alpha);
+		}
+		*tau = (b - alpha) / b;
+		*scale = 1 / (alpha - b);
+		for (int k = 0; k < scaled; k++)
+			b *= tiny;
+		*beta = b;
 	}
 }
 
