@@ -372,10 +372,10 @@ int hyla__submitted(int ret, const char *codelet);
 int hyla__parallel_tasks(void);
 /* The priority a parallel (STARPU_SPMD) task gets: below STARPU_MAX_PRIO when
  * it may reach combined workers (hyla__combined_workers_reached). pheft puts
- * STARPU_MAX_PRIO tasks at the front of each core's queue, so two parallel tasks could reach the cores of a
- * combined worker in opposite orders, each core waiting at the other
- * task's barrier (seen: test_geqrf under pheft hung). The look-ahead update
- * loses its precedence there. */
+ * STARPU_MAX_PRIO tasks at the front of each core's queue, so two parallel
+ * tasks could reach the cores of a combined worker in opposite orders, each
+ * core waiting at the other task's barrier (seen: test_geqrf under pheft
+ * hung). The look-ahead update loses its precedence there. */
 int hyla__parallel_prio(int priority);
 
 #endif

@@ -6,8 +6,9 @@
  * other non-parallel policies never use combined workers themselves. Work
  * only cores can do (the eigenvalues' bulge chase) takes the same worker
  * beside a GPU, and a context of all the cores and no GPU on a host with
- * one runs its panels there as on cores alone. Such a task names that worker (StarPU then queues one alias on each core), and
- * holds one token in commute mode: two of them queued at once could reach
+ * one runs its panels there as on cores alone. Such a task names that
+ * worker (StarPU then queues one alias on each core), and holds one token
+ * in commute mode: two of them queued at once could reach
  * the cores in opposite orders and each wait for the other's cores. The
  * cores meet at barriers that spin briefly, then sleep. */
 #include <linux/futex.h>
