@@ -1,7 +1,7 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The first stage of the two-stage tridiagonal reduction (lower; Haidar,
  * Ltaief and Dongarra 2011; LAPACK's xSYTRD_SY2SB): a symmetric matrix to a
- * band of half-bandwidth b, one step task a column panel of width b. Step
+ * band of half-bandwidth b, one step task every b columns. Step
  * at column c, with P = A(c+b:n, c:c+b) and A22 = A(c+b:n, c+b:n) (m rows):
  *   P = Q R (QR of its first w = min(b, m) columns; Q^T on the rest),
  *   X = A22 V T,  X -= 1/2 V (T^T V^T X),  A22 -= V X^T + X V^T,
