@@ -131,6 +131,11 @@ int TYPED(hyla__insert_geqrf_tail)(starpu_data_handle_t tau, starpu_data_handle_
 int TYPED(hyla__insert_sytrd_tail)(starpu_data_handle_t a, starpu_data_handle_t tau,
                                    starpu_data_handle_t scratch, int64_t col);
 
+/* Columns [j0, j1) of the lower m-by-m a -= v w^T + w v^T (v, w: m-by-k),
+ * on a core: the diagonal block by SYR2K, the rows below by two GEMMs. */
+void TYPED(hyla__syr2k_columns)(int m, int k, int j0, int j1, const real_t *v, int ldv,
+                                const real_t *w, int ldw, real_t *a, int lda);
+
 /* Bidiagonal reduction, m >= n (algorithms/gebrd.c; the panel, the update
  * and the step are public: include/hyla_codelets.h). The last panel a (RW, columns and rows from col) with LAPACK's dgebrd:
  * tauq, taup (W); scratch: 2 t + 64 (rows + t) elements. */

@@ -51,24 +51,6 @@ static struct step step_of(void *buffers[], const struct sy2sb_args *arg)
 	                     .m = m, .b = b, .w = m < b ? m : b, .lda = lda, .ldx = LD(buffers[S_X])};
 }
 
-/* Columns [j0, j1) of the lower m-by-m a -= e x^T + x e^T (k columns each). */
-static void syr2k_columns(int m, int k, int j0, int j1, const real_t *e, int lde, const real_t *x,
-                          int ldx, real_t *a, int lda)
-{
-	int cols = j1 - j0, below = m - j1;
-	if (cols <= 0)
-		return;
-	real_t *d = a + j0 + (int64_t)j0 * lda;
-	BLAS(syr2k)(CblasColMajor, CblasLower, CblasNoTrans, cols, k, -1, e + j0, lde, x + j0, ldx, 1,
-	            d, lda);
-	if (below == 0)
-		return;
-	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, below, cols, k, -1, e + j1, lde, x + j0,
-	           ldx, 1, d + cols, lda);
-	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, below, cols, k, -1, x + j1, ldx, e + j0,
-	           lde, 1, d + cols, lda);
-}
-
 /* Rows [r0, r1) of x = a e for the lower m-by-m symmetric a: the rows'
  * part left of the diagonal block, the block, the part right of it (the
  * columns below the block, transposed). */
@@ -135,8 +117,9 @@ static void step_cpu(void *buffers[], void *cl_arg)
 		BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, r1 - r0, w, w, -(real_t)0.5, e + r0,
 		           s.lda, mw, w, 1, s.x + r0, s.ldx);
 	team_wait(&t);
-	syr2k_columns(m, w, (int)hyla__triangle_share(m, rank, size),
-	              (int)hyla__triangle_share(m, rank + 1, size), e, s.lda, s.x, s.ldx, s.a22, s.lda);
+	TYPED(hyla__syr2k_columns)(m, w, (int)hyla__triangle_share(m, rank, size),
+	                           (int)hyla__triangle_share(m, rank + 1, size), e, s.lda, s.x, s.ldx,
+	                           s.a22, s.lda);
 	team_wait(&t);
 	if (rank == 0)
 		for (int j = 0; j < w; j++)

@@ -113,16 +113,27 @@ static int update_view_of(void *buffers[], void *cl_arg, struct update_view *u)
 	return cols != 0;
 }
 
+void TYPED(hyla__syr2k_columns)(int m, int k, int j0, int j1, const real_t *v, int ldv,
+                                const real_t *w, int ldw, real_t *a, int lda)
+{
+	int cols = j1 - j0, below = m - j1;
+	if (cols <= 0)
+		return;
+	real_t *d = a + j0 + (int64_t)j0 * lda;
+	BLAS(syr2k)(CblasColMajor, CblasLower, CblasNoTrans, cols, k, -1, v + j0, ldv, w + j0, ldw, 1,
+	            d, lda);
+	if (below == 0)
+		return;
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, below, cols, k, -1, v + j1, ldv, w + j0,
+	           ldw, 1, d + cols, lda);
+	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, below, cols, k, -1, w + j1, ldw, v + j0,
+	           ldv, 1, d + cols, lda);
+}
+
 static void update_host(const struct update_view *u)
 {
-	BLAS(syr2k)(CblasColMajor, CblasLower, CblasNoTrans, u->cols, u->nb, -1, u->vd, u->ldv, u->wd,
-	            u->ldw, 1, u->add, u->lda);
-	if (u->rows == 0)
-		return;
-	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, u->rows, u->cols, u->nb, -1, u->vb, u->ldv,
-	           u->wd, u->ldw, 1, u->below, u->lda);
-	BLAS(gemm)(CblasColMajor, CblasNoTrans, CblasTrans, u->rows, u->cols, u->nb, -1, u->wb, u->ldw,
-	           u->vd, u->ldv, 1, u->below, u->lda);
+	TYPED(hyla__syr2k_columns)(u->cols + u->rows, u->nb, 0, u->cols, u->vd, u->ldv, u->wd, u->ldw,
+	                           u->add, u->lda);
 }
 
 static void update_cpu(void *buffers[], void *cl_arg)
