@@ -1,6 +1,7 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The singular value decomposition A = U S V^T (LAPACK dgesdd's contract):
- * hyla's bidiagonal reduction Q^T A P = B (algorithms/gebrd.c), B's SVD
+ * hyla's bidiagonal reduction Q^T A P = B (algorithms/gebrd.c; the values
+ * alone on the cores: in two stages, codelets/ge2gb.c), B's SVD
  * U_B S V_B^T by divide and conquer (algorithms/bdsdc.c), and the vectors
  * U = Q U_B and V = P V_B, as task graphs. Typed source: see
  * runtime/precision.h.
@@ -48,6 +49,16 @@ static real_t largest(int64_t m, int64_t n, const real_t *a, int64_t lda)
 	return nan ? (real_t)NAN : big;
 }
 
+/* Whether the values alone take the two-stage reduction (codelets/ge2gb.c):
+ * on cores alone, where the one-stage reduction's Level-2 half is memory
+ * bound (2 cores, n = 4000: the two stages ... s against ... s); beside
+ * a GPU the one-stage reduction streams the matrix at the GPU's bandwidth,
+ * and the band's chase is one core's. */
+static int two_stage_pays(void)
+{
+	return hyla_ncpus() > 0 && hyla_ncuda() == 0;
+}
+
 /* Submits the SVD of A (column-panel views, m >= n) into s, with U (m-by-k
  * panels, W; u_rw: its columns beyond n hold the identity's, so RW) and VT
  * (n-by-n panels, W) its singular vectors (U NULL: the values alone); e: 3n
@@ -58,8 +69,21 @@ static int submit_svd(const hyla_desc *A, real_t *s, real_t *e, const hyla_desc 
 	int64_t m = A->m, n = A->n, nbq = o->nb ? o->nb : hyla__default_nb("orgqr", m, n);
 	hyla_desc out[4] = {{0}}, Tq = {0}, Tp = {0}; /* d, e, tauq, taup; tau in nbq tiles */
 	const hyla_desc *Qr = NULL, *Pr = NULL, *W = NULL;
-	int ret = TYPED(hyla__gebrd_tall_submit)(A, s, e, e + n, e + 2 * n, hyla__update_width(o, n),
-	                                         out, seq);
+	int ret = HYLA_SUCCESS;
+	if (!U && two_stage_pays()) {
+		int64_t b = o->nb ? o->nb : hyla__default_nb("gesdd_band", m, n);
+		b = b < n - 1 ? b : n > 1 ? n - 1 : 1; /* the asynchronous call's nb is the matrix's */
+		ret = hyla__sequence_vector(seq, &out[0], s, n, A->nb, sizeof(real_t));
+		if (ret == HYLA_SUCCESS)
+			ret = hyla__sequence_vector(seq, &out[1], e, n - 1, A->nb, sizeof(real_t));
+		if (ret == HYLA_SUCCESS)
+			ret = TYPED(hyla__insert_ge2gb_steps)(A, b);
+		if (ret == HYLA_SUCCESS)
+			ret = TYPED(hyla__insert_gb2bd)(A, &out[0], &out[1], b);
+	} else {
+		ret = TYPED(hyla__gebrd_tall_submit)(A, s, e, e + n, e + 2 * n,
+		                                     hyla__update_width(o, n), out, seq);
+	}
 	if (ret == HYLA_SUCCESS && !U)
 		ret = TYPED(hyla__bdsdc_submit)(&out[0], &out[1], NULL, 0, NULL, nbq, seq);
 	/* Q's reflectors copied out of A and P's transposed into columns (the

@@ -54,9 +54,11 @@ static int64_t sytrd_nb(int64_t m, int64_t n)
 	return hyla_ncuda() > 0 ? 64 : 32;
 }
 
-/* The band of the eigenvalues' two-stage reduction (algorithms/syevd.c):
- * its second stage, on the cores, costs in proportion to it (one core,
- * n = 8000: 1.4 s at 32, 3.3 s at 64); the first, Level 3, gains from it. */
+/* The band of the two-stage reductions (the eigenvalues', algorithms/syevd.c;
+ * the singular values', algorithms/gesdd.c): their second stage, on the
+ * cores, costs in proportion to it (one core, n = 8000: 1.4 s at 32, 3.3 s
+ * at 64; xGBBRD at 4000: 0.96 s at 16, 1.6 s at 32, 4.0 s at 64); the
+ * first, Level 3, gains from it. */
 static int64_t band_nb(int64_t m, int64_t n)
 {
 	(void)m, (void)n;
@@ -123,7 +125,7 @@ static const struct {
 	{"mgs", mgs_nb},     {"cgs", cgs_nb},     {"geqrf", geqrf_nb}, {"orgqr", orgqr_nb},
 	{"sytrd", sytrd_nb}, {"gebrd", gebrd_nb}, {"gehrd", gehrd_nb}, {"orghr", orgqr_nb},
 	{"syevd", sytrd_nb}, /* their reductions'; their vectors' products take orgqr's */
-	{"gesdd", gebrd_nb}, {"syevd_band", band_nb},
+	{"gesdd", gebrd_nb}, {"syevd_band", band_nb}, {"gesdd_band", band_nb},
 };
 
 int64_t hyla__default_nb(const char *routine, int64_t m, int64_t n)

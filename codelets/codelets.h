@@ -205,6 +205,14 @@ size_t TYPED(hyla__band_chase_len)(int64_t n, int64_t b);
 int TYPED(hyla__insert_band_chase)(starpu_data_handle_t band, const hyla_desc *d, const hyla_desc *e,
                                    int64_t b);
 
+/* The two-stage bidiagonal reduction, for the singular values alone, on
+ * the cores (codelets/ge2gb.c): the m-by-n A (m >= n, contiguous column
+ * panels) to an upper band of b superdiagonals by steps every b columns,
+ * then the band to bidiagonal form (LAPACK's xGBBRD) into d (n) and e
+ * (n - 1); A's band is read, not overwritten. */
+int TYPED(hyla__insert_ge2gb_steps)(const hyla_desc *A, int64_t b);
+int TYPED(hyla__insert_gb2bd)(const hyla_desc *A, const hyla_desc *d, const hyla_desc *e, int64_t b);
+
 /* The bidiagonal SVD's divide and conquer (codelets/singular.c;
  * algorithms/bdsdc.c builds the tree), on bi, the eigensolver's [norm, d,
  * e] (dc_scale writes it; dc_finish reads the top's state). A node, the

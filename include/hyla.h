@@ -125,7 +125,8 @@ typedef struct hyla_options {
 	 * present (hyla_options_defaults tells it). The asynchronous calls take
 	 * the matrix's panel width instead. hyla_dsyevd's eigenvalues alone, by
 	 * the two-stage reduction: also the band's half-width ("syevd_band"'s
-	 * default; the asynchronous call's too). */
+	 * default; the asynchronous call's too); the same for hyla_dgesdd's
+	 * values alone on cores alone ("gesdd_band"). */
 	int64_t nb;
 	/* Columns per trailing-update task (the reductions and the Householder
 	 * QR); 0: $HYLA_UPDATE_WIDTH if set, else the default here. */
@@ -143,8 +144,8 @@ typedef struct hyla_options {
 } hyla_options;
 
 /* The options routine ("mgs", "cgs", "geqrf", "orgqr", "sytrd", "syevd",
- * "syevd_band", "gebrd", "gesdd", "gehrd", "orghr") uses for an m-by-n matrix (n-by-n: m = n) on the
- * workers of opts->sched_ctx: opts's zero nb and update_width are filled in.
+ * "syevd_band", "gebrd", "gesdd", "gesdd_band", "gehrd", "orghr") uses for
+ * an m-by-n matrix (n-by-n: m = n) on the workers of opts->sched_ctx: opts's zero nb and update_width are filled in.
  * Returns 0, -1 for an unknown routine, -4 for a NULL opts. Calls hyla_init. */
 HYLA_API int hyla_options_defaults(const char *routine, int64_t m, int64_t n, hyla_options *opts);
 
