@@ -15,12 +15,12 @@
  * gives the same bits. The band: entry (r, c), c <= r <= c + 2b, at
  * band[r + 2b c] (the b rows past the band hold the fill). Typed source:
  * see runtime/precision.h. */
-#include <float.h>
 #include <math.h>
 #include <sched.h>
 #include <string.h>
 #include <stdlib.h>
 #include "codelets.h"
+#include "chase.h"
 #include "spmd_team.h"
 
 #define AT(r, c) band[(int64_t)(r) + (int64_t)(c) * ld]
@@ -30,53 +30,6 @@ struct chase_args {
 	struct hyla_team_arg team; /* first: zeroed at submission */
 	int n, b, nb, dtiles;      /* d's tiles (of nb) follow the band, then e's */
 };
-
-/* The 2-norm of x[0:len], scaled: no overflow or underflow in the squares. */
-static real_t norm2(int len, const real_t *x)
-{
-	real_t scale = 0, sq = 0;
-	for (int i = 0; i < len; i++)
-		scale = fmax(scale, fabs(x[i]));
-	if (scale == 0)
-		return 0;
-#pragma omp simd reduction(+ : sq)
-	for (int i = 0; i < len; i++)
-		sq += (x[i] / scale) * (x[i] / scale);
-	return scale * sqrt(sq);
-}
-
-/* LAPACK's xLARFG on (alpha, x[0:m-1]): x becomes v's tail, alpha beta;
- * returns tau (0: nothing to annihilate). A beta below the safe minimum
- * over epsilon is computed on x and alpha scaled up (at most 20 times), as
- * xLARFG does: 1 / (alpha - beta) would overflow. The blocks are at most
- * b wide: plain loops, which the compiler vectorises (OpenBLAS's calls of
- * this size cost more than their work and take a lock each, which
- * serialised the cores: 4000 at b 32 0.70 s on 2 cores against 0.23 s with
- * loops). */
-static real_t reflector(int m, real_t *alpha, real_t *x)
-{
-	real_t norm = norm2(m - 1, x);
-	if (norm == 0)
-		return 0;
-	const real_t safmin = sizeof(real_t) == sizeof(double) ? DBL_MIN / DBL_EPSILON
-	                                                       : FLT_MIN / FLT_EPSILON;
-	real_t a = *alpha, beta = -copysign(hypot(a, norm), a);
-	int scaled = 0;
-	for (; fabs(beta) < safmin && scaled < 20; scaled++) {
-		for (int i = 0; i < m - 1; i++)
-			x[i] /= safmin;
-		a /= safmin, beta /= safmin;
-	}
-	if (scaled)
-		norm = norm2(m - 1, x), beta = -copysign(hypot(a, norm), a);
-	real_t tau = (beta - a) / beta, f = 1 / (a - beta);
-	for (int i = 0; i < m - 1; i++)
-		x[i] *= f;
-	for (int k = 0; k < scaled; k++)
-		beta *= safmin;
-	*alpha = beta;
-	return tau;
-}
 
 /* The m-by-m symmetric block at (j0, j0) (lower) <- H D H, H = I - tau v v^T:
  * w = tau D v - (tau^2 / 2)(v^T D v) v, D -= v w^T + w v^T. */
@@ -106,34 +59,6 @@ static void both_sides(real_t *band, int64_t ld, int j0, int m, const real_t *v,
 		real_t *col = &AT(j0, j0 + c), vc = v[c], wc = w[c];
 		for (int r = c; r < m; r++)
 			col[r] -= v[r] * wc + w[r] * vc;
-	}
-}
-
-/* The p-by-m block at blk: blk <- blk (I - tau v v^T) (w: p scratch). */
-static void from_right(real_t *blk, int64_t ld, int p, int m, const real_t *v, real_t tau,
-                       real_t *w)
-{
-	for (int i = 0; i < p; i++)
-		w[i] = 0;
-	for (int c = 0; c < m; c++)
-		for (int i = 0; i < p; i++)
-			w[i] += blk[i + c * ld] * v[c];
-	for (int c = 0; c < m; c++)
-		for (int i = 0; i < p; i++)
-			blk[i + c * ld] -= w[i] * (tau * v[c]);
-}
-
-/* Columns [1, m) of the p-by-m block: (I - tau v v^T) blk. */
-static void from_left(real_t *blk, int64_t ld, int p, int m, const real_t *v, real_t tau)
-{
-	for (int c = 1; c < m; c++) {
-		real_t *col = blk + c * ld, s = 0;
-#pragma omp simd reduction(+ : s)
-		for (int i = 0; i < p; i++)
-			s += v[i] * col[i];
-		s *= tau;
-		for (int i = 0; i < p; i++)
-			col[i] -= s * v[i];
 	}
 }
 

@@ -206,10 +206,10 @@ int TYPED(hyla__insert_band_chase)(starpu_data_handle_t band, const hyla_desc *d
                                    int64_t b);
 
 /* The two-stage bidiagonal reduction, for the singular values alone, on
- * the cores (codelets/ge2gb.c): the m-by-n A (m >= n, contiguous column
- * panels) to an upper band of b superdiagonals by steps every b columns,
- * then the band to bidiagonal form (LAPACK's xGBBRD) into d (n) and e
- * (n - 1); A's band is read, not overwritten. */
+ * the cores: the m-by-n A (m >= n, contiguous column panels) to an upper
+ * band of b superdiagonals by steps every b columns (codelets/ge2gb.c),
+ * then the band, gathered from A, to bidiagonal form by bulge chasing as a
+ * parallel task on the cores (codelets/gb2bd.c) into d (n) and e (n - 1). */
 int TYPED(hyla__insert_ge2gb_steps)(const hyla_desc *A, int64_t b);
 int TYPED(hyla__insert_gb2bd)(const hyla_desc *A, const hyla_desc *d, const hyla_desc *e, int64_t b);
 

@@ -1,19 +1,18 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
-/* The two-stage bidiagonal reduction for the singular values alone, on the
- * cores (Ltaief, Luszczek and Dongarra 2013; LAPACK's xGBBRD for the second
- * stage). Stage 1: the m-by-n A (m >= n) to an upper band of b
- * superdiagonals, one step task every b columns. Step at column c, w =
+/* The first stage of the two-stage bidiagonal reduction, singular values
+ * only, on the cores (Ltaief, Luszczek and Dongarra 2013): the m-by-n A
+ * (m >= n) to an upper band of b superdiagonals, one step task every b
+ * columns. Step at column c, w =
  * min(b, n - c):
  *   A(c:m, c:c+w) = Q R (QR), Q^T on A(c:m, c+w:n);
  *   A(c:c+w, c+w:n) = L P (LQ, min(w, n - c - w) reflectors), P^T on
  *   A(c+w:m, c+w:n),
  * both block reflectors applied by xLARFB: Level 3, each core its columns
  * (Q^T) or its rows (P^T). R and L lie in the band; the LQ is skipped where
- * the row block is in the band already. Stage 2: the band gathered into
- * LAPACK's band storage, then xGBBRD's chase (Givens rotations, one core)
- * into d and e. Typed source: see runtime/precision.h. */
+ * the row block is in the band already; the reflectors stay outside it.
+ * The second stage: codelets/gb2bd.c. Typed source: see
+ * runtime/precision.h. */
 #include <lapacke.h>
-#include <stdlib.h>
 #include <string.h>
 #include "codelets.h"
 #include "spmd_team.h"
@@ -24,9 +23,7 @@
 
 struct ge2gb_args {
 	struct hyla_team_arg team; /* first: zeroed at submission */
-	int64_t col, first, n, b; /* the step's column, its first panel's (the chase: its first
-	                           * panel's buffer), A's columns, the band */
-	int nb, dtiles;            /* the chase's d and e tiles (of nb; d's first) */
+	int64_t col, first, n, b;  /* the step's column, its first panel's, A's columns, the band */
 };
 
 /* Whether the step at column c has work: a QR of more than one row, or a
@@ -83,7 +80,8 @@ static void step_cpu(void *buffers[], void *cl_arg)
 	team_leave(&t);
 }
 
-/* Without a GPU in the context (the band's chase is one core's). */
+/* Without a GPU in the context (beside one the one-stage reduction streams
+ * the matrix at the GPU's bandwidth). */
 static int cores_only(unsigned worker, struct starpu_task *task, unsigned impl)
 {
 	(void)worker, (void)impl;
@@ -113,65 +111,5 @@ int TYPED(hyla__insert_ge2gb_steps)(const hyla_desc *A, int64_t b)
 		                                                .all_cores = 1},
 		                             &A->tiles[k], (int)(A->nt - k), STARPU_RW, STARPU_RW);
 	}
-	return ret;
-}
-
-/* Buffers: the workspace (the band in xGBBRD's storage, ld b + 1, then d,
- * e and xGBBRD's work), d's tiles (W), e's tiles (W), A's panels from the
- * buffer arg->first on (R). The band: A(i, j), j - b <= i <= j, at
- * band[b + i - j + (b + 1) j]. */
-static void chase_cpu(void *buffers[], void *cl_arg)
-{
-	const struct ge2gb_args *arg = cl_arg;
-	int n = (int)arg->n, b = (int)arg->b, nb = arg->nb, dt = arg->dtiles, ld = b + 1;
-	int first = (int)arg->first;
-	if (!hyla__contiguous_cols(buffers, first, sizeof(real_t)))
-		STARPU_ABORT_MSG("ge2gb chase: the panels are not contiguous");
-	const real_t *a = MAT(buffers[first]);
-	int lda = LD(buffers[first]);
-	real_t *band = (real_t *)STARPU_VECTOR_GET_PTR(buffers[0]);
-	real_t *d = band + (int64_t)ld * n, *e = d + n, *work = e + n;
-	for (int j = 0; j < n; j++)
-		for (int i = j - b; i <= j; i++)
-			band[b + i - j + (int64_t)ld * j] = i >= 0 ? a[i + (int64_t)j * lda] : 0;
-	int info = LAPACKE(gbbrd_work)(LAPACK_COL_MAJOR, 'N', n, n, 0, 0, b, band, ld, d, e, NULL, 1,
-	                               NULL, 1, NULL, 1, work);
-	if (info != 0)
-		STARPU_ABORT_MSG("ge2gb chase: xGBBRD refused its arguments");
-	for (int i = 0; i < n; i++) {
-		((real_t *)STARPU_VECTOR_GET_PTR(buffers[1 + i / nb]))[i % nb] = d[i];
-		if (i + 1 < n)
-			((real_t *)STARPU_VECTOR_GET_PTR(buffers[1 + dt + i / nb]))[i % nb] = e[i];
-	}
-}
-
-static struct starpu_codelet chase_cl = {
-	.cpu_funcs = {chase_cpu},
-	.can_execute = cores_only,
-	.nbuffers = STARPU_VARIABLE_NBUFFERS,
-	.name = "gb2bd_chase_" PREC_NAME,
-};
-
-int TYPED(hyla__insert_gb2bd)(const hyla_desc *A, const hyla_desc *d, const hyla_desc *e, int64_t b)
-{
-	int64_t n = A->n;
-	int nd = (int)(d->mt * d->nt), ne = (int)(e->mt * e->nt), count = 1 + (int)A->nt + nd + ne;
-	struct starpu_data_descr *data = malloc(sizeof *data * (size_t)count);
-	if (!data)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a band chase task");
-	starpu_data_handle_t band = hyla__workspace_vector((b + 1) * n + 4 * n, sizeof(real_t));
-	data[0] = (struct starpu_data_descr){band, STARPU_W};
-	for (int i = 0; i < nd; i++)
-		data[1 + i] = (struct starpu_data_descr){d->tiles[i], STARPU_W};
-	for (int i = 0; i < ne; i++)
-		data[1 + nd + i] = (struct starpu_data_descr){e->tiles[i], STARPU_W};
-	for (int i = 0; i < A->nt; i++)
-		data[1 + nd + ne + i] = (struct starpu_data_descr){A->tiles[i], STARPU_R};
-	struct ge2gb_args arg = {.first = 1 + nd + ne, .n = n, .b = b, .nb = (int)d->mb, .dtiles = nd};
-	int ret = hyla__submit(&(struct hyla_task){.cl = &chase_cl, .data = data, .ndata = count,
-	                                           .arg = &arg, .arg_size = sizeof arg,
-	                                           .priority = STARPU_MAX_PRIO});
-	free(data);
-	hyla__workspace_release(band);
 	return ret;
 }

@@ -48,7 +48,10 @@ extern const char *const singular_kinds[];
  *              (descending; NULL: not wanted);
  *   repeated   the same with s 1, 2, ..., each three times, over two thirds
  *              of min(m, n), then zeros (every deflation of the divide and
- *              conquer).
+ *              conquer);
+ *   gapped     random's diagonal, and of its entries 2, 4 and 6 above it
+ *              those below 0.15: a sparse upper band, whose bulge chase
+ *              meets reflectors that are the identity.
  * Returns 0, or -1 for an unknown kind or no memory. */
 int general_matrix(const char *kind, int64_t m, int64_t n, double *a, int seed, double *known);
 /* For A = U diag(s) V^T with U m-by-k (ldu) and V^T k-by-n (ldvt), k =

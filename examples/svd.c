@@ -44,8 +44,9 @@ static void usage(void)
 	       "||I - U^T U||_F / m and ||I - V^T V||_F / n at most 30 eps.\n\n"
 	       "  --vectors        the thin singular vectors too (jobz S; default: values alone)\n"
 	       "  --kind K         random (default), graded (D A, D = diag(10^(-6i/m))),\n"
-	       "                   geometric (singular values from 1 down to 1e-12) or repeated\n"
-	       "                   (1, 2, ... each three times, then a third zeros)\n"
+	       "                   geometric (singular values from 1 down to 1e-12), repeated\n"
+	       "                   (1, 2, ... each three times, then a third zeros) or gapped\n"
+	       "                   (a sparse upper band: diagonal, and entries 2, 4, 6 above it)\n"
 	       "  --cusolver       also time cuSOLVER's gesvd on the GPU (M >= N; data already\n"
 	       "                   there)\n"
 	       DRIVER_OPTIONS_HELP,
