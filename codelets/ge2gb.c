@@ -8,8 +8,10 @@
  *   A(c:c+w, c+w:n) = L P (LQ, min(w, n - c - w) reflectors), P^T on
  *   A(c+w:m, c+w:n),
  * both block reflectors applied by xLARFB: Level 3, each core its columns
- * (Q^T) or its rows (P^T). R and L lie in the band; the LQ is skipped where
- * the row block is in the band already; the reflectors stay outside it.
+ * (Q^T) or its rows (P^T). The LQ is the QR of the row block's transpose,
+ * a copy: xGELQF on the block in place strides across A's columns (n = 8000
+ * on 16 cores: 3.3 s of core 0's time, the others waiting). R and L lie in the band; the LQ is skipped where
+ * the row block is in the band already; Q's reflectors stay below the band.
  * The second stage: codelets/gb2bd.c. Typed source: see
  * runtime/precision.h. */
 #include <lapacke.h>
@@ -50,12 +52,13 @@ static void step_cpu(void *buffers[], void *cl_arg)
 	real_t *row = p + (int64_t)w * lda;                                  /* A(c, c + w) */
 	int lq = n - c - 1 > b, k = w < nc ? w : nc, most = (mc > nc ? mc : nc) / size + 1;
 	struct team t;
-	/* Common: tau, T, xGEQRF's and xGELQF's work; a core's slot: its
-	 * xLARFB work (its columns' or rows' share, w wide). */
-	if (!team_join(&t, &arg->team, rank, size, b + (int64_t)b * b + 64 * (int64_t)b,
-	               most * b))
+	/* Common: tau, T, xGEQRF's work, the row block's transpose (nc by w);
+	 * a core's slot: its xLARFB work (its columns' or rows' share, w wide). */
+	if (!team_join(&t, &arg->team, rank, size,
+	               b + (int64_t)b * b + 64 * (int64_t)b + (lq ? (int64_t)nc * w : 0), most * b))
 		STARPU_ABORT_MSG("ge2gb step: no memory for the cores' work");
 	real_t *tau = t.common + C_FREE, *tt = tau + b, *work = tt + (int64_t)b * b;
+	real_t *vt = work + 64 * (int64_t)b; /* the row block's reflectors, as columns */
 	real_t *mine = team_slot(&t, rank) + S_DOTS;
 	if (rank == 0 && mc > 1) {
 		LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, mc, w, p, lda, tau, work, 64 * b);
@@ -68,14 +71,20 @@ static void step_cpu(void *buffers[], void *cl_arg)
 		                    row + (int64_t)j0 * lda, lda, mine, j1 - j0);
 	team_wait(&t);
 	if (lq && rank == 0) {
-		LAPACKE(gelqf_work)(LAPACK_COL_MAJOR, w, nc, row, lda, tau, work, 64 * b);
-		LAPACKE(larft_work)(LAPACK_COL_MAJOR, 'F', 'R', nc, k, row, lda, tau, tt, b);
+		for (int j = 0; j < nc; j++)
+			for (int i = 0; i < w; i++)
+				vt[j + (int64_t)i * nc] = row[i + (int64_t)j * lda];
+		LAPACKE(geqrf_work)(LAPACK_COL_MAJOR, nc, w, vt, nc, tau, work, 64 * b);
+		TYPED(hyla__larft_host)(nc, k, vt, nc, tau, tt, b);
+		for (int i = 0; i < w; i++) /* L = R^T */
+			for (int j = 0; j <= i && j < k; j++)
+				row[i + (int64_t)j * lda] = vt[j + (int64_t)i * nc];
 	}
 	team_wait(&t);
 	int rows = mc - w, i0 = (int)((int64_t)rows * rank / size),
 	    i1 = (int)((int64_t)rows * (rank + 1) / size);
 	if (lq && i1 > i0)
-		LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'R', 'N', 'F', 'R', i1 - i0, nc, k, row, lda, tt, b,
+		LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'R', 'N', 'F', 'C', i1 - i0, nc, k, vt, nc, tt, b,
 		                    row + w + i0, lda, mine, i1 - i0);
 	team_leave(&t);
 }
