@@ -1,7 +1,7 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The singular value decomposition A = U S V^T (LAPACK dgesdd's contract):
  * hyla's bidiagonal reduction Q^T A P = B (algorithms/gebrd.c; the values
- * alone on the cores: in two stages, codelets/ge2gb.c), B's SVD
+ * alone: in two stages, codelets/ge2gb.c and gb2bd.c), B's SVD
  * U_B S V_B^T by divide and conquer (algorithms/bdsdc.c), and the vectors
  * U = Q U_B and V = P V_B, as task graphs. Typed source: see
  * runtime/precision.h.
@@ -49,14 +49,18 @@ static real_t largest(int64_t m, int64_t n, const real_t *a, int64_t lda)
 	return nan ? (real_t)NAN : big;
 }
 
-/* Whether the values alone take the two-stage reduction (codelets/ge2gb.c):
- * on cores alone, where the one-stage reduction's Level-2 half is memory
- * bound (2 cores, n = 4000: the two stages ... s against ... s); beside
- * a GPU the one-stage reduction streams the matrix at the GPU's bandwidth,
- * and the band's chase is one core's. */
+/* Whether the values alone take the two-stage reduction (codelets/ge2gb.c,
+ * gb2bd.c): wherever a core can chase the band (beside a GPU: with the
+ * cores' combined worker, a StarPU hyla started). On cores alone the
+ * one-stage reduction's GEMVs are memory bound (2 cores, n = 4000: 5.1 s
+ * against LAPACK's 19.6 s, where the one-stage graph ran at LAPACK's
+ * speed); beside an H200 the two stages took 0.12, 0.30 and 0.93 s at
+ * n = 2000, 4000 and 8000, the one-stage graph 0.14, 0.36 and 1.43 s. */
 static int two_stage_pays(void)
 {
-	return hyla_ncpus() > 0 && hyla_ncuda() == 0;
+	if (hyla_ncpus() == 0)
+		return 0;
+	return hyla_ncuda() == 0 || hyla__cores_worker_any(starpu_sched_ctx_get_context()) >= 0;
 }
 
 /* Submits the SVD of A (column-panel views, m >= n) into s, with U (m-by-k
@@ -78,8 +82,13 @@ static int submit_svd(const hyla_desc *A, real_t *s, real_t *e, const hyla_desc 
 			ret = hyla__sequence_vector(seq, &out[1], e, n - 1, A->nb, sizeof(real_t));
 		if (ret == HYLA_SUCCESS)
 			ret = TYPED(hyla__insert_ge2gb_steps)(A, b);
+		starpu_data_handle_t band =
+		    hyla__workspace_vector((int64_t)TYPED(hyla__gb2bd_len)(n, b), sizeof(real_t));
 		if (ret == HYLA_SUCCESS)
-			ret = TYPED(hyla__insert_gb2bd)(A, &out[0], &out[1], b);
+			ret = TYPED(hyla__insert_ge2gb_gather)(A, band, b);
+		if (ret == HYLA_SUCCESS)
+			ret = TYPED(hyla__insert_gb2bd)(band, &out[0], &out[1], b);
+		hyla__workspace_release(band);
 	} else {
 		ret = TYPED(hyla__gebrd_tall_submit)(A, s, e, e + n, e + 2 * n,
 		                                     hyla__update_width(o, n), out, seq);

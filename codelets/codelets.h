@@ -205,13 +205,17 @@ size_t TYPED(hyla__band_chase_len)(int64_t n, int64_t b);
 int TYPED(hyla__insert_band_chase)(starpu_data_handle_t band, const hyla_desc *d, const hyla_desc *e,
                                    int64_t b);
 
-/* The two-stage bidiagonal reduction, for the singular values alone, on
- * the cores: the m-by-n A (m >= n, contiguous column panels) to an upper
- * band of b superdiagonals by steps every b columns (codelets/ge2gb.c),
- * then the band, gathered from A, to bidiagonal form by bulge chasing as a
- * parallel task on the cores (codelets/gb2bd.c) into d (n) and e (n - 1). */
+/* The two-stage bidiagonal reduction, for the singular values alone: the
+ * m-by-n A (m >= n, contiguous column panels) to an upper band of b
+ * superdiagonals by steps every b columns (codelets/ge2gb.c), the band
+ * gathered into the chase's storage (band: gb2bd_len reals), then chased to
+ * bidiagonal form as a parallel task on the cores, beside a GPU too
+ * (codelets/gb2bd.c), into d (n) and e (n - 1). */
 int TYPED(hyla__insert_ge2gb_steps)(const hyla_desc *A, int64_t b);
-int TYPED(hyla__insert_gb2bd)(const hyla_desc *A, const hyla_desc *d, const hyla_desc *e, int64_t b);
+int TYPED(hyla__insert_ge2gb_gather)(const hyla_desc *A, starpu_data_handle_t band, int64_t b);
+size_t TYPED(hyla__gb2bd_len)(int64_t n, int64_t b);
+int TYPED(hyla__insert_gb2bd)(starpu_data_handle_t band, const hyla_desc *d, const hyla_desc *e,
+                              int64_t b);
 
 /* The bidiagonal SVD's divide and conquer (codelets/singular.c;
  * algorithms/bdsdc.c builds the tree), on bi, the eigensolver's [norm, d,

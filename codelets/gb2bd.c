@@ -14,10 +14,10 @@
  * sweep's: sweep j's step k touches the entry that sweep j - 1's step k + 2
  * starts from, so it waits for that step. As a parallel task the cores take
  * the sweeps in turn (the eigenvalues' chase, codelets/bulge.c, does the
- * same): the same bits on any number of cores. The band: entry (i, c),
- * c - 2b < i < c + b, at band[2b - 1 + i + (3b - 1) c], so that any block
- * of it is a matrix of leading dimension 3b - 1. Typed source: see
- * runtime/precision.h. */
+ * same), beside a GPU too: the same bits on any number of cores. The band
+ * (gathered by codelets/ge2gb.c): entry (i, c), c - 2b < i < c + b, at
+ * band[2b - 1 + i + (3b - 1) c], so that any block of it is a matrix of
+ * leading dimension 3b - 1. Typed source: see runtime/precision.h. */
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,15 +28,10 @@
 #define AT(i, c) base[(int64_t)(i) + (int64_t)(c) * ld]
 enum { DONE = 1 << 30 };
 
-/* The band's length: 3b a column (3b - 1 entries and a gap). */
-static size_t band_len(int64_t n, int64_t b)
-{
-	return (size_t)(3 * b * n);
-}
 
 struct gb2bd_args {
 	struct hyla_team_arg team; /* first: zeroed at submission */
-	int n, b, nb, dtiles, first; /* d's and e's tiles (of nb), then A's panels from buffer first */
+	int n, b, nb, dtiles;      /* d's tiles (of nb) follow the band, then e's */
 };
 
 /* Sweep j; prog[j - 1] and prog[j] count steps done (DONE at the end). v,
@@ -76,8 +71,7 @@ static void sweep(real_t *base, int64_t ld, int n, int b, int j, int *prog, real
 	__atomic_store_n(&prog[j], DONE, __ATOMIC_RELEASE);
 }
 
-/* Buffers: the band (W), d's tiles (W), e's tiles (W), A's panels (R).
- * Core 0 gathers the band from A; the cores chase it; core 0 writes d, e. */
+/* Buffers: the band (RW), d's tiles (W), e's tiles (W). */
 static void chase_cpu(void *buffers[], void *cl_arg)
 {
 	struct gb2bd_args *arg = cl_arg;
@@ -87,24 +81,15 @@ static void chase_cpu(void *buffers[], void *cl_arg)
 		return; /* see hyla__spmd_cols */
 	int64_t ld = 3 * (int64_t)b - 1;
 	real_t *base = (real_t *)STARPU_VECTOR_GET_PTR(buffers[0]) + 2 * b - 1;
-	/* The counters (ints) in the team's common memory; each core's v, v2
-	 * and w in its slot. */
+	/* The counters (ints) in the team's common memory, zeroed by core 0;
+	 * each core's v, v2 and w in its slot. */
 	int64_t words = ((int64_t)n * (int64_t)sizeof(int) + sizeof(real_t) - 1) / sizeof(real_t);
 	struct team t;
 	if (!team_join(&t, &arg->team, rank, size, words, 4 * b + 2))
 		STARPU_ABORT_MSG("band chase: no memory for the sweeps' counters");
 	int *prog = (int *)(t.common + C_FREE);
-	if (rank == 0) {
-		if (!hyla__contiguous_cols(buffers, arg->first, sizeof(real_t)))
-			STARPU_ABORT_MSG("band chase: the panels are not contiguous");
-		const real_t *a = (const real_t *)STARPU_MATRIX_GET_PTR(buffers[arg->first]);
-		int64_t lda = STARPU_MATRIX_GET_LD(buffers[arg->first]);
+	if (rank == 0)
 		memset(prog, 0, sizeof(int) * (size_t)n);
-		memset(base - (2 * b - 1), 0, sizeof(real_t) * band_len(n, b));
-		for (int c = 0; c < n; c++)
-			for (int i = c - b < 0 ? 0 : c - b; i <= c; i++)
-				AT(i, c) = a[i + c * lda];
-	}
 	team_wait(&t);
 	real_t *v = team_slot(&t, rank) + S_DOTS, *v2 = v + b + 1, *w = v2 + b + 1;
 	for (int j = rank; b > 1 && j < n - 1; j += size)
@@ -119,45 +104,36 @@ static void chase_cpu(void *buffers[], void *cl_arg)
 	team_leave(&t);
 }
 
-/* Without a GPU in the context (where stage 1 runs). */
-static int cores_only(unsigned worker, struct starpu_task *task, unsigned impl)
-{
-	(void)worker, (void)impl;
-	return hyla__views_node(task->sched_ctx) == STARPU_MAIN_RAM;
-}
-
 static struct starpu_codelet chase_cl = {
 	.cpu_funcs = {chase_cpu},
-	.can_execute = cores_only,
 	.type = STARPU_SPMD,
 	.max_parallelism = HYLA_MAX_PARALLELISM,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.name = "gb2bd_chase_" PREC_NAME,
 };
 
-int TYPED(hyla__insert_gb2bd)(const hyla_desc *A, const hyla_desc *d, const hyla_desc *e, int64_t b)
+size_t TYPED(hyla__gb2bd_len)(int64_t n, int64_t b)
 {
-	int64_t n = A->n;
-	int nd = (int)(d->mt * d->nt), ne = (int)(e->mt * e->nt), count = 1 + nd + ne + (int)A->nt;
+	return (size_t)(3 * b * n); /* 3b - 1 entries a column and a gap */
+}
+
+int TYPED(hyla__insert_gb2bd)(starpu_data_handle_t band, const hyla_desc *d, const hyla_desc *e,
+                              int64_t b)
+{
+	int nd = (int)(d->mt * d->nt), ne = (int)(e->mt * e->nt), count = 1 + nd + ne;
 	struct starpu_data_descr *data = malloc(sizeof *data * (size_t)count);
 	if (!data)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a band chase task");
-	starpu_data_handle_t band =
-	    hyla__workspace_vector((int64_t)band_len(n, b), sizeof(real_t));
-	data[0] = (struct starpu_data_descr){band, STARPU_W};
+	data[0] = (struct starpu_data_descr){band, STARPU_RW};
 	for (int i = 0; i < nd; i++)
 		data[1 + i] = (struct starpu_data_descr){d->tiles[i], STARPU_W};
 	for (int i = 0; i < ne; i++)
 		data[1 + nd + i] = (struct starpu_data_descr){e->tiles[i], STARPU_W};
-	for (int i = 0; i < A->nt; i++)
-		data[1 + nd + ne + i] = (struct starpu_data_descr){A->tiles[i], STARPU_R};
-	struct gb2bd_args arg = {.n = (int)n, .b = (int)b, .nb = (int)d->mb, .dtiles = nd,
-	                         .first = 1 + nd + ne};
+	struct gb2bd_args arg = {.n = (int)d->m, .b = (int)b, .nb = (int)d->mb, .dtiles = nd};
 	int ret = hyla__submit(&(struct hyla_task){.cl = &chase_cl, .data = data, .ndata = count,
 	                                           .arg = &arg, .arg_size = sizeof arg,
 	                                           .priority = hyla__parallel_prio(STARPU_MAX_PRIO),
-	                                           .all_cores = 1});
+	                                           .all_cores = HYLA_CORES_BESIDE_GPU});
 	free(data);
-	hyla__workspace_release(band);
 	return ret;
 }

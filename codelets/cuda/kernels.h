@@ -229,6 +229,15 @@ void hyla__cuda_band_gather_d(int n, int b, const double *a, int64_t lda, double
 void hyla__cuda_band_gather_s(int n, int b, const float *a, int64_t lda, float *band,
                               cudaStream_t stream);
 
+/* The upper band of b superdiagonals of the n-by-n a into the bidiagonal
+ * chase's storage (codelets/gb2bd.c): entry (i, c), c - 2b < i < c + b, at
+ * band[2b - 1 + i + (3b - 1) c], zero outside c - b <= i <= c (3b n
+ * elements). */
+void hyla__cuda_upper_band_gather_d(int n, int b, const double *a, int64_t lda, double *band,
+                                    cudaStream_t stream);
+void hyla__cuda_upper_band_gather_s(int n, int b, const float *a, int64_t lda, float *band,
+                                    cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -126,6 +126,41 @@ static void band_gather(int n, int b, const T *a, int64_t lda, T *band, cudaStre
 	hyla_check_launch("band_gather_kernel");
 }
 
+// The upper band of b superdiagonals of the n-by-n a into the bidiagonal
+// chase's storage: entry (i, c), c - 2b < i < c + b, at
+// band[2b - 1 + i + (3b - 1) c] (3b a column), zero outside c - b <= i <= c.
+template <typename T>
+__global__ void upper_band_gather_kernel(int n, int b, const T *a, int64_t lda, T *band)
+{
+	int64_t len = (int64_t)3 * b * n;
+	for (int64_t k = blockIdx.x * (int64_t)THREADS + threadIdx.x; k < len;
+	     k += (int64_t)gridDim.x * THREADS) {
+		int64_t c = k / (3 * b), i = c + k % (3 * b) - (2 * b - 1);
+		band[k] = i >= c - b && i <= c && i >= 0 ? a[i + c * lda] : T(0);
+	}
+}
+
+template <typename T>
+static void upper_band_gather(int n, int b, const T *a, int64_t lda, T *band, cudaStream_t stream)
+{
+	int64_t len = (int64_t)3 * b * n, blocks = (len + THREADS - 1) / THREADS;
+	upper_band_gather_kernel<T><<<(unsigned)(blocks < 4096 ? blocks : 4096), THREADS, 0, stream>>>(
+	    n, b, a, lda, band);
+	hyla_check_launch("upper_band_gather_kernel");
+}
+
+extern "C" void hyla__cuda_upper_band_gather_d(int n, int b, const double *a, int64_t lda,
+                                               double *band, cudaStream_t stream)
+{
+	upper_band_gather(n, b, a, lda, band, stream);
+}
+
+extern "C" void hyla__cuda_upper_band_gather_s(int n, int b, const float *a, int64_t lda,
+                                               float *band, cudaStream_t stream)
+{
+	upper_band_gather(n, b, a, lda, band, stream);
+}
+
 extern "C" void hyla__cuda_band_gather_d(int n, int b, const double *a, int64_t lda, double *band,
                                          cudaStream_t stream)
 {
