@@ -8,12 +8,13 @@
  *   A(c+w:m, c+w:n),
  * both block reflectors applied as Level-3 work: by cuBLAS on the GPU that
  * holds the views, else each core its columns (Q^T) or its rows (P^T) by
- * xLARFB. The LQ is the QR of the row block's transpose, a copy (LAPACK's
- * xGELQF on the block in place strides across A's columns: 3.3 s of one
- * core's time at n = 8000 on 16 cores, the others waiting). R and L lie in
- * the band (the LQ is skipped where the row block does already); Q's
- * reflectors stay below it. A last task gathers the band into the chase's
- * storage (codelets/gb2bd.c). Typed source: see runtime/precision.h. */
+ * xLARFB. The LQ is the QR of the row block's transpose, a copy: LAPACK's
+ * xGELQF on the block in place strides across A's columns (svd 8000 on 16
+ * cores 8.2 s, core 0 busy 3.3 s while the others waited; 6.3 s so). R
+ * and L lie in the band (the LQ is skipped where the row block does
+ * already); Q's reflectors stay below it. A last task gathers the band
+ * into the chase's storage (codelets/gb2bd.c). Typed source: see
+ * runtime/precision.h. */
 #include <lapacke.h>
 #include <string.h>
 #include "codelets.h"
@@ -161,22 +162,13 @@ static void step_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-/* With a GPU, on the GPU holding the views (the steps stream the trailing
- * matrix); without, on the cores. */
-static int on_views(unsigned worker, struct starpu_task *task, unsigned impl)
-{
-	if (hyla__is_cuda_worker(worker))
-		return hyla__on_views_node(worker, task, impl);
-	return hyla__views_node(task->sched_ctx) == STARPU_MAIN_RAM;
-}
-
 static struct starpu_codelet step_cl = {
 	.cpu_funcs = {step_cpu},
 #ifdef HYLA_WITH_CUDA
 	.cuda_funcs = {step_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-	.can_execute = on_views,
+	.can_execute = hyla__on_views_else_cores,
 	.type = STARPU_SPMD,
 	.max_parallelism = HYLA_MAX_PARALLELISM,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
@@ -235,7 +227,7 @@ static struct starpu_codelet gather_cl = {
 	.cuda_funcs = {gather_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-	.can_execute = on_views,
+	.can_execute = hyla__on_views_else_cores,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.name = "ge2gb_gather_" PREC_NAME,
 };

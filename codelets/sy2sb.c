@@ -169,22 +169,13 @@ static void step_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-/* With a GPU, on the GPU holding the views (the step streams the trailing
- * matrix); without, on the cores. */
-static int step_can_execute(unsigned worker, struct starpu_task *task, unsigned impl)
-{
-	if (hyla__is_cuda_worker(worker))
-		return hyla__on_views_node(worker, task, impl);
-	return hyla__views_node(task->sched_ctx) == STARPU_MAIN_RAM;
-}
-
 static struct starpu_codelet step_cl = {
 	.cpu_funcs = {step_cpu},
 #ifdef HYLA_WITH_CUDA
 	.cuda_funcs = {step_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-	.can_execute = step_can_execute,
+	.can_execute = hyla__on_views_else_cores,
 	.type = STARPU_SPMD,
 	.max_parallelism = HYLA_MAX_PARALLELISM,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
@@ -238,7 +229,7 @@ static struct starpu_codelet gather_cl = {
 	.cuda_funcs = {gather_cuda},
 	.cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-	.can_execute = step_can_execute,
+	.can_execute = hyla__on_views_else_cores,
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
 	.name = "sy2sb_gather_" PREC_NAME,
 };

@@ -202,6 +202,10 @@ int hyla__panel_on_views_node(unsigned worker, struct starpu_task *task, unsigne
 int hyla__panel_within_width(unsigned worker, struct starpu_task *task, unsigned impl, int own,
                              size_t gpu_max);
 int hyla__update_on_views_node(unsigned worker, struct starpu_task *task, unsigned impl);
+/* Tasks that stream the whole trailing matrix (the two-stage reductions'
+ * steps, their band's gather): on the GPU that holds the views where one
+ * does, else on the cores. */
+int hyla__on_views_else_cores(unsigned worker, struct starpu_task *task, unsigned impl);
 size_t hyla__cols_from(struct starpu_task *task, unsigned first);
 uint32_t hyla__size_footprint(struct starpu_task *task);
 

@@ -60,6 +60,13 @@ int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl
 	return (int)starpu_worker_get_memory_node(worker) == hyla__views_node(task->sched_ctx);
 }
 
+int hyla__on_views_else_cores(unsigned worker, struct starpu_task *task, unsigned impl)
+{
+	if (hyla__is_cuda_worker(worker))
+		return hyla__on_views_node(worker, task, impl);
+	return hyla__views_node(task->sched_ctx) == STARPU_MAIN_RAM;
+}
+
 /* A core up to bound (the task's size base) when a GPU can take the task;
  * a GPU where the views live. */
 static int on_core_within(unsigned worker, struct starpu_task *task, unsigned impl, size_t bound)
