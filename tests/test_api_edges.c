@@ -60,6 +60,15 @@ static void argument_order(void)
 	expect("dgesdd('S', 4, 4, a with a NaN, ...)",
 	       hyla_dgesdd('S', 4, 4, nan_a, 4, d, r, 4, r, 4, NULL), -4);
 	expect("dgesdd with a NaN: a untouched", nan_a[0] == 1 && nan_a[15] == 16, 1);
+	/* A NaN in the last column of a matrix the scan splits over threads. */
+	int64_t big = 2100;
+	double *x = calloc((size_t)(big * big + big), sizeof *x);
+	if (x) {
+		x[big * big - 1] = NAN;
+		expect("dgesdd('N', 2100, 2100, a with a NaN in its last column, ...)",
+		       hyla_dgesdd('N', big, big, x, big, x + big * big, NULL, 1, NULL, 1, NULL), -4);
+		free(x);
+	}
 	expect("dgesdd('N', 4, 4, a, 4, d, NULL, 1, NULL, 1, opts with nb -1)",
 	       hyla_dgesdd('N', 4, 4, a, 4, d, NULL, 1, NULL, 1, &(hyla_options){.nb = -1}), -11);
 }
