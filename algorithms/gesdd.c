@@ -59,7 +59,7 @@ static void *scan_columns(void *arg)
 	return NULL;
 }
 
-/* The same for the whole of A, a thread for each 16 MB, at most 8 (LAPACK's
+/* The same for the whole of A, a thread for each whole 16 MB, at most 8 (LAPACK's
  * dlange took 0.3 s at 8000 on the GPU machine's host; one thread 0.15 s on
  * a core of the 2-core machine, 10% of svd 8000's time beside the H200). */
 static real_t largest(int64_t m, int64_t n, const real_t *a, int64_t lda)
@@ -74,9 +74,10 @@ static real_t largest(int64_t m, int64_t n, const real_t *a, int64_t lda)
 		                        .end = n * (t + 1) / parts};
 		part[t].running = t > 0 && pthread_create(&part[t].thread, NULL, scan_columns,
 		                                          &part[t]) == 0;
+	}
+	for (int t = 0; t < parts; t++)
 		if (!part[t].running) /* the first part, or no thread to be had: here */
 			scan_columns(&part[t]);
-	}
 	real_t big = 0;
 	int nan = 0;
 	for (int t = 0; t < parts; t++) {
@@ -115,7 +116,8 @@ static int submit_svd(const hyla_desc *A, real_t *s, real_t *e, const hyla_desc 
 	int ret = HYLA_SUCCESS;
 	if (!U && two_stage_pays()) {
 		int64_t b = o->nb ? o->nb : hyla__default_nb("gesdd_band", m, n);
-		b = b < n - 1 ? b : n > 1 ? n - 1 : 1; /* the asynchronous call's nb is the matrix's */
+		b = b < HYLA_BAND_MAX ? b : HYLA_BAND_MAX; /* nb is the caller's: the chase costs n^2 b */
+		b = b < n - 1 ? b : n > 1 ? n - 1 : 1;
 		ret = hyla__sequence_vector(seq, &out[0], s, n, A->nb, sizeof(real_t));
 		if (ret == HYLA_SUCCESS)
 			ret = hyla__sequence_vector(seq, &out[1], e, n - 1, A->nb, sizeof(real_t));

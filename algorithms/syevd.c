@@ -28,8 +28,8 @@
 static int submit_two_stage(const hyla_desc *A, int upper, const hyla_desc out[2], int64_t b)
 {
 	int64_t n = A->n;
-	if (b > n - 1) /* the asynchronous call's options are the matrix's own */
-		b = n > 1 ? n - 1 : 1;
+	b = b < HYLA_BAND_MAX ? b : HYLA_BAND_MAX; /* nb is the caller's: the chase costs n^2 b */
+	b = b < n - 1 ? b : n > 1 ? n - 1 : 1;
 	int ret = upper ? TYPED(hyla__insert_reverse)(A, NULL, 0) : HYLA_SUCCESS;
 	starpu_data_handle_t x = hyla__workspace(n, b, sizeof(real_t));
 	for (int64_t c = 0; ret == HYLA_SUCCESS && n - c - b >= 2; c += b)

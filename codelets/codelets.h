@@ -189,6 +189,11 @@ int TYPED(hyla__insert_dc_finish)(starpu_data_handle_t tri, const hyla_desc *sta
                                   starpu_data_handle_t scale, const hyla_desc *d,
                                   hyla_sequence *seq);
 
+/* The two-stage reductions' widest band (the options' nb sets it): the
+ * chases cost n^2 b on the cores, the GPU's QR panels keep their fast
+ * kernels up to 256 columns. */
+#define HYLA_BAND_MAX 256
+
 /* The two-stage tridiagonal reduction, lower, for the eigenvalues alone.
  * Stage 1 (codelets/sy2sb.c): the step at column col (a multiple of b, with
  * n - col - b >= 2) of the dense n-by-n A (contiguous column panels of any

@@ -11,7 +11,7 @@
  * xLARFB. The LQ is the QR of the row block's transpose, a copy: LAPACK's
  * xGELQF on the block in place strides across A's columns (svd 8000 on 16
  * cores 8.2 s, core 0 busy 3.3 s while the others waited; 6.3 s so). R
- * and L lie in the band (the LQ is skipped where the row block does
+ * and L lie in the band (the LQ is skipped where the row block lies in it
  * already); Q's reflectors stay below it. A last task gathers the band
  * into the chase's storage (codelets/gb2bd.c). Typed source: see
  * runtime/precision.h. */

@@ -125,8 +125,8 @@ typedef struct hyla_options {
 	 * present (hyla_options_defaults tells it). The asynchronous calls take
 	 * the matrix's panel width instead. hyla_dsyevd's eigenvalues alone, by
 	 * the two-stage reduction: also the band's half-width ("syevd_band"'s
-	 * default; the asynchronous call's too); the same for hyla_dgesdd's
-	 * values alone on cores alone ("gesdd_band"). */
+	 * default; the asynchronous call's too; at most 256); the same for
+	 * hyla_dgesdd's values alone ("gesdd_band"). */
 	int64_t nb;
 	/* Columns per trailing-update task (the reductions and the Householder
 	 * QR); 0: $HYLA_UPDATE_WIDTH if set, else the default here. */
