@@ -129,7 +129,7 @@ static const struct solver {
 	const char *name, *parts[4];
 } solvers[] = {{"syevd", {"sytrd", "stedc"}}, /* the values' two stages (sy2sb) need none */
                {"syevd_vectors", {"sytrd", "ormqr", "stedc_vectors"}},
-               {"gesdd", {"gebrd", "bdsdc"}},
+               {"gesdd", {"bdsdc"}}, /* the values' two stages (ge2gb) need none */
                {"gesdd_vectors", {"gebrd", "ormqr", "bdsdc_vectors"}}};
 
 static const struct solver *solver_of(const char *algorithm)
