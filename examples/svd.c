@@ -25,7 +25,7 @@ static int on_option(int opt, const char *arg)
 		for (int i = 0; singular_kinds[i]; i++)
 			if (!strcmp(arg, singular_kinds[i]))
 				return kind = singular_kinds[i], 1;
-		die_usage(prog, "--kind must be random, graded, geometric or repeated, not '%s'", arg);
+		die_usage(prog, "--kind must be random, graded, geometric, repeated or gapped, not '%s'", arg);
 	case OPT_CUSOLVER: cusolver = cusolver_option(prog); return 1;
 	}
 	return 0;
