@@ -59,9 +59,10 @@ static void *scan_columns(void *arg)
 	return NULL;
 }
 
-/* The same for the whole of A, a thread for each whole 16 MB, at most 8 (LAPACK's
- * dlange took 0.3 s at 8000 on the GPU machine's host; one thread 0.15 s on
- * a core of the 2-core machine, 10% of svd 8000's time beside the H200). */
+/* The same for the whole of A, a thread for each whole 16 MB, at most 8
+ * (LAPACK's dlange took 0.3 s at 8000 on the GPU machine's host; one
+ * thread 0.15 s on a core of the 2-core machine: a tenth of svd 8000's time
+ * beside the H200). */
 static real_t largest(int64_t m, int64_t n, const real_t *a, int64_t lda)
 {
 	enum { PARTS = 8, BYTES_A_PART = 1 << 24 };
