@@ -18,18 +18,12 @@
 #include <math.h>
 #include <sched.h>
 #include <string.h>
-#include <stdlib.h>
 #include "codelets.h"
 #include "chase.h"
 #include "spmd_team.h"
 
 #define AT(r, c) band[(int64_t)(r) + (int64_t)(c) * ld]
 enum { DONE = 1 << 30 };
-
-struct chase_args {
-	struct hyla_team_arg team; /* first: zeroed at submission */
-	int n, b, nb, dtiles;      /* d's tiles (of nb) follow the band, then e's */
-};
 
 /* The m-by-m symmetric block at (j0, j0) (lower) <- H D H, H = I - tau v v^T:
  * w = tau D v - (tau^2 / 2)(v^T D v) v, D -= v w^T + w v^T. */
@@ -160,20 +154,5 @@ size_t TYPED(hyla__band_chase_len)(int64_t n, int64_t b)
 int TYPED(hyla__insert_band_chase)(starpu_data_handle_t band, const hyla_desc *d,
                                    const hyla_desc *e, int64_t b)
 {
-	int nd = (int)(d->mt * d->nt), ne = e ? (int)(e->mt * e->nt) : 0, count = 1 + nd + ne;
-	struct starpu_data_descr *data = malloc(sizeof *data * (size_t)count);
-	if (!data)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a band chase task");
-	data[0] = (struct starpu_data_descr){band, STARPU_RW};
-	for (int i = 0; i < nd; i++)
-		data[1 + i] = (struct starpu_data_descr){d->tiles[i], STARPU_W};
-	for (int i = 0; i < ne; i++)
-		data[1 + nd + i] = (struct starpu_data_descr){e->tiles[i], STARPU_W};
-	struct chase_args arg = {.n = (int)d->m, .b = (int)b, .nb = (int)d->mb, .dtiles = nd};
-	int ret = hyla__submit(&(struct hyla_task){.cl = &chase_cl, .data = data, .ndata = count,
-	                                           .arg = &arg, .arg_size = sizeof arg,
-	                                           .priority = hyla__parallel_prio(STARPU_MAX_PRIO),
-	                                           .all_cores = HYLA_CORES_BESIDE_GPU});
-	free(data);
-	return ret;
+	return submit_chase(&chase_cl, band, d, e, b);
 }

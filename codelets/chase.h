@@ -1,6 +1,6 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
-/* The bulge chases' small kernels (codelets/bulge.c, codelets/gb2bd.c):
- * Householder reflectors and their application to blocks at most 2b by 2b,
+/* The bulge chases' task and small kernels (codelets/bulge.c,
+ * codelets/gb2bd.c): their submission, Householder reflectors and their application to blocks at most 2b by 2b,
  * as plain loops the compiler vectorises (OpenBLAS's calls of this size
  * cost more than their work and take a lock each, which serialised the
  * cores: 4000 at b 32 0.70 s on 2 cores against 0.23 s with loops). The
@@ -12,6 +12,36 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include "spmd_team.h"
+
+struct chase_args {
+	struct hyla_team_arg team; /* first: zeroed at submission */
+	int n, b, nb, dtiles;      /* d's tiles (of nb) follow the band, then e's */
+};
+
+/* A chase: cl on the band (RW), writing d's and e's tiles (W), as a
+ * parallel task on all the cores, beside a GPU too. */
+static inline int submit_chase(struct starpu_codelet *cl, starpu_data_handle_t band,
+                               const hyla_desc *d, const hyla_desc *e, int64_t b)
+{
+	int nd = (int)(d->mt * d->nt), ne = (int)(e->mt * e->nt), count = 1 + nd + ne;
+	struct starpu_data_descr *data = malloc(sizeof *data * (size_t)count);
+	if (!data)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a band chase task");
+	data[0] = (struct starpu_data_descr){band, STARPU_RW};
+	for (int i = 0; i < nd; i++)
+		data[1 + i] = (struct starpu_data_descr){d->tiles[i], STARPU_W};
+	for (int i = 0; i < ne; i++)
+		data[1 + nd + i] = (struct starpu_data_descr){e->tiles[i], STARPU_W};
+	struct chase_args arg = {.n = (int)d->m, .b = (int)b, .nb = (int)d->mb, .dtiles = nd};
+	int ret = hyla__submit(&(struct hyla_task){.cl = cl, .data = data, .ndata = count,
+	                                           .arg = &arg, .arg_size = sizeof arg,
+	                                           .priority = hyla__parallel_prio(STARPU_MAX_PRIO),
+	                                           .all_cores = HYLA_CORES_BESIDE_GPU});
+	free(data);
+	return ret;
+}
 
 /* The 2-norm of x[0:len], scaled: no overflow or underflow in the squares. */
 static inline real_t norm2(int len, const real_t *x)

@@ -290,6 +290,13 @@ int TYPED(hyla__insert_retile)(const hyla_desc *x, const hyla_desc *y);
  * columns c0.. went through (I - V T V^T); w: scratch vector of 2 w^2
  * elements. */
 #ifdef HYLA_WITH_CUDA
+/* A cuBLAS call's status: StarPU's report and abort unless a success. */
+static inline void hyla__cublas_check(cublasStatus_t status)
+{
+	if (status != CUBLAS_STATUS_SUCCESS)
+		STARPU_CUBLAS_REPORT_ERROR(status);
+}
+
 /* LAPACK's dlarfb (left, forward, columnwise) with cuBLAS on h's stream, on
  * the rows-by-cols c: W = V^T C, W = T W (T^T W with trans), C -= V W, as
  * three GEMMs with V in full (GPU scratch; cuBLAS's TRMMs took 10-55% more

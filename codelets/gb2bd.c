@@ -19,7 +19,6 @@
  * band[2b - 1 + i + (3b - 1) c], so that any block of it is a matrix of
  * leading dimension 3b - 1. Typed source: see runtime/precision.h. */
 #include <sched.h>
-#include <stdlib.h>
 #include <string.h>
 #include "codelets.h"
 #include "chase.h"
@@ -28,11 +27,6 @@
 #define AT(i, c) base[(int64_t)(i) + (int64_t)(c) * ld]
 enum { DONE = 1 << 30 };
 
-
-struct gb2bd_args {
-	struct hyla_team_arg team; /* first: zeroed at submission */
-	int n, b, nb, dtiles;      /* d's tiles (of nb) follow the band, then e's */
-};
 
 /* Sweep j; prog[j - 1] and prog[j] count steps done (DONE at the end). v,
  * v2: b + 1 each; w: 2b. Built for AVX2 too where GCC can pick at run time,
@@ -74,7 +68,7 @@ static void sweep(real_t *base, int64_t ld, int n, int b, int j, int *prog, real
 /* Buffers: the band (RW), d's tiles (W), e's tiles (W). */
 static void chase_cpu(void *buffers[], void *cl_arg)
 {
-	struct gb2bd_args *arg = cl_arg;
+	struct chase_args *arg = cl_arg;
 	int n = arg->n, b = arg->b, nb = arg->nb, dt = arg->dtiles;
 	int size = starpu_combined_worker_get_size(), rank = starpu_combined_worker_get_rank();
 	if (rank >= size)
@@ -120,20 +114,5 @@ size_t TYPED(hyla__gb2bd_len)(int64_t n, int64_t b)
 int TYPED(hyla__insert_gb2bd)(starpu_data_handle_t band, const hyla_desc *d, const hyla_desc *e,
                               int64_t b)
 {
-	int nd = (int)(d->mt * d->nt), ne = (int)(e->mt * e->nt), count = 1 + nd + ne;
-	struct starpu_data_descr *data = malloc(sizeof *data * (size_t)count);
-	if (!data)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for a band chase task");
-	data[0] = (struct starpu_data_descr){band, STARPU_RW};
-	for (int i = 0; i < nd; i++)
-		data[1 + i] = (struct starpu_data_descr){d->tiles[i], STARPU_W};
-	for (int i = 0; i < ne; i++)
-		data[1 + nd + i] = (struct starpu_data_descr){e->tiles[i], STARPU_W};
-	struct gb2bd_args arg = {.n = (int)d->m, .b = (int)b, .nb = (int)d->mb, .dtiles = nd};
-	int ret = hyla__submit(&(struct hyla_task){.cl = &chase_cl, .data = data, .ndata = count,
-	                                           .arg = &arg, .arg_size = sizeof arg,
-	                                           .priority = hyla__parallel_prio(STARPU_MAX_PRIO),
-	                                           .all_cores = HYLA_CORES_BESIDE_GPU});
-	free(data);
-	return ret;
+	return submit_chase(&chase_cl, band, d, e, b);
 }

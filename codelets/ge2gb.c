@@ -111,12 +111,6 @@ static void step_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef HYLA_WITH_CUDA
-static void check(cublasStatus_t status)
-{
-	if (status != CUBLAS_STATUS_SUCCESS)
-		STARPU_CUBLAS_REPORT_ERROR(status);
-}
-
 /* The same on the worker's stream: the panels' QR and T by hyla's kernels
  * (the row block's transpose by GEAM, and back), the rest cuBLAS. A row
  * block of fewer columns than rows (k < w) takes the QR of its square part
@@ -140,22 +134,22 @@ static void step_cuda(void *buffers[], void *cl_arg)
 			TYPED(hyla__cublas_larfb)(h, 1, s.mc, w, nc, s.p, s.lda, tt, b, s.row, s.lda, work);
 	}
 	if (s.lq) {
-		check(CUBLAS(geam)(h, CUBLAS_OP_T, CUBLAS_OP_N, nc, w, &one, s.row, s.lda, &zero, vt, nc,
+		hyla__cublas_check(CUBLAS(geam)(h, CUBLAS_OP_T, CUBLAS_OP_N, nc, w, &one, s.row, s.lda, &zero, vt, nc,
 		                   vt, nc));
 		TYPED(hyla__cuda_geqrf_panel)(nc, k, vt, nc, tau, tt, b, qr, h, stream);
 		if (k < w)
 			TYPED(hyla__cublas_larfb)(h, 1, nc, k, w - k, vt, nc, tt, b, vt + (int64_t)k * nc, nc,
 			                          work);
-		check(CUBLAS(geam)(h, CUBLAS_OP_T, CUBLAS_OP_N, w, nc, &one, vt, nc, &zero, s.row, s.lda,
+		hyla__cublas_check(CUBLAS(geam)(h, CUBLAS_OP_T, CUBLAS_OP_N, w, nc, &one, vt, nc, &zero, s.row, s.lda,
 		                   s.row, s.lda)); /* L = R^T (the reflectors past the band) */
 		/* A(c+w:m, c+w:n) -= (C V) T V^T */
 		TYPED(hyla__cuda_explicit_v)(nc, k, vt, nc, e, stream);
 		real_t *c = s.row + w;
-		check(CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, rows, k, nc, &one, c, s.lda, e, nc, &zero,
+		hyla__cublas_check(CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, rows, k, nc, &one, c, s.lda, e, nc, &zero,
 		                   x, rows));
-		check(CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, rows, k, k, &one, x, rows, tt, b, &zero, xt,
+		hyla__cublas_check(CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, rows, k, k, &one, x, rows, tt, b, &zero, xt,
 		                   rows));
-		check(CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_T, rows, nc, k, &minus_one, xt, rows, e, nc,
+		hyla__cublas_check(CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_T, rows, nc, k, &minus_one, xt, rows, e, nc,
 		                   &one, c, s.lda));
 	}
 	hyla__cuda_scratch_free(tau, stream);

@@ -129,12 +129,6 @@ static void step_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef HYLA_WITH_CUDA
-static void check(cublasStatus_t status)
-{
-	if (status != CUBLAS_STATUS_SUCCESS)
-		STARPU_CUBLAS_REPORT_ERROR(status);
-}
-
 /* The same on the worker's stream: the panel's QR and T by hyla's kernels,
  * the rest cuBLAS. */
 static void step_cuda(void *buffers[], void *cl_arg)
@@ -154,16 +148,16 @@ static void step_cuda(void *buffers[], void *cl_arg)
 		TYPED(hyla__cublas_larfb)(h, 1, m, w, b - w, s.p, s.lda, tt, b, s.p + (int64_t)w * s.lda,
 		                          s.lda, qr);
 	TYPED(hyla__cuda_explicit_v)(m, w, s.p, s.lda, e, stream);
-	check(CUBLAS(symm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, m, w, &one, s.a22, s.lda, e, m,
+	hyla__cublas_check(CUBLAS(symm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, m, w, &one, s.a22, s.lda, e, m,
 	                   &zero, s.x, s.ldx));
-	check(CUBLAS(trmm)(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+	hyla__cublas_check(CUBLAS(trmm)(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
 	                   CUBLAS_DIAG_NON_UNIT, m, w, &one, tt, b, s.x, s.ldx, s.x, s.ldx));
-	check(CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, w, w, m, &one, e, m, s.x, s.ldx, &zero, mw, w));
-	check(CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T,
+	hyla__cublas_check(CUBLAS(gemm)(h, CUBLAS_OP_T, CUBLAS_OP_N, w, w, m, &one, e, m, s.x, s.ldx, &zero, mw, w));
+	hyla__cublas_check(CUBLAS(trmm)(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T,
 	                   CUBLAS_DIAG_NON_UNIT, w, w, &one, tt, b, mw, w, mw, w));
-	check(CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, m, w, w, &minus_half, e, m, mw, w, &one, s.x,
+	hyla__cublas_check(CUBLAS(gemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, m, w, w, &minus_half, e, m, mw, w, &one, s.x,
 	                   s.ldx));
-	check(CUBLAS(syr2k)(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, m, w, &minus_one, e, m, s.x, s.ldx,
+	hyla__cublas_check(CUBLAS(syr2k)(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, m, w, &minus_one, e, m, s.x, s.ldx,
 	                    &one, s.a22, s.lda));
 	hyla__cuda_scratch_free(tau, stream);
 }
