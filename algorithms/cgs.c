@@ -151,7 +151,7 @@ int hyla_scgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr
 	hyla_desc A;
 	void *pinned[2] = {hyla__pin(a, m, n, lda, sizeof(real_t)),
 	                   hyla__pin(r, n, n, ldr, sizeof(real_t))};
-	ret = hyla__desc_register_streamed(&A, a, m, n, lda, nb < n ? nb : n, sizeof(real_t));
+	ret = hyla__desc_register_streamed(&A, a, m, n, lda, nb < n ? nb : n, sizeof(real_t), 0);
 	if (ret == HYLA_SUCCESS) {
 		hyla_sequence seq = {0};
 		ret = hyla__finish_sync(&seq, &A, submit_cgs(&A, r, ldr, o.cgs_variant, &seq));

@@ -86,18 +86,36 @@ static int submit_head(const struct geqrf_run *r)
 	return ret;
 }
 
+/* Step k with a GPU: update(k - 1) and panel(k) in one task on the
+ * panels of k's column block from k on (of the head, while it lasts), then
+ * update(k - 1) on each later block (the matrix spread over the GPUs), a
+ * task a block on the block's GPU, the next block's first (its first
+ * panel is the next block's first step's). */
+static int submit_step(const struct geqrf_run *r, int64_t k, starpu_data_handle_t t_prev,
+                       starpu_data_handle_t t)
+{
+	const hyla_desc *A = r->A;
+	const struct hyla_block *b = hyla__desc_block(A, k);
+	int64_t end = k < r->head ? r->head : b->end;
+	int ret = TASK(geqrf_step)(A(k - 1), t_prev, r->work, A_FROM(k), (int)(end - k),
+	                           hyla__tile(r->tau, k, 0), t, r->scratch, k * A->nb);
+	for (const struct hyla_block *c = b + 1; c < A->blocks + A->nblocks && ret == HYLA_SUCCESS; c++)
+		ret = TASK(larfb)(A(k - 1), t_prev, r->work, A_FROM(c->first), (int)(c->end - c->first),
+		                  (k - 1) * A->nb, 1, c == b + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO);
+	return ret;
+}
+
 static int submit_geqrf(const struct geqrf_run *r)
 {
 	const hyla_desc *A = r->A;
 	int ret = HYLA_SUCCESS;
 	starpu_data_handle_t t_prev = NULL;
 	for (int64_t k = 0; k < A->nt && ret == HYLA_SUCCESS; k++) {
-		int64_t c0 = k * A->nb, w = hyla__tile_cols(A, k), end = k < r->head ? r->head : A->nt;
+		int64_t c0 = k * A->nb, w = hyla__tile_cols(A, k);
 		starpu_data_handle_t panel = A(k), tau = hyla__tile(r->tau, k, 0);
 		starpu_data_handle_t t = hyla__workspace(w, w, sizeof(real_t));
 		if (r->work && k > 0)
-			ret = TASK(geqrf_step)(A(k - 1), t_prev, r->work, A_FROM(k), (int)(end - k),
-			                       tau, t, r->scratch, c0);
+			ret = submit_step(r, k, t_prev, t);
 		else
 			ret = TASK(geqrf_panel)(panel, tau, t, r->scratch, c0);
 		if (ret == HYLA_SUCCESS && !r->work)
@@ -163,7 +181,7 @@ static int geqrf_graph(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau
 	int64_t k = m < n ? m : n;
 	hyla_desc A, B = {0};
 	void *pinned = hyla__pin(a, m, n, lda, sizeof(real_t));
-	int ret = hyla__desc_register_streamed(&A, a, m, k, lda, nb, sizeof(real_t));
+	int ret = hyla__desc_register_streamed(&A, a, m, k, lda, nb, sizeof(real_t), 1);
 	if (ret == HYLA_SUCCESS && n > k &&
 	    (ret = hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t))) !=
 	        HYLA_SUCCESS)
@@ -171,7 +189,7 @@ static int geqrf_graph(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau
 	if (ret == HYLA_SUCCESS) {
 		hyla_sequence seq = {0};
 		/* The first 1024 columns' steps beside the later columns' copy. */
-		int64_t head = A.room ? (1024 + nb - 1) / nb : 0;
+		int64_t head = A.nblocks == 1 && A.blocks[0].room ? (1024 + nb - 1) / nb : 0;
 		ret = hyla__finish_sync(&seq, &A, submit_call(&A, n > k ? &B : NULL, tau, o, &seq, head));
 		hyla__desc_unregister(&B);
 	}
@@ -208,7 +226,7 @@ static hyla_desc panels(const hyla_desc *a, int64_t first, int64_t count)
 	d.n = first + count < a->nt ? count * a->nb : a->n - first * a->nb;
 	d.nt = count;
 	d.tiles = a->tiles + first;
-	d.parent = NULL;
+	d.blocks[0] = (struct hyla_block){.node = a->blocks[0].node, .end = count};
 	return d;
 }
 

@@ -100,12 +100,27 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc 
 	return ret;
 }
 
-/* Waits until the tasks submitted on panel are done (its copy on the
- * views' node valid). */
-static void wait_written(const hyla_desc *A, starpu_data_handle_t panel)
+/* Waits until the tasks submitted on panel p are done (its copy on its
+ * block's node valid). */
+static void wait_written(const hyla_desc *A, int64_t p)
 {
-	if (starpu_data_acquire_on_node(panel, A->node, STARPU_R) == 0)
-		starpu_data_release_on_node(panel, A->node);
+	int node = hyla__desc_block(A, p)->node;
+	if (starpu_data_acquire_on_node(A(p), node, STARPU_R) == 0)
+		starpu_data_release_on_node(A(p), node);
+}
+
+/* The first panel of the group submitted last on the GPU of the group
+ * [first, end): the next group, or with the matrix spread over the GPUs
+ * (a group a block) the next one on the same GPU; nt if none. */
+static int64_t previous_on_gpu(const hyla_desc *A, int64_t first, int64_t end)
+{
+	if (A->nblocks == 1)
+		return end;
+	const struct hyla_block *b = hyla__desc_block(A, first);
+	for (const struct hyla_block *c = b + 1; c < A->blocks + A->nblocks; c++)
+		if (c->node == b->node)
+			return c->first;
+	return A->nt;
 }
 
 /* With a GPU, no columns after the reflectors and Q wanted home before the
@@ -117,8 +132,10 @@ static void wait_written(const hyla_desc *A, starpu_data_handle_t panel)
  * columns. From the last group, so that a panel's reflectors are overwritten
  * only after every later group has read them; the last group's tasks make
  * every T and read the reflectors in the order they are sent. A group is
- * submitted once the one before is done: dmda would run them interleaved,
- * every group then ending near the end. */
+ * submitted once the one before on its GPU is done: dmda would run them
+ * interleaved, every group then ending near the end. With the matrix
+ * spread over the GPUs the groups are its column blocks, each formed on its
+ * own GPU beside the others. */
 static int submit_orgqr_groups(const hyla_desc *A, const hyla_desc *tau,
                                starpu_data_handle_t w_apply, starpu_data_handle_t w_form,
                                int64_t per_group)
@@ -133,8 +150,9 @@ static int submit_orgqr_groups(const hyla_desc *A, const hyla_desc *tau,
 	for (int64_t first = (nt - 1) / per_group * per_group; first >= 0 && ret == HYLA_SUCCESS;
 	     first -= per_group) {
 		int64_t end = first + per_group < nt ? first + per_group : nt;
-		if (end < nt)
-			wait_written(A, A(end));
+		int64_t previous = previous_on_gpu(A, first, end);
+		if (previous < nt)
+			wait_written(A, previous);
 		for (int64_t i = end - 1; i >= 0 && ret == HYLA_SUCCESS; i--) {
 			int makes_t = end == nt && i > 0, own = i >= first;
 			if (makes_t) {
@@ -169,7 +187,8 @@ int TYPED(hyla__orgqr_submit)(const hyla_desc *A, const hyla_desc *B, const hyla
 	int lookahead, steps = hyla_ncuda() > 0;
 	int64_t group = hyla__update_group(B && B->nt > A->nt ? B->nt : A->nt,
 	                                   hyla__update_width(o, A->n), nb, &lookahead);
-	int64_t per_group = home && steps && !B && A->nt >= ORGQR_GROUPS * ORGQR_GROUP_PANELS
+	int64_t per_group = A->nblocks > 1 ? A->blocks[0].end
+	                    : home && steps && !B && A->nt >= ORGQR_GROUPS * ORGQR_GROUP_PANELS
 	                        ? (A->nt + ORGQR_GROUPS - 1) / ORGQR_GROUPS
 	                        : 0;
 	int64_t widest = per_group > group ? per_group : group; /* the panels an apply takes */
@@ -229,7 +248,8 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 			a[i + j * lda] = i == j;
 	hyla_desc A, B = {0};
 	void *pinned = hyla__pin(a, m, n, lda, sizeof(real_t));
-	int registered = hyla__desc_register_reflectors(&A, a, m, k, lda, nb, sizeof(real_t)) ==
+	/* Spread over the GPUs only where Q is formed by groups (a group a block). */
+	int registered = hyla__desc_register_reflectors(&A, a, m, k, lda, nb, sizeof(real_t), n == k) ==
 	                 HYLA_SUCCESS;
 	if (registered && n > k &&
 	    hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t)) !=

@@ -51,15 +51,35 @@ static void column_panels(void *parent_interface, void *child_interface, struct 
 	}
 }
 
-/* d->parent cut into d->nt column panels of d->nb, views of its memory. */
+/* Each view tagged with the node where its block is one matrix
+ * (hyla__task_home reads it), or untagged (node -1). */
+static void tag_views(const hyla_desc *d, const struct hyla_block *b, int node)
+{
+	for (int64_t j = b->first; j < b->end; j++)
+		starpu_data_set_user_data(d->tiles[j], (void *)(intptr_t)(node + 1));
+}
+
+/* Each block's parent cut into its column panels of d->nb, views of its memory. */
 static void partition_views(hyla_desc *d)
 {
-	struct starpu_data_filter panels = {.filter_func = column_panels,
-	                                    .nchildren = (unsigned)d->nt,
-	                                    .filter_arg = (unsigned)d->nb};
-	starpu_data_partition(d->parent, &panels);
-	for (int64_t j = 0; j < d->nt; j++)
-		d->tiles[j] = starpu_data_get_sub_data(d->parent, 1, (unsigned)j);
+	for (int i = 0; i < d->nblocks; i++) {
+		struct hyla_block *b = &d->blocks[i];
+		struct starpu_data_filter panels = {.filter_func = column_panels,
+		                                    .nchildren = (unsigned)(b->end - b->first),
+		                                    .filter_arg = (unsigned)d->nb};
+		starpu_data_partition(b->parent, &panels);
+		for (int64_t j = b->first; j < b->end; j++)
+			d->tiles[j] = starpu_data_get_sub_data(b->parent, 1, (unsigned)(j - b->first));
+		tag_views(d, b, b->node);
+	}
+}
+
+const struct hyla_block *hyla__desc_block(const hyla_desc *d, int64_t j)
+{
+	int i = 0;
+	while (i + 1 < d->nblocks && d->blocks[i].end <= j)
+		i++;
+	return &d->blocks[i];
 }
 
 #ifdef HYLA_WITH_CUDA
@@ -113,108 +133,158 @@ static int send_below(const hyla_desc *d, starpu_data_handle_t handle, unsigned 
 
 enum { WHOLE = -1, STREAMED = -2, OUTPUT = -3 }; /* register_views' skip */
 enum { SENT_BY_PANEL_BYTES = 64 << 20 };            /* reflectors sent by panel from this size */
+/* Spread over as many GPUs as hold this much of the matrix each: with less,
+ * the steps' own costs outweigh the work shared (H200s: geqrf 8000, 0.5 GB,
+ * 0.069 s on two against 0.056 s on one; 16000, 2 GB, 0.198 s on two
+ * against 0.223 s; 12000, 1.2 GB, 0.30 s on four). */
+enum { SPREAD_PER_GPU_BYTES = 768 << 20 };
 
-/* The views' room on the GPU node, hyla's (d->room): the panels inherit it,
- * invalid there. 0 where it cannot be had (StarPU keeps buffers of earlier
- * data there that only its own allocations reclaim). */
-static int own_room(hyla_desc *d, unsigned node)
+static int64_t block_cols(const hyla_desc *d, const struct hyla_block *b)
 {
-	if ((d->room = starpu_malloc_on_node(node, (size_t)(d->m * d->n) * d->elsize)))
-		starpu_matrix_ptr_register(d->parent, node, d->room, d->room, 0, (uint32_t)d->m);
-	return d->room != 0;
+	return (b->end * d->nb < d->n ? b->end * d->nb : d->n) - b->first * d->nb;
 }
 
-/* Room, not data, on the GPU node for STREAMED and OUTPUT; where hyla's
- * cannot be had, StarPU's own allocation: the whole copy, or for an output
- * the parent acquired there for writing (no transfer). */
-static int make_room(hyla_desc *d, unsigned node, int64_t skip)
+static size_t block_bytes(const hyla_desc *d, const struct hyla_block *b)
 {
-	if (own_room(d, node))
+	return (size_t)(d->m * block_cols(d, b)) * d->elsize;
+}
+
+/* The block's room on its GPU node, hyla's (b->room): the panels inherit
+ * it, invalid there. 0 where it cannot be had (StarPU keeps buffers of
+ * earlier data there that only its own allocations reclaim). */
+static int own_room(const hyla_desc *d, struct hyla_block *b)
+{
+	if ((b->room = starpu_malloc_on_node((unsigned)b->node, block_bytes(d, b))))
+		starpu_matrix_ptr_register(b->parent, (unsigned)b->node, b->room, b->room, 0,
+		                           (uint32_t)d->m);
+	return b->room != 0;
+}
+
+/* Room, not data, on the block's GPU node for STREAMED and OUTPUT; where
+ * hyla's cannot be had, StarPU's own allocation: the whole copy, or for an
+ * output the parent acquired there for writing (no transfer). */
+static int make_room(const hyla_desc *d, struct hyla_block *b, int64_t skip)
+{
+	if (own_room(d, b))
 		return HYLA_SUCCESS;
-	int failed = skip == STREAMED ? starpu_data_fetch_on_node(d->parent, node, 0)
-	                              : starpu_data_acquire_on_node(d->parent, (int)node, STARPU_W);
+	int failed = skip == STREAMED ? starpu_data_fetch_on_node(b->parent, (unsigned)b->node, 0)
+	                              : starpu_data_acquire_on_node(b->parent, b->node, STARPU_W);
 	if (!failed && skip == OUTPUT)
-		starpu_data_release_on_node(d->parent, (int)node);
+		starpu_data_release_on_node(b->parent, b->node);
 	return failed ? HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
 	                           (long long)d->m, (long long)d->n)
 	              : HYLA_SUCCESS;
+}
+
+/* The block's parent registered and, on a GPU, sent or given room there as
+ * skip says (register_views). */
+static int place_block(hyla_desc *d, struct hyla_block *b, int64_t skip)
+{
+	int64_t c0 = b->first * d->nb;
+	starpu_matrix_data_register(&b->parent, STARPU_MAIN_RAM,
+	                            (uintptr_t)(d->ptr + (size_t)(c0 * d->ld) * d->elsize),
+	                            (uint32_t)d->ld, (uint32_t)d->m, (uint32_t)block_cols(d, b), d->elsize);
+	unsigned node = (unsigned)b->node;
+	if (node == STARPU_MAIN_RAM)
+		return HYLA_SUCCESS;
+	if (skip == WHOLE)
+		return starpu_data_fetch_on_node(b->parent, node, 0)
+		           ? HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
+		                        (long long)d->m, (long long)d->n)
+		           : HYLA_SUCCESS;
+	if (skip == STREAMED || skip == OUTPUT)
+		return make_room(d, b, skip);
+#ifdef HYLA_WITH_CUDA
+	/* Reflectors of a small matrix all at once: sent by panel, each send's
+	 * own costs outweigh the overlap (H100, orgqr 2000 in four pairs: 4.6-4.7
+	 * ms whole, 4.6-5.8 ms by panel). */
+	if (!(d->send_skip && own_room(d, b)))
+		return send_below(d, b->parent, node, b->first, b->end, skip);
+#endif
+	return HYLA_SUCCESS;
 }
 
 /* skip WHOLE: the whole parent to the GPU; STREAMED: room there, the panels
  * prefetched after; OUTPUT: room there alone (its tasks write before they
  * read); else only rows from skip * j on in panel j: for a large matrix
  * with hyla's room, each panel when hyla__desc_send_panel says, else all of
- * them now. */
+ * them now. spread: a large matrix in column blocks over the context's
+ * GPUs (hyla__column_blocks), each block's parent on its own GPU. */
 static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld, int64_t nb,
-                          size_t elsize, int64_t skip)
+                          size_t elsize, int64_t skip, int spread)
 {
 	*d = (hyla_desc){.ptr = ptr, .m = m, .n = n, .ld = ld, .mb = m, .nb = nb, .mt = 1,
 	                 .nt = (n + nb - 1) / nb, .elsize = elsize};
 	d->tiles = malloc(sizeof *d->tiles * (size_t)d->nt);
 	if (!d->tiles)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld handles", (long long)d->nt);
-	starpu_matrix_data_register(&d->parent, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)ld,
-	                            (uint32_t)m, (uint32_t)n, elsize);
-	d->node = hyla__devices_update(starpu_sched_ctx_get_context());
-	unsigned node = (unsigned)d->node;
-	int gpu = node != STARPU_MAIN_RAM, ret = HYLA_SUCCESS;
-	if (gpu && skip == WHOLE && starpu_data_fetch_on_node(d->parent, node, 0))
-		ret = HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix does not fit in GPU memory",
-		                 (long long)m, (long long)n);
-	if (gpu && (skip == STREAMED || skip == OUTPUT))
-		ret = make_room(d, node, skip);
-#ifdef HYLA_WITH_CUDA
-	/* Reflectors of a small matrix all at once: sent by panel, each send's
-	 * own costs outweigh the overlap (H100, orgqr 2000 in four pairs: 4.6-4.7
-	 * ms whole, 4.6-5.8 ms by panel). */
-	int by_panel = (double)m * (double)n * (double)elsize >= SENT_BY_PANEL_BYTES;
-	if (gpu && skip >= 0 && !(by_panel && own_room(d, node)))
-		ret = send_below(d, d->parent, node, 0, d->nt, skip);
-#endif
-	if (ret != HYLA_SUCCESS) { /* the host's copy as it was: a partial one on the GPU stays there */
-		starpu_data_unregister_no_coherency(d->parent);
+	unsigned ctx = starpu_sched_ctx_get_context();
+	int node = hyla__devices_update(ctx);
+	const int *gpus;
+	int ngpus = hyla__gpu_nodes(ctx, &gpus);
+	int64_t first[HYLA_MAX_BLOCKS + 1] = {0, d->nt};
+	size_t share = (size_t)(m * n) * elsize / SPREAD_PER_GPU_BYTES;
+	if (spread && (size_t)ngpus > share)
+		ngpus = (int)share;
+	d->nblocks = spread && ngpus > 1 ? hyla__column_blocks(d->nt, ngpus, first) : 1;
+	if (skip >= 0 && (double)m * (double)n * (double)elsize >= SENT_BY_PANEL_BYTES)
+		d->send_skip = skip;
+	int ret = HYLA_SUCCESS, placed = 0;
+	for (; placed < d->nblocks && ret == HYLA_SUCCESS; placed++) {
+		d->blocks[placed] = (struct hyla_block){.node = d->nblocks > 1 ? gpus[placed % ngpus] : node,
+		                                        .first = first[placed], .end = first[placed + 1]};
+		ret = place_block(d, &d->blocks[placed], skip);
+	}
+	if (ret != HYLA_SUCCESS) { /* the host's copy as it was: a partial one on a GPU stays there */
+		for (int i = 0; i < placed; i++) {
+			starpu_data_unregister_no_coherency(d->blocks[i].parent);
+			if (d->blocks[i].room)
+				starpu_free_on_node((unsigned)d->blocks[i].node, d->blocks[i].room,
+				                    block_bytes(d, &d->blocks[i]));
+		}
 		free(d->tiles);
-		d->tiles = NULL;
-		d->parent = NULL;
+		*d = (hyla_desc){0};
 		return ret;
 	}
 	partition_views(d);
-	if (d->room && skip >= 0)
-		d->send_skip = skip;
-	for (int64_t j = 0; d->room && skip == STREAMED && j < d->nt; j++)
-		starpu_data_prefetch_on_node(d->tiles[j], node, 1);
+	for (int64_t j = 0; skip == STREAMED && j < d->nt; j++) {
+		const struct hyla_block *b = hyla__desc_block(d, j);
+		if (b->room)
+			starpu_data_prefetch_on_node(d->tiles[j], (unsigned)b->node, 1);
+	}
 	return HYLA_SUCCESS;
 }
 
 int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                               int64_t nb, size_t elsize)
 {
-	return register_views(d, ptr, m, n, ld, nb, elsize, WHOLE);
+	return register_views(d, ptr, m, n, ld, nb, elsize, WHOLE, 0);
 }
 
 int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
-                                 int64_t nb, size_t elsize)
+                                 int64_t nb, size_t elsize, int spread)
 {
-	return register_views(d, ptr, m, n, ld, nb, elsize, STREAMED);
+	return register_views(d, ptr, m, n, ld, nb, elsize, STREAMED, spread);
 }
 
 int hyla__desc_register_output(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                                int64_t nb, size_t elsize)
 {
-	return register_views(d, ptr, m, n, ld, nb, elsize, OUTPUT);
+	return register_views(d, ptr, m, n, ld, nb, elsize, OUTPUT, 0);
 }
 
 int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
-                                   int64_t nb, size_t elsize)
+                                   int64_t nb, size_t elsize, int spread)
 {
-	return register_views(d, ptr, m, n, ld, nb, elsize, nb);
+	return register_views(d, ptr, m, n, ld, nb, elsize, nb, spread);
 }
 
 int hyla__desc_send_panel(const hyla_desc *d, int64_t j)
 {
 #ifdef HYLA_WITH_CUDA
-	if (d->send_skip)
-		return send_below(d, d->tiles[j], (unsigned)d->node, j, j + 1, d->send_skip);
+	const struct hyla_block *b = hyla__desc_block(d, j);
+	if (d->send_skip && b->room)
+		return send_below(d, d->tiles[j], (unsigned)b->node, j, j + 1, d->send_skip);
 #endif
 	(void)d, (void)j;
 	return HYLA_SUCCESS;
@@ -226,7 +296,7 @@ int hyla__desc_wrap(hyla_desc *d, starpu_data_handle_t handle, int64_t nb)
 	char *host = (char *)starpu_matrix_get_local_ptr(handle); /* 0 if none there yet */
 	*d = (hyla_desc){.ptr = host, .m = m, .n = n,
 	                 .ld = host ? starpu_matrix_get_local_ld(handle) : m, .mb = m, .nb = nb < n ? nb : n,
-	                 .mt = 1, .elsize = starpu_matrix_get_elemsize(handle), .parent = handle,
+	                 .mt = 1, .elsize = starpu_matrix_get_elemsize(handle), .nblocks = 1,
 	                 .borrowed = 1};
 	d->nt = (n + d->nb - 1) / d->nb;
 	if (!(d->tiles = malloc(sizeof *d->tiles * (size_t)d->nt)))
@@ -234,7 +304,8 @@ int hyla__desc_wrap(hyla_desc *d, starpu_data_handle_t handle, int64_t nb)
 	/* On the GPU whole (a no-op where it is valid there already), so that
 	 * panels next to each other are one matrix there too: acquired there,
 	 * after the application's tasks on it (a prefetch would not wait). */
-	int node = d->node = hyla__devices_update(starpu_sched_ctx_get_context());
+	int node = hyla__devices_update(starpu_sched_ctx_get_context());
+	d->blocks[0] = (struct hyla_block){.parent = handle, .node = node, .end = d->nt};
 	if (node != STARPU_MAIN_RAM) {
 		if (starpu_data_acquire_on_node(handle, node, STARPU_R)) {
 			free(d->tiles);
@@ -253,7 +324,7 @@ int hyla__desc_wrap(hyla_desc *d, starpu_data_handle_t handle, int64_t nb)
  * cross the bus). */
 static unsigned gathering_node(const hyla_desc *d)
 {
-	unsigned gpu = (unsigned)d->node;
+	unsigned gpu = (unsigned)d->blocks[0].node;
 	int64_t missing_gpu = 0, missing_host = 0;
 	for (int64_t j = 0; j < d->nt; j++) {
 		starpu_data_acquire_on_node(d->tiles[j], STARPU_ACQUIRE_NO_NODE, STARPU_R);
@@ -268,23 +339,28 @@ static unsigned gathering_node(const hyla_desc *d)
 static void desc_release(hyla_desc *d, void (*unregister)(starpu_data_handle_t))
 {
 	if (d->borrowed) {
-		starpu_data_unpartition(d->parent, gathering_node(d));
+		unsigned node = gathering_node(d);
+		tag_views(d, &d->blocks[0], -1);
+		starpu_data_unpartition(d->blocks[0].parent, node);
 		free(d->tiles);
 		*d = (hyla_desc){0};
 		return;
 	}
-	if (d->parent) {
-		starpu_data_unpartition(d->parent, d->scratch ? (unsigned)d->node : STARPU_MAIN_RAM);
-		if (d->scratch)
-			starpu_data_unregister_no_coherency(d->parent);
-		else
-			starpu_data_unregister(d->parent);
-		if (d->room)
-			starpu_free_on_node((unsigned)d->node, d->room, (size_t)(d->m * d->n) * d->elsize);
+	if (d->nblocks) {
+		for (int i = 0; i < d->nblocks; i++) {
+			struct hyla_block *b = &d->blocks[i];
+			tag_views(d, b, -1);
+			starpu_data_unpartition(b->parent, d->scratch ? (unsigned)b->node : STARPU_MAIN_RAM);
+			if (d->scratch)
+				starpu_data_unregister_no_coherency(b->parent);
+			else
+				starpu_data_unregister(b->parent);
+			if (b->room)
+				starpu_free_on_node((unsigned)b->node, b->room, block_bytes(d, b));
+		}
 		free(d->tiles);
 		d->tiles = NULL;
-		d->parent = NULL;
-		d->room = 0;
+		d->nblocks = 0;
 		return;
 	}
 	if (!d->tiles)

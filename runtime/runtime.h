@@ -37,15 +37,24 @@ int hyla__error(const char *func, int code, const char *fmt, ...)
  * as a grid of mb-by-nb tiles, each its own handle (the last row and column
  * of tiles may be smaller). mb = m gives column panels. A NULL ptr registers
  * tiles without host memory: workspace that StarPU allocates where used. */
+/* Column panels that are views: of one parent handle, or spread over the
+ * GPUs (hyla__desc_register_streamed), of one parent per column block. */
+#define HYLA_MAX_BLOCKS 64
+struct hyla_block {
+	starpu_data_handle_t parent; /* panels [first, end) are views of it */
+	int node;                    /* where they are one matrix (hyla__views_node) */
+	uintptr_t room;              /* their room on the GPU if hyla made it, or 0 */
+	int64_t first, end;
+};
 typedef struct hyla_desc {
 	char *ptr;
 	int64_t m, n, ld, mb, nb, mt, nt;
 	size_t elsize;
 	starpu_data_handle_t *tiles; /* mt*nt, tile (i, j) at i + j*mt */
-	starpu_data_handle_t parent; /* set when the tiles are views of one handle */
-	int node;                    /* where the views are one matrix (hyla__views_node) */
-	uintptr_t room;              /* the views' room on the GPU if hyla made it, or 0 */
-	int borrowed;                /* parent is the application's: given back, not unregistered */
+	struct hyla_block blocks[HYLA_MAX_BLOCKS]; /* set when the tiles are views */
+	int nblocks;
+	int borrowed;                /* blocks[0].parent is the application's: given back, not
+	                                unregistered */
 	int scratch;                 /* its contents never go home (nor come from there) */
 	int64_t send_skip;           /* reflectors: panel j's rows from send_skip * j on wait for
 	                                hyla__desc_send_panel (0: none wait) */
@@ -76,16 +85,30 @@ int hyla__desc_register_output(hyla_desc *d, void *ptr, int64_t m, int64_t n, in
  * j goes there when hyla__desc_send_panel(d, j) is called, before any task
  * on it is submitted (the calling thread copies while the tasks submitted
  * before run); a small one goes whole now, hyla__desc_send_panel then a
- * no-op. */
+ * no-op. spread: see hyla__desc_register_streamed. */
 int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
-                                   int64_t nb, size_t elsize);
+                                   int64_t nb, size_t elsize, int spread);
 int hyla__desc_send_panel(const hyla_desc *d, int64_t j);
 /* The same for a graph whose first tasks need only the first panels (the
- * Householder QR's, CGS's): the parent's room on the GPU is made without a copy
- * (d->room), and the panels are prefetched into it one by one, the first
- * first. */
+ * Householder QR's, CGS's): each parent's room on its GPU is made without a
+ * copy (its block's room), and the panels are prefetched into it one by
+ * one, the first first. spread: on a host with several GPUs, a matrix of
+ * 1.5 GB or more in column blocks over as many of the context's GPUs as
+ * hold 768 MB of it each (hyla__column_blocks), each block's panels one
+ * matrix on its own GPU, where the tasks that write them run
+ * (hyla__task_home); else one block. */
 int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
-                                 int64_t nb, size_t elsize);
+                                 int64_t nb, size_t elsize, int spread);
+/* The block that holds panel j of a descriptor of views. */
+const struct hyla_block *hyla__desc_block(const hyla_desc *d, int64_t j);
+/* nt >= 1 panels in column blocks over gpus GPUs, block-cyclic: block b is
+ * panels [first[b], first[b + 1]), on GPU b mod gpus; about
+ * HYLA_BLOCKS_PER_GPU blocks a GPU (at most HYLA_MAX_BLOCKS in all), of
+ * equal widths but the last, so that each GPU keeps a share of the
+ * trailing matrix as a factorisation moves right. Returns the number of
+ * blocks. */
+#define HYLA_BLOCKS_PER_GPU 4
+int hyla__column_blocks(int64_t nt, int gpus, int64_t first[HYLA_MAX_BLOCKS + 1]);
 /* The memory node where such views are contiguous for the scheduling
  * context ctx (runtime/devices.c): its first GPU's, or the host's; codelets
  * that rely on it run on no other GPU. hyla__devices_update(ctx) works it
@@ -93,6 +116,13 @@ int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, 
  * matrix is registered). */
 int hyla__views_node(unsigned ctx);
 int hyla__devices_update(unsigned ctx);
+/* The context's GPUs' memory nodes (*nodes, as many as returned), the
+ * first the views node; set by hyla__devices_update. */
+int hyla__gpu_nodes(unsigned ctx, const int **nodes);
+/* The node where a task's views are one matrix: that of the first view it
+ * writes, else of the first it reads (each view carries its block's node),
+ * else the context's views node. */
+int hyla__task_home(struct starpu_task *task);
 /* Codelets whose work is host code alone (the reductions' tails, the band
  * finish, the mirrors, orghr's shift) run it on the cores; where StarPU has
  * no cores (STARPU_NCPU=0; hyla__context_valid refuses other contexts

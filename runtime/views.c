@@ -53,11 +53,24 @@ int hyla__fits_worker(unsigned worker, struct starpu_task *task, unsigned impl)
 	       !hyla__leave_to_gpu(task, impl, HYLA_CORE_MAX_WORK);
 }
 
+int hyla__task_home(struct starpu_task *task)
+{
+	int home = -1;
+	for (int i = 0, n = hyla__task_buffers(task); i < n; i++) {
+		intptr_t tag = (intptr_t)starpu_data_get_user_data(STARPU_TASK_GET_HANDLE(task, i));
+		if (tag && (STARPU_TASK_GET_MODE(task, i) & STARPU_W))
+			return (int)tag - 1;
+		if (tag && home < 0)
+			home = (int)tag - 1;
+	}
+	return home >= 0 ? home : hyla__views_node(task->sched_ctx);
+}
+
 int hyla__on_views_node(unsigned worker, struct starpu_task *task, unsigned impl)
 {
 	if (!hyla__is_cuda_worker(worker))
 		return hyla__fits_worker(worker, task, impl);
-	return (int)starpu_worker_get_memory_node(worker) == hyla__views_node(task->sched_ctx);
+	return (int)starpu_worker_get_memory_node(worker) == hyla__task_home(task);
 }
 
 int hyla__on_views_else_cores(unsigned worker, struct starpu_task *task, unsigned impl)

@@ -18,7 +18,8 @@
 # their own sizes). Outputs in BUILD_DIR/lapack-testers/. The testers are
 # built once from Debian's lapack source package (the installed liblapack3's
 # version), linked to the system -llapack -lblas, and cached in $HYLA_CACHE
-# (default ~/.cache/hyla).
+# (default ~/.cache/hyla). HYLA_LAPACK_TESTERS_PRECS: the precisions run
+# (default "d s"; the sanitizer pass of .ci/run takes d).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 full=
@@ -230,7 +231,7 @@ larger() {
 nbs=4
 [ -z "$full" ] || nbs="4 7 0"
 larger nep.in 2 3 3 "40 64 100" >"$out/nep_large.in"
-for p in d s; do
+for p in ${HYLA_LAPACK_TESTERS_PRECS:-d s}; do
 	lin_input $p >"$out/${p}qr.in"
 	lin_input $p "1 20 64 100" >"$out/${p}qr_large.in"
 	for nb in $nbs; do

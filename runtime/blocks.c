@@ -1,0 +1,15 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* A matrix's column panels in blocks over several GPUs (runtime.h says how;
+ * tests/test_column_blocks.c checks the map for 1 to 16 GPUs). */
+#include "runtime.h"
+
+int hyla__column_blocks(int64_t nt, int gpus, int64_t first[HYLA_MAX_BLOCKS + 1])
+{
+	int64_t want = (int64_t)gpus * HYLA_BLOCKS_PER_GPU;
+	if (want > HYLA_MAX_BLOCKS)
+		want = HYLA_MAX_BLOCKS / gpus * gpus;
+	int64_t per = (nt + want - 1) / want, count = (nt + per - 1) / per;
+	for (int64_t b = 0; b <= count; b++)
+		first[b] = b * per < nt ? b * per : nt;
+	return (int)count;
+}
