@@ -20,7 +20,7 @@ else
 	variant=cpu
 fi
 
-flags="--disable-static --disable-mpi --disable-opencl --disable-fortran \
+flags="--disable-static --enable-mpi --with-mpicc=/usr/bin/mpicc --disable-opencl --disable-fortran \
 --disable-build-tests --disable-build-examples --disable-build-doc \
 --disable-starpufft --disable-socl --disable-hdf5 --disable-glpk \
 --disable-opengl-render --without-x --disable-full-gdb-information \
@@ -46,7 +46,8 @@ apt_ok() { [ -z "${HYLA_NO_APT:-}" ] && [ "$(id -u)" = 0 ]; }
 # Debian's packages, only when one is missing (a rebuild with all of them
 # there does not touch apt).
 packages="build-essential cmake pkg-config dpkg-dev gfortran libopenblas-dev liblapacke-dev
-libtmglib-dev libhwloc-dev libnuma-dev python3 python3-numpy python3-matplotlib ca-certificates"
+libtmglib-dev libhwloc-dev libnuma-dev libopenmpi-dev openmpi-bin python3 python3-numpy
+python3-matplotlib ca-certificates"
 export DEBIAN_FRONTEND=noninteractive
 # shellcheck disable=SC2086
 if apt_ok && ! dpkg -s $packages >/dev/null 2>&1; then

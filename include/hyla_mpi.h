@@ -1,0 +1,56 @@
+/* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
+/* hyla over StarPU-MPI (libhyla_mpi, built where StarPU has its MPI layer):
+ * matrices distributed over the ranks of an MPI communicator, each rank
+ * computing on what it owns, StarPU-MPI moving the data the task graph
+ * needs between ranks. Every call here is collective: each rank of the
+ * communicator makes it, in the same order. */
+#ifndef HYLA_MPI_H
+#define HYLA_MPI_H
+
+#include <mpi.h>
+#include "hyla.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* hyla_init, then StarPU-MPI on comm, once in a process (until
+ * hyla_mpi_finalize). MPI must be initialised already, with at least
+ * MPI_THREAD_SERIALIZED (StarPU-MPI's thread makes the MPI calls); hyla's
+ * StarPU-MPI tags are 2^40 and up. Returns 0, hyla_init's errors, or
+ * HYLA_ERR_STARPU (with a line on stderr). */
+HYLA_API int hyla_mpi_init(MPI_Comm comm);
+/* Undo hyla_mpi_init (StarPU-MPI, then hyla_finalize); MPI stays up. */
+HYLA_API void hyla_mpi_finalize(void);
+
+/* A tall-skinny m-by-n matrix in row blocks over the ranks: rank r holds
+ * rows [sum of the earlier ranks' mloc, + its own mloc) as a column-major
+ * mloc-by-n array of leading dimension ld >= max(1, mloc) of elsize bytes
+ * (8: double, 4: float) a value, which stays the application's and is
+ * worked on in place. Every rank gives the same n and elsize; mloc may
+ * differ between ranks and be 0. NULL on bad arguments or no memory (a
+ * line on stderr). */
+typedef struct hyla_rows hyla_rows;
+HYLA_API hyla_rows *hyla_rows_create(MPI_Comm comm, void *local, size_t elsize, int64_t mloc,
+                                     int64_t n, int64_t ld);
+/* Waits for the matrix's tasks; the local rows are the caller's again. */
+HYLA_API void hyla_rows_destroy(hyla_rows *a);
+
+/* A = QR with m >= n: Q (m-by-n, orthonormal columns) overwrites A, each
+ * rank's rows in its own array, and every rank gets the n-by-n upper
+ * triangular R (r, leading dimension ldr >= n, the matrix's precision).
+ * CholeskyQR2 (Fukaya, Nakatsukasa, Yanagisawa and Yamamoto, 2014): per
+ * pass the Gram matrix's n-by-n parts summed across the ranks, its
+ * Cholesky factor on rank 0 and sent to the others, the rows solved on
+ * their own ranks; two passes make Q orthonormal to rounding for
+ * condition numbers up to about eps^-1/2 (1e8 in double). Returns 0; j > 0
+ * where the first pass's Cholesky factorisation failed at column j (A is
+ * rank deficient or too ill-conditioned: A is unchanged); n + j where the
+ * second pass's did (A holds the first pass's Q); -i for argument i. */
+HYLA_API int hyla_rows_qr(hyla_rows *a, void *r, int64_t ldr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
