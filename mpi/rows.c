@@ -163,13 +163,13 @@ static starpu_data_handle_t owned(const hyla_rows *a, int owner, void **memory, 
 {
 	starpu_data_handle_t h;
 	size_t bytes = status ? sizeof(int) : (size_t)(a->n * a->n) * a->elsize;
-	void *none = NULL, **mem = memory ? memory : &none;
-	*mem = memory && a->rank == owner ? calloc(1, bytes) : NULL;
-	if (memory && a->rank == owner && !*mem)
+	void *here = memory && a->rank == owner ? calloc(1, bytes) : NULL;
+	if (memory && a->rank == owner && !here)
 		return NULL;
-	memory = mem;
-	uintptr_t ptr = (uintptr_t)*memory;
-	int home = ptr ? STARPU_MAIN_RAM : -1;
+	if (memory)
+		*memory = here;
+	uintptr_t ptr = (uintptr_t)here;
+	int home = here ? STARPU_MAIN_RAM : -1;
 	if (status)
 		starpu_variable_data_register(&h, home, ptr, sizeof(int));
 	else
