@@ -74,19 +74,19 @@ static int check(MPI_Comm comm, int rank, int size, int64_t m, int64_t n, int64_
 	MPI_Reduce(rank ? g : MPI_IN_PLACE, g, (int)(n * n), MPI_DOUBLE, MPI_SUM, 0, comm);
 	/* The whole A on rank 0, LAPACK's R. */
 	int *counts = malloc(sizeof *counts * (size_t)size), *displs = malloc(sizeof *displs * (size_t)size);
-	double *whole = rank == 0 ? malloc(sizeof *whole * (size_t)(m * n)) : NULL, *col = NULL;
+	double *whole = rank == 0 ? malloc(sizeof *whole * (size_t)(m * n)) : NULL;
 	int ok = counts && displs && (rank || whole), all_ok;
 	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
 	ok = all_ok;
 	double r_diff = 0;
-	for (int64_t j = 0; ok && j < n; j++) { /* column by column: the ranks' rows in order */
-		int here = (int)mloc;
+	int here = (int)mloc;
+	if (ok)
 		MPI_Gather(&here, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
-		for (int p = 0, at = 0; rank == 0 && p < size; at += counts[p++])
-			displs[p] = at;
-		MPI_Gatherv(a0 + j * mloc, here, MPI_DOUBLE, whole ? whole + j * m : col, counts, displs,
+	for (int p = 0, at = 0; ok && rank == 0 && p < size; at += counts[p++])
+		displs[p] = at;
+	for (int64_t j = 0; ok && j < n; j++) /* column by column: the ranks' rows in order */
+		MPI_Gatherv(a0 + j * mloc, here, MPI_DOUBLE, whole ? whole + j * m : NULL, counts, displs,
 		            MPI_DOUBLE, 0, comm);
-	}
 	double orth = 0, resid = sqrt(all[0] / all[1]);
 	if (rank == 0 && ok) {
 		for (int64_t j = 0; j < n; j++)
