@@ -105,8 +105,59 @@ static int submit_step(const struct geqrf_run *r, int64_t k, starpu_data_handle_
 	return ret;
 }
 
+/* Waits until the tasks submitted on panel j are done (no transfer). */
+static void wait_done(const hyla_desc *A, int64_t j)
+{
+	if (starpu_data_acquire_on_node(A(j), STARPU_ACQUIRE_NO_NODE, STARPU_R) == 0)
+		starpu_data_release_on_node(A(j), STARPU_ACQUIRE_NO_NODE);
+}
+
+/* Out of core (a matrix larger than the GPU's memory, in blocks that fit
+ * it with room to spare): left-looking by blocks, so that the bus carries
+ * the earlier panels' reflectors (m nb a panel) rather than the trailing
+ * matrix at every step. Block i takes each earlier panel's Q^T in order,
+ * then its own steps; its tasks are submitted once block i - 2's are done,
+ * so that at most two blocks and the reflectors read are wanted on the GPU
+ * at once (dmda would otherwise start every block's updates as soon as
+ * their reflectors exist). Every T is kept for the later blocks. */
+static int submit_geqrf_blocks(const struct geqrf_run *r)
+{
+	const hyla_desc *A = r->A;
+	starpu_data_handle_t *t = calloc((size_t)A->nt, sizeof *t);
+	if (!t)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for %lld T handles", (long long)A->nt);
+	int ret = HYLA_SUCCESS;
+	for (int i = 0; i < A->nblocks && ret == HYLA_SUCCESS; i++) {
+		const struct hyla_block *b = &A->blocks[i];
+		int count = (int)(b->end - b->first);
+		if (i >= 2)
+			wait_done(A, A->blocks[i - 2].end - 1);
+		for (int64_t k = 0; k < b->first && ret == HYLA_SUCCESS; k++)
+			ret = TASK(larfb)(A(k), t[k], r->work, A_FROM(b->first), count, k * A->nb, 1,
+			                  STARPU_DEFAULT_PRIO);
+		for (int64_t k = b->first; k < b->end && ret == HYLA_SUCCESS; k++) {
+			int64_t c0 = k * A->nb, w = hyla__tile_cols(A, k);
+			starpu_data_handle_t tau = hyla__tile(r->tau, k, 0);
+			t[k] = hyla__workspace(w, w, sizeof(real_t));
+			ret = k == b->first ? TASK(geqrf_panel)(A(k), tau, t[k], r->scratch, c0)
+			                    : TASK(geqrf_step)(A(k - 1), t[k - 1], r->work, A_FROM(k),
+			                                       (int)(b->end - k), tau, t[k], r->scratch, c0);
+			if (ret == HYLA_SUCCESS && r->B)
+				ret = submit_updates(r, A(k), t[k], c0, r->B, 0, 0);
+			hyla__write_back(A, 0, k);
+			hyla__progress_mark(A(k), k + 1, A->nt);
+		}
+	}
+	for (int64_t k = 0; k < A->nt; k++)
+		hyla__workspace_release(t[k]);
+	free(t);
+	return ret;
+}
+
 static int submit_geqrf(const struct geqrf_run *r)
 {
+	if (r->A->out_of_core && r->work)
+		return submit_geqrf_blocks(r);
 	const hyla_desc *A = r->A;
 	int ret = HYLA_SUCCESS;
 	starpu_data_handle_t t_prev = NULL;

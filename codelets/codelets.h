@@ -314,6 +314,14 @@ void TYPED(hyla__cublas_larfb)(cublasHandle_t h, int trans, int rows, int nb, in
 void TYPED(hyla__cublas_gram)(cublasHandle_t h, int rows, int w, const real_t *a, int lda,
                               real_t *g, int ldg);
 #endif
+/* The same (on the host by LAPACK's dlarfb if h is NULL, else on the
+ * cuBLAS handle h's stream) on rows c0.. of the columns [lo, hi) of the
+ * panels buffers[first..end), a run of panels that are one matrix at a
+ * time (a matrix out of core has its panels apart on the GPU); v from row
+ * c0 on; w: nb-by-(all the panels' columns). */
+void TYPED(hyla__larfb_runs)(void *h, int trans, int rows, int nb, const real_t *v, int ldv,
+                             const real_t *t, int ldt, void *buffers[], int first, int end, int c0,
+                             int lo, int hi, real_t *w);
 /* LAPACK's dlarft (forward, columnwise) of the rows-by-w reflectors v into
  * the w-by-w upper t, zero below its diagonal (the geqrf panel's T on a core). */
 void TYPED(hyla__larft_host)(int rows, int w, const real_t *v, int ldv, const real_t *tau,

@@ -122,10 +122,11 @@ int hyla_task_sgeqrf_panel(starpu_data_handle_t panel, starpu_data_handle_t tau,
 }
 
 /* A step: Q^T of the previous panel (its reflectors from row v0 = c0 - its
- * width) on this panel and the later ones, then this panel factored. The
- * columns updated: this panel's and the later ones' (in cols). */
+ * width) on this panel and the later ones (buffers[S_REST..end), later
+ * columns; joined: they and the panel one matrix), then this panel
+ * factored. */
 struct step_view {
-	int rows, nbv, cols;
+	int rows, nbv, w, later, end, v0, joined;
 	const real_t *v, *tv;
 	real_t *c, *work;
 	int ldv, ldtv, ldc;
@@ -133,24 +134,34 @@ struct step_view {
 
 static struct step_view step_view(void *buffers[], int c0)
 {
-	int nbuffers = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
-	int later = nbuffers > S_REST ? hyla__contiguous_cols(buffers, S_REST, sizeof(real_t)) : 0;
-	int ldc = LD(buffers[P_A]), nbv = COLS(buffers[S_V]), v0 = c0 - nbv;
-	if (nbuffers > S_REST &&
-	    (!later || MAT(buffers[S_REST]) != MAT(buffers[P_A]) + (int64_t)COLS(buffers[P_A]) * ldc ||
-	     LD(buffers[S_REST]) != ldc))
-		STARPU_ABORT_MSG("geqrf step: panels are not contiguous");
-	return (struct step_view){ROWS(buffers[P_A]) - v0, nbv, COLS(buffers[P_A]) + later,
+	struct starpu_task *task = starpu_task_get_current();
+	int end = hyla__task_buffers(task), later = end > S_REST ? (int)hyla__cols_from(task, S_REST) : 0;
+	int ldc = LD(buffers[P_A]), nbv = COLS(buffers[S_V]), v0 = c0 - nbv, w = COLS(buffers[P_A]);
+	int joined = later && hyla__contiguous_range(buffers, S_REST, end, sizeof(real_t)) &&
+	             MAT(buffers[S_REST]) == MAT(buffers[P_A]) + (int64_t)w * ldc &&
+	             LD(buffers[S_REST]) == ldc;
+	return (struct step_view){ROWS(buffers[P_A]) - v0, nbv, w, later, end, v0, joined,
 	                          MAT(buffers[S_V]) + v0, MAT(buffers[S_TV]), MAT(buffers[P_A]) + v0,
 	                          VEC(buffers[S_WORK]), LD(buffers[S_V]), LD(buffers[S_TV]), ldc};
+}
+
+/* The update of the later panels alone, run by run: on the host if h is
+ * NULL, else on h's stream. */
+static void step_later(void *h, void *buffers[], const struct step_view *u)
+{
+	TYPED(hyla__larfb_runs)(h, 1, u->rows, u->nbv, u->v, u->ldv, u->tv, u->ldtv, buffers, S_REST,
+	                        u->end, u->v0, 0, u->later, u->work + (int64_t)u->nbv * u->w);
 }
 
 static void step_cpu(void *buffers[], void *cl_arg)
 {
 	int c0 = hyla__householder_args(cl_arg)->c0;
 	const struct step_view u = step_view(buffers, c0);
-	LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', 'T', 'F', 'C', u.rows, u.cols, u.nbv, u.v, u.ldv,
-	                    u.tv, u.ldtv, u.c, u.ldc, u.work, u.cols);
+	int cols = u.joined ? u.w + u.later : u.w;
+	LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', 'T', 'F', 'C', u.rows, cols, u.nbv, u.v, u.ldv, u.tv,
+	                    u.ldtv, u.c, u.ldc, u.work, cols);
+	if (u.later && !u.joined)
+		step_later(NULL, buffers, &u);
 	factor_host(buffers, c0);
 }
 
@@ -164,15 +175,11 @@ static void step_cuda(void *buffers[], void *cl_arg)
 	int c0 = hyla__householder_args(cl_arg)->c0;
 	const struct step_view u = step_view(buffers, c0);
 	cublasHandle_t side_blas;
-	int w = COLS(buffers[P_A]);
 	cudaStream_t side = hyla__side_fork(&side_blas);
-	TYPED(hyla__cublas_larfb)(side_blas, 1, u.rows, u.nbv, w, u.v, u.ldv, u.tv, u.ldtv, u.c, u.ldc,
+	TYPED(hyla__cublas_larfb)(side_blas, 1, u.rows, u.nbv, u.w, u.v, u.ldv, u.tv, u.ldtv, u.c, u.ldc,
 	                          u.work);
 	hyla__side_join();
-	if (u.cols > w)
-		TYPED(hyla__cublas_larfb)(starpu_cublas_get_local_handle(), 1, u.rows, u.nbv, u.cols - w, u.v,
-		                          u.ldv, u.tv, u.ldtv, u.c + (int64_t)w * u.ldc, u.ldc,
-		                          u.work + (int64_t)u.nbv * w);
+	step_later(starpu_cublas_get_local_handle(), buffers, &u);
 	factor_cuda(buffers, c0, side_blas, side);
 	hyla__side_join();
 }

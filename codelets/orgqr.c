@@ -57,22 +57,40 @@ static void t_cpu(void *buffers[], void *cl_arg)
 	                        LD(buffers[0]), MAT(buffers[1]), MAT(buffers[2]), LD(buffers[2]));
 }
 
+void TYPED(hyla__larfb_runs)(void *h, int trans, int rows, int nb, const real_t *v, int ldv,
+                             const real_t *t, int ldt, void *buffers[], int first, int end, int c0,
+                             int lo, int hi, real_t *w)
+{
+	for (int next = first, b = first, at = 0, cols;
+	     (cols = hyla__next_run(buffers, &next, end, sizeof(real_t))); b = next, at += cols) {
+		int from = lo > at ? lo : at, to = hi < at + cols ? hi : at + cols, ldc = LD(buffers[b]);
+		real_t *c = MAT(buffers[b]) + c0 + (int64_t)(from - at) * ldc;
+		if (from >= to)
+			continue;
+#ifdef HYLA_WITH_CUDA
+		if (h) {
+			TYPED(hyla__cublas_larfb)(h, trans, rows, nb, to - from, v, ldv, t, ldt, c, ldc,
+			                          w + (int64_t)from * nb);
+			continue;
+		}
+#endif
+		LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', trans ? 'T' : 'N', 'F', 'C', rows, to - from, nb,
+		                    v, ldv, t, ldt, c, ldc, w + (int64_t)from * nb, to - from);
+	}
+}
+
 /* LAPACK's dlarfb; a parallel task: each core of a combined worker takes a
  * slice of the columns (and of the workspace). */
 static void apply_cpu(void *buffers[], void *cl_arg)
 {
 	const struct householder_args *arg = cl_arg;
-	int c0 = arg->c0, trans = arg->trans, c, all = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
-	if (!all)
-		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in host memory");
-	int cols = hyla__spmd_cols(all, &c);
-	int rows = ROWS(buffers[A_V]) - c0, w = COLS(buffers[A_V]), ldv = LD(buffers[A_V]);
-	int ldt = LD(buffers[A_T]), ldc = LD(buffers[A_C]);
+	struct starpu_task *task = starpu_task_get_current();
+	int c0 = arg->c0, c, cols = hyla__spmd_cols((int)hyla__cols_from(task, A_C), &c);
 	if (cols > 0)
-		LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', trans ? 'T' : 'N', 'F', 'C', rows, cols, w,
-		                    MAT(buffers[A_V]) + c0, ldv, MAT(buffers[A_T]), ldt,
-		                    MAT(buffers[A_C]) + c0 + (int64_t)c * ldc, ldc,
-		                    (real_t *)STARPU_VECTOR_GET_PTR(buffers[A_W]) + (int64_t)c * w, cols);
+		TYPED(hyla__larfb_runs)(NULL, arg->trans, ROWS(buffers[A_V]) - c0, COLS(buffers[A_V]),
+		                        MAT(buffers[A_V]) + c0, LD(buffers[A_V]), MAT(buffers[A_T]),
+		                        LD(buffers[A_T]), buffers, A_C, hyla__task_buffers(task), c0, c,
+		                        c + cols, (real_t *)STARPU_VECTOR_GET_PTR(buffers[A_W]));
 }
 
 /* Panel = (I - V T V^T) E: zero above row c0; below it, with W = T V1^T
@@ -129,13 +147,13 @@ void TYPED(hyla__cublas_larfb)(cublasHandle_t h, int trans, int rows, int nb, in
 static void apply_cuda(void *buffers[], void *cl_arg)
 {
 	const struct householder_args *arg = cl_arg;
-	int c0 = arg->c0, trans = arg->trans, cols = hyla__contiguous_cols(buffers, A_C, sizeof(real_t));
-	if (!cols)
-		STARPU_ABORT_MSG("orgqr apply: panels are not contiguous in GPU memory");
-	TYPED(hyla__cublas_larfb)(starpu_cublas_get_local_handle(), trans, ROWS(buffers[A_V]) - c0,
-	                          COLS(buffers[A_V]), cols, MAT(buffers[A_V]) + c0, LD(buffers[A_V]),
-	                          MAT(buffers[A_T]), LD(buffers[A_T]), MAT(buffers[A_C]) + c0,
-	                          LD(buffers[A_C]), (real_t *)STARPU_VECTOR_GET_PTR(buffers[A_W]));
+	struct starpu_task *task = starpu_task_get_current();
+	int c0 = arg->c0;
+	TYPED(hyla__larfb_runs)(starpu_cublas_get_local_handle(), arg->trans, ROWS(buffers[A_V]) - c0,
+	                        COLS(buffers[A_V]), MAT(buffers[A_V]) + c0, LD(buffers[A_V]),
+	                        MAT(buffers[A_T]), LD(buffers[A_T]), buffers, A_C,
+	                        hyla__task_buffers(task), c0, 0, (int)hyla__cols_from(task, A_C),
+	                        (real_t *)STARPU_VECTOR_GET_PTR(buffers[A_W]));
 }
 
 static void t_cuda(void *buffers[], void *cl_arg)
@@ -257,27 +275,30 @@ static struct starpu_codelet form_cl = {
 };
 
 /* A step of the Q formation (panel i at column c0 > 0): the panel's block
- * reflector on the later panels, then the panel's own columns (unless
- * no_form: the panel then read only), and the previous panel's T for the
- * next step. */
+ * reflector on the later panels (buffers[first..end)), then the panel's own
+ * columns (unless no_form: the panel then read only), and the previous
+ * panel's T for the next step. */
 struct step_view {
-	int cols; /* of the later panels */
-	int rows, nb, ldv, ldt, ldc;
-	real_t *v, *t, *c, *wa;
+	int first, end, cols; /* the later panels, their columns */
+	int rows, nb, ldv, ldt;
+	real_t *v, *t, *wa;
 };
 
 static struct step_view step_view(void *buffers[], int c0, int has_prev)
 {
-	int first = later_index(has_prev);
-	int later = (int)STARPU_TASK_GET_NBUFFERS(starpu_task_get_current()) > first;
-	int cols = later ? hyla__contiguous_cols(buffers, first, sizeof(real_t)) : 0;
-	if (later && !cols)
-		STARPU_ABORT_MSG("orgqr step: panels are not contiguous");
-	return (struct step_view){cols, ROWS(buffers[F_A]) - c0, COLS(buffers[F_A]), LD(buffers[F_A]),
-	                          LD(buffers[F_T]), later ? LD(buffers[first]) : 0,
-	                          MAT(buffers[F_A]) + c0, MAT(buffers[F_T]),
-	                          later ? MAT(buffers[first]) + c0 : NULL,
+	struct starpu_task *task = starpu_task_get_current();
+	int first = later_index(has_prev), end = hyla__task_buffers(task);
+	return (struct step_view){first, end, end > first ? (int)hyla__cols_from(task, (unsigned)first) : 0,
+	                          ROWS(buffers[F_A]) - c0, COLS(buffers[F_A]), LD(buffers[F_A]),
+	                          LD(buffers[F_T]), MAT(buffers[F_A]) + c0, MAT(buffers[F_T]),
 	                          (real_t *)STARPU_VECTOR_GET_PTR(buffers[S_WA])};
+}
+
+/* The step's apply: on the host if h is NULL, else on h's stream. */
+static void step_apply(void *h, void *buffers[], const struct step_view *u, int c0)
+{
+	TYPED(hyla__larfb_runs)(h, 0, u->rows, u->nb, u->v, u->ldv, u->t, u->ldt, buffers, u->first,
+	                        u->end, c0, 0, u->cols, u->wa);
 }
 
 /* The previous panel's reflectors (from row c0 - its width), tau, T. */
@@ -303,9 +324,7 @@ static void step_cpu(void *buffers[], void *cl_arg)
 		const struct next_t n = next_t_of(buffers, c0);
 		TYPED(hyla__larft_host)(n.rows, n.w, n.v, n.ldv, n.tau, n.t, n.ldt);
 	}
-	if (u.cols)
-		LAPACKE(larfb_work)(LAPACK_COL_MAJOR, 'L', 'N', 'F', 'C', u.rows, u.cols, u.nb, u.v, u.ldv,
-		                    u.t, u.ldt, u.c, u.ldc, u.wa, u.cols);
+	step_apply(NULL, buffers, &u, c0);
 	if (!arg->no_form)
 		form_host(MAT(buffers[F_A]), ROWS(buffers[F_A]), u.nb, u.ldv, c0, u.t, u.ldt,
 		          (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]));
@@ -324,9 +343,7 @@ static void step_cuda(void *buffers[], void *cl_arg)
 		cudaStream_t side = hyla__side_fork(&side_blas);
 		TYPED(hyla__cuda_larft)(n.rows, n.w, n.v, n.ldv, n.tau, n.t, n.ldt, side_blas, side);
 	}
-	if (u.cols)
-		TYPED(hyla__cublas_larfb)(h, 0, u.rows, u.nb, u.cols, u.v, u.ldv, u.t, u.ldt, u.c, u.ldc,
-		                          u.wa);
+	step_apply(h, buffers, &u, c0);
 	if (!arg->no_form)
 		form_cublas(h, MAT(buffers[F_A]), ROWS(buffers[F_A]), u.nb, u.ldv, c0, u.t, u.ldt,
 		            (real_t *)STARPU_VECTOR_GET_PTR(buffers[F_W]));

@@ -3,11 +3,13 @@
  * tests/test_column_blocks.c checks the map for 1 to 16 GPUs). */
 #include "runtime.h"
 
-int hyla__column_blocks(int64_t nt, int gpus, int64_t first[HYLA_MAX_BLOCKS + 1])
+int hyla__column_blocks(int64_t nt, int gpus, int64_t widest, int64_t first[HYLA_MAX_BLOCKS + 1])
 {
-	int64_t want = (int64_t)gpus * HYLA_BLOCKS_PER_GPU;
-	if (want > HYLA_MAX_BLOCKS)
-		want = HYLA_MAX_BLOCKS / gpus * gpus;
+	int64_t most = HYLA_MAX_BLOCKS / gpus * gpus, want = (int64_t)gpus * HYLA_BLOCKS_PER_GPU;
+	if (widest > 0 && (nt + widest - 1) / widest > want)
+		want = (nt + widest - 1) / widest;
+	if (want > most)
+		want = most;
 	int64_t per = (nt + want - 1) / want, count = (nt + per - 1) / per;
 	for (int64_t b = 0; b <= count; b++)
 		first[b] = b * per < nt ? b * per : nt;

@@ -185,7 +185,7 @@ static int place_block(hyla_desc *d, struct hyla_block *b, int64_t skip)
 	                            (uintptr_t)(d->ptr + (size_t)(c0 * d->ld) * d->elsize),
 	                            (uint32_t)d->ld, (uint32_t)d->m, (uint32_t)block_cols(d, b), d->elsize);
 	unsigned node = (unsigned)b->node;
-	if (node == STARPU_MAIN_RAM)
+	if (node == STARPU_MAIN_RAM || d->out_of_core)
 		return HYLA_SUCCESS;
 	if (skip == WHOLE)
 		return starpu_data_fetch_on_node(b->parent, node, 0)
@@ -201,6 +201,48 @@ static int place_block(hyla_desc *d, struct hyla_block *b, int64_t skip)
 	if (!(d->send_skip && own_room(d, b)))
 		return send_below(d, b->parent, node, b->first, b->end, skip);
 #endif
+	return HYLA_SUCCESS;
+}
+
+/* Out of core: a matrix of more than three quarters of a GPU's memory as
+ * StarPU counts it (STARPU_LIMIT_CUDA_MEM lowers it; with ngpus > 1 its
+ * share of each) in column blocks of at most a quarter of it (*widest
+ * panels; wider where HYLA_MAX_BLOCKS would not cover it, up to a third),
+ * with no room of hyla's: StarPU brings the panels to the GPU as tasks
+ * need them and evicts others; the algorithms keep two blocks at work at
+ * most (see geqrf's and orgqr's). Panels wider than an eighth of the memory
+ * are refused: the CUDA worker's pipeline holds the data of several tasks
+ * (a task's inputs are kept while its others arrive), and with such panels
+ * they waited on each other for ever (H200, 3000-by-512 panels under 48
+ * MB). Blocks of an eighth were slower (qr_householder 16000 under 1 GB
+ * 2.7 s against 1.1 s). For what must be whole on the GPU (WHOLE, OUTPUT),
+ * a clear refusal once it does not fit. */
+static int room_on_gpus(hyla_desc *d, int node, int ngpus, int64_t skip, int64_t *widest)
+{
+	starpu_ssize_t room = node == STARPU_MAIN_RAM ? 0 : starpu_memory_get_total((unsigned)node);
+	double bytes = (double)d->m * (double)d->n * (double)d->elsize, mb = 1.0 / (1 << 20);
+	double panel = (double)d->m * (double)d->nb * (double)d->elsize, share = bytes / ngpus;
+	if (room <= 0 || share <= 0.75 * (double)room)
+		return HYLA_SUCCESS;
+	if ((skip == WHOLE || skip == OUTPUT) && share > (double)room)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix (%.0f MB) does not fit in the "
+		                  "GPU's %.0f MB: this routine needs it whole there (the Householder QR "
+		                  "runs out of core)", (long long)d->m, (long long)d->n, bytes * mb,
+		                  (double)room * mb);
+	if (skip == WHOLE || skip == OUTPUT)
+		return HYLA_SUCCESS;
+	int64_t most = (int64_t)((double)room / 4 / panel), blocks = HYLA_MAX_BLOCKS / ngpus * ngpus;
+	int64_t need = (d->nt + blocks - 1) / blocks;
+	if (panel > (double)room / 8)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "out of core the %lld-by-%lld matrix's panels (%.0f MB) "
+		                  "must be at most an eighth of the GPU's %.0f MB: a smaller block size",
+		                  (long long)d->m, (long long)d->n, panel * mb, (double)room * mb);
+	*widest = most > need ? most : need;
+	if ((double)*widest * panel > (double)room / 3)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix (%.0f MB) is too large for the "
+		                  "%d GPU(s)' %.0f MB each, even out of core", (long long)d->m,
+		                  (long long)d->n, bytes * mb, ngpus, (double)room * mb);
+	d->out_of_core = 1;
 	return HYLA_SUCCESS;
 }
 
@@ -222,14 +264,22 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 	int node = hyla__devices_update(ctx);
 	const int *gpus;
 	int ngpus = hyla__gpu_nodes(ctx, &gpus);
-	int64_t first[HYLA_MAX_BLOCKS + 1] = {0, d->nt};
-	size_t share = (size_t)(m * n) * elsize / SPREAD_PER_GPU_BYTES;
-	if (spread && (size_t)ngpus > share)
-		ngpus = (int)share;
-	d->nblocks = spread && ngpus > 1 ? hyla__column_blocks(d->nt, ngpus, first) : 1;
-	if (skip >= 0 && (double)m * (double)n * (double)elsize >= SENT_BY_PANEL_BYTES)
+	int64_t first[HYLA_MAX_BLOCKS + 1] = {0, d->nt}, widest = 0;
+	size_t bytes = (size_t)(m * n) * elsize, share = bytes / SPREAD_PER_GPU_BYTES;
+	if (!spread || ngpus < 1)
+		ngpus = 1;
+	else if ((size_t)ngpus > share)
+		ngpus = share > 1 ? (int)share : 1;
+	int ret = room_on_gpus(d, node, ngpus, skip, &widest);
+	if (ret != HYLA_SUCCESS) {
+		free(d->tiles);
+		*d = (hyla_desc){0};
+		return ret;
+	}
+	d->nblocks = ngpus > 1 || widest ? hyla__column_blocks(d->nt, ngpus, widest, first) : 1;
+	if (skip >= 0 && !widest && (double)bytes >= SENT_BY_PANEL_BYTES)
 		d->send_skip = skip;
-	int ret = HYLA_SUCCESS, placed = 0;
+	int placed = 0;
 	for (; placed < d->nblocks && ret == HYLA_SUCCESS; placed++) {
 		d->blocks[placed] = (struct hyla_block){.node = d->nblocks > 1 ? gpus[placed % ngpus] : node,
 		                                        .first = first[placed], .end = first[placed + 1]};

@@ -56,6 +56,8 @@ typedef struct hyla_desc {
 	int borrowed;                /* blocks[0].parent is the application's: given back, not
 	                                unregistered */
 	int scratch;                 /* its contents never go home (nor come from there) */
+	int out_of_core;             /* blocks without room: panels come to the GPU as tasks need
+	                                them, StarPU evicting others (register_views) */
 	int64_t send_skip;           /* reflectors: panel j's rows from send_skip * j on wait for
 	                                hyla__desc_send_panel (0: none wait) */
 } hyla_desc;
@@ -103,12 +105,13 @@ int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, 
 const struct hyla_block *hyla__desc_block(const hyla_desc *d, int64_t j);
 /* nt >= 1 panels in column blocks over gpus GPUs, block-cyclic: block b is
  * panels [first[b], first[b + 1]), on GPU b mod gpus; about
- * HYLA_BLOCKS_PER_GPU blocks a GPU (at most HYLA_MAX_BLOCKS in all), of
- * equal widths but the last, so that each GPU keeps a share of the
- * trailing matrix as a factorisation moves right. Returns the number of
- * blocks. */
+ * HYLA_BLOCKS_PER_GPU blocks a GPU, more where blocks must be at most
+ * widest panels wide (widest > 0: out of core), at most HYLA_MAX_BLOCKS in
+ * all (wider then); of equal widths but the last, so that each GPU keeps a
+ * share of the trailing matrix as a factorisation moves right. Returns the
+ * number of blocks. */
 #define HYLA_BLOCKS_PER_GPU 4
-int hyla__column_blocks(int64_t nt, int gpus, int64_t first[HYLA_MAX_BLOCKS + 1]);
+int hyla__column_blocks(int64_t nt, int gpus, int64_t widest, int64_t first[HYLA_MAX_BLOCKS + 1]);
 /* The memory node where such views are contiguous for the scheduling
  * context ctx (runtime/devices.c): its first GPU's, or the host's; codelets
  * that rely on it run on no other GPU. hyla__devices_update(ctx) works it
@@ -152,6 +155,10 @@ int hyla__desc_wrap(hyla_desc *d, starpu_data_handle_t handle, int64_t nb);
 int hyla__contiguous_cols(void *buffers[], int first, size_t elsize);
 /* The same for the panels buffers[first..end). */
 int hyla__contiguous_range(void *buffers[], int first, int end, size_t elsize);
+/* The panels buffers[*b..end) a run at a time (a matrix out of core has
+ * panels apart on the GPU): the columns of the longest run from *b that is
+ * one matrix, *b moved past it; 0 once *b reaches end. */
+int hyla__next_run(void *buffers[], int *b, int end, size_t elsize);
 /* Whether a worker (or combined worker) is a GPU; and for a CPU body of a
  * parallel codelet (STARPU_SPMD) whose columns are independent, the
  * columns [*first, *first + return) of cols this core takes (all of them

@@ -24,6 +24,20 @@ int hyla__contiguous_range(void *buffers[], int first, int end, size_t elsize)
 	return cols;
 }
 
+int hyla__next_run(void *buffers[], int *b, int end, size_t elsize)
+{
+	if (*b >= end)
+		return 0;
+	int first = (*b)++, cols = (int)STARPU_MATRIX_GET_NY(buffers[first]);
+	char *base = (char *)STARPU_MATRIX_GET_PTR(buffers[first]);
+	uint32_t ld = STARPU_MATRIX_GET_LD(buffers[first]);
+	for (; *b < end && (char *)STARPU_MATRIX_GET_PTR(buffers[*b]) == base + (size_t)cols * ld * elsize &&
+	       STARPU_MATRIX_GET_LD(buffers[*b]) == ld;
+	     (*b)++)
+		cols += (int)STARPU_MATRIX_GET_NY(buffers[*b]);
+	return cols;
+}
+
 /* Combined workers (ids from starpu_worker_get_count() on) are groups of cores. */
 int hyla__is_cuda_worker(unsigned worker)
 {

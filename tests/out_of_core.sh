@@ -1,0 +1,66 @@
+#!/bin/sh
+# Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
+# The Householder QR out of core: with StarPU's GPU memory limited below the
+# matrix (STARPU_LIMIT_CUDA_MEM, in MB), geqrf (R, tau and Q against
+# LAPACK's) and qr_householder's checks pass under each scheduler; a
+# reduction, which needs its matrix whole on the GPU, refuses with a clear
+# message and exit 1. Needs a GPU (exit 77 without).
+# Usage: out_of_core.sh BUILD_DIR
+bin=$1
+case $("$bin/qr_householder" 64 --json --no-check --quiet 2>&1) in
+*" 0 CUDA workers"*)
+	echo "no GPU: skipped"
+	exit 77
+	;;
+esac
+fails=0
+
+fail() {
+	echo "FAILED: $*"
+	fails=$((fails + 1))
+}
+
+# expect_pass LIMIT COMMAND...: exit 0 (a driver's line with check=pass).
+expect_pass() {
+	limit=$1
+	shift
+	t0=$(date +%s)
+	out=$(STARPU_LIMIT_CUDA_MEM=$limit timeout 60 "$@" 2>&1)
+	rc=$?
+	case $rc:$out in
+	0:*check=fail* | 0:*FAILED*) fail "limit $limit MB: $*: $(printf '%s' "$out" | tail -2)" ;;
+	0:*) echo "ok: limit $limit MB, $STARPU_SCHED, $(($(date +%s) - t0)) s: $*" ;;
+	*) fail "limit $limit MB: $* exit $rc: $(printf '%s' "$out" | tail -2)" ;;
+	esac
+}
+
+for sched in ${HYLA_TEST_SCHEDS:-dmda eager ws random}; do
+	export STARPU_SCHED=$sched
+	# 72, 60 and 36 MB against 64 and 32 MB: panels of 1.5-3 MB, blocks
+	# of at most 16 or 8 MB (a quarter of the memory); the second forms
+	# the full Q (LAPACK's dorgqr out of core).
+	expect_pass 64 "$bin/tests/test_geqrf" d 3000 3000 128
+	expect_pass 64 "$bin/tests/test_geqrf" d 3001 2500 100
+	expect_pass 64 "$bin/qr_householder" 3000 --orgqr-nb 128 --check
+	expect_pass 32 "$bin/qr_householder" 3000 --prec s --orgqr-nb 128 --check
+done
+
+# Panels too wide for the memory (orgqr's, 512 columns: 12 MB against
+# 64 MB) are refused in a line, and the QR falls back to LAPACK's dorgqr.
+out=$(STARPU_LIMIT_CUDA_MEM=64 timeout 120 "$bin/qr_householder" 3000 --orgqr-nb 512 --check 2>&1)
+rc=$?
+case $rc:$out in
+0:*"at most an eighth"*check=pass*) echo "ok: orgqr's panels too wide, refused: LAPACK's then" ;;
+*) fail "qr_householder 3000 --orgqr-nb 512 under 64 MB: exit $rc: $out" ;;
+esac
+
+# A reduction needs its matrix whole on the GPU: hyla's line, the driver's,
+# exit 1.
+out=$(STARPU_LIMIT_CUDA_MEM=48 timeout 60 "$bin/hr_reduce" 3000 --no-check 2>&1)
+rc=$?
+case $rc:$out in
+1:*"does not fit in the GPU's 48 MB"*"hr_reduce: error:"*) echo "ok: hr_reduce 3000 under 48 MB refused" ;;
+*) fail "hr_reduce 3000 under 48 MB: exit $rc: $out" ;;
+esac
+[ $fails -eq 0 ] && echo "out of core: pass" || echo "out of core: $fails failures"
+[ $fails -eq 0 ]
