@@ -51,9 +51,10 @@ HYLA_API int hyla_task_dlarft(starpu_data_handle_t panel, starpu_data_handle_t t
 HYLA_API int hyla_task_slarft(starpu_data_handle_t panel, starpu_data_handle_t tau,
                               starpu_data_handle_t t, int64_t c0, int priority);
 /* larfb: (I - V T V^T) (trans = 0) or its transpose (trans = 1) applied from
- * the left to rows c0.. of the npanels consecutive panels (RW), V the
- * reflectors of the panel v (R) from row c0 on, T from larft (R; zero below
- * its diagonal); w: a vector handle of w * (their columns) elements
+ * the left to rows c0.. of the npanels panels (RW; panels that are one
+ * matrix in memory are updated in one call), V the reflectors of the panel
+ * v (R) from row c0 on, T from larft (R; zero below its diagonal); w: a
+ * vector handle of w * (their columns) elements
  * (STARPU_SCRATCH; register it with starpu_vector_data_register(&w, -1, 0,
  * count, elsize)). */
 HYLA_API int hyla_task_dlarfb(starpu_data_handle_t v, starpu_data_handle_t t,
