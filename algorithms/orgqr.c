@@ -251,10 +251,6 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 	/* Spread over the GPUs only where Q is formed by groups (a group a block). */
 	int registered = hyla__desc_register_reflectors(&A, a, m, k, lda, nb, sizeof(real_t), n == k) ==
 	                 HYLA_SUCCESS;
-	if (registered && n > k && A.out_of_core) { /* out of core, Q's thin form alone */
-		hyla__desc_unregister(&A);
-		registered = 0;
-	}
 	if (registered && n > k &&
 	    hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t)) !=
 	        HYLA_SUCCESS) {

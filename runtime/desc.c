@@ -215,22 +215,19 @@ static int place_block(hyla_desc *d, struct hyla_block *b, int64_t skip)
  * (a task's inputs are kept while its others arrive), and with such panels
  * they waited on each other for ever (H200, 3000-by-512 panels under 48
  * MB). Blocks of an eighth were slower (qr_householder 16000 under 1 GB
- * 2.7 s against 1.1 s). For what must be whole on the GPU (WHOLE, OUTPUT),
- * a clear refusal once it does not fit. */
-static int room_on_gpus(hyla_desc *d, int node, int ngpus, int64_t skip, int64_t *widest)
+ * 2.7 s against 1.1 s). Only for algorithms that take their matrix in
+ * column blocks (blocks_ok); the others' matrix refused in a line. */
+static int room_on_gpus(hyla_desc *d, int node, int ngpus, int blocks_ok, int64_t *widest)
 {
 	starpu_ssize_t room = node == STARPU_MAIN_RAM ? 0 : starpu_memory_get_total((unsigned)node);
 	double bytes = (double)d->m * (double)d->n * (double)d->elsize, mb = 1.0 / (1 << 20);
 	double panel = (double)d->m * (double)d->nb * (double)d->elsize, share = bytes / ngpus;
 	if (room <= 0 || share <= 0.75 * (double)room)
 		return HYLA_SUCCESS;
-	if ((skip == WHOLE || skip == OUTPUT) && share > (double)room)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix (%.0f MB) does not fit in the "
-		                  "GPU's %.0f MB: this routine needs it whole there (the Householder QR "
-		                  "runs out of core)", (long long)d->m, (long long)d->n, bytes * mb,
-		                  (double)room * mb);
-	if (skip == WHOLE || skip == OUTPUT)
-		return HYLA_SUCCESS;
+	if (!blocks_ok)
+		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix (%.0f MB) is more than three "
+		                  "quarters of the GPU's %.0f MB, and this call needs it whole there",
+		                  (long long)d->m, (long long)d->n, bytes * mb, (double)room * mb);
 	int64_t most = (int64_t)((double)room / 4 / panel), blocks = HYLA_MAX_BLOCKS / ngpus * ngpus;
 	int64_t need = (d->nt + blocks - 1) / blocks;
 	if (panel > (double)room / 8)
@@ -270,7 +267,7 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 		ngpus = 1;
 	else if ((size_t)ngpus > share)
 		ngpus = share > 1 ? (int)share : 1;
-	int ret = room_on_gpus(d, node, ngpus, skip, &widest);
+	int ret = room_on_gpus(d, node, ngpus, spread, &widest);
 	if (ret != HYLA_SUCCESS) {
 		free(d->tiles);
 		*d = (hyla_desc){0};

@@ -94,11 +94,14 @@ int hyla__desc_send_panel(const hyla_desc *d, int64_t j);
 /* The same for a graph whose first tasks need only the first panels (the
  * Householder QR's, CGS's): each parent's room on its GPU is made without a
  * copy (its block's room), and the panels are prefetched into it one by
- * one, the first first. spread: on a host with several GPUs, a matrix of
- * 1.5 GB or more in column blocks over as many of the context's GPUs as
- * hold 768 MB of it each (hyla__column_blocks), each block's panels one
- * matrix on its own GPU, where the tasks that write them run
- * (hyla__task_home); else one block. */
+ * one, the first first. spread (the algorithm takes column blocks): on a
+ * host with several GPUs, a matrix of 1.5 GB or more in column blocks over
+ * as many of the context's GPUs as hold 768 MB of it each
+ * (hyla__column_blocks), each block's panels one matrix on its own GPU,
+ * where the tasks that write them run (hyla__task_home); a matrix too
+ * large for its GPUs out of core (d->out_of_core: blocks with no room,
+ * runtime/desc.c). Else one block, and a matrix of more than three
+ * quarters of its GPU's memory refused, as by every registration here. */
 int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                                  int64_t nb, size_t elsize, int spread);
 /* The block that holds panel j of a descriptor of views. */
