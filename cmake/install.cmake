@@ -35,14 +35,14 @@ install(DIRECTORY perfmodels/reference/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hyl
 install(FILES examples/eigen_pipeline.c examples/sched_contexts.c examples/program.h
   DESTINATION ${CMAKE_INSTALL_DATADIR}/hyla/examples)
 install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/hyla)
-# hyla over StarPU-MPI, where built: its library, header and driver.
+# hyla over StarPU-MPI, where built: its library, header and drivers.
 if(HYLA_WITH_MPI)
   set_target_properties(hyla_mpi PROPERTIES INSTALL_RPATH "$ORIGIN;${hyla_starpu_libdirs}")
-  set_target_properties(qr_rows PROPERTIES
+  set_target_properties(qr_rows qr_cols PROPERTIES
     INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR};${hyla_starpu_libdirs}")
   install(TARGETS hyla_mpi LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(FILES include/hyla_mpi.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-  install(TARGETS qr_rows RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(TARGETS qr_rows qr_cols RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 
 # hyla.pc: relative to its own folder, StarPU's flags written in (so that

@@ -61,6 +61,9 @@ void TYPED(hyla__larfb_runs)(void *h, int trans, int rows, int nb, const real_t 
                              const real_t *t, int ldt, void *buffers[], int first, int end, int c0,
                              int lo, int hi, real_t *w)
 {
+#ifndef HYLA_WITH_CUDA
+	(void)h;
+#endif
 	for (int next = first, b = first, at = 0, cols;
 	     (cols = hyla__next_run(buffers, &next, end, sizeof(real_t))); b = next, at += cols) {
 		int from = lo > at ? lo : at, to = hi < at + cols ? hi : at + cols, ldc = LD(buffers[b]);

@@ -1,6 +1,7 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* hyla over StarPU-MPI (libhyla_mpi, built where StarPU has its MPI layer):
- * matrices distributed over the ranks of an MPI communicator, each rank
+ * matrices distributed over the ranks of an MPI communicator (row blocks
+ * for tall-skinny ones, column panels block-cyclic for others), each rank
  * computing on what it owns, StarPU-MPI moving the data the task graph
  * needs between ranks. Every call here is collective: each rank of the
  * communicator makes it, in the same order. */
@@ -48,6 +49,37 @@ HYLA_API void hyla_rows_destroy(hyla_rows *a);
  * rank deficient or too ill-conditioned: A is unchanged); n + j where the
  * second pass's did (A holds the first pass's Q); -i for argument i. */
 HYLA_API int hyla_rows_qr(hyla_rows *a, void *r, int64_t ldr);
+
+/* An m-by-n matrix (m, n < 2^32) in column panels of nb columns (the last
+ * one narrower) dealt block-cyclically over the ranks: panel j on rank
+ * j mod P. Each rank holds its panels one after another, in order, in a
+ * column-major m-by-nloc array of leading dimension ld >= m (nloc from
+ * hyla_cols_local; NULL where it is 0) of elsize bytes a value (8: double,
+ * 4: float), which stays the application's and is worked on in place.
+ * Every rank gives the same m, n, nb and elsize. NULL on bad arguments or
+ * no memory (a line on stderr). */
+typedef struct hyla_cols hyla_cols;
+HYLA_API hyla_cols *hyla_cols_create(MPI_Comm comm, void *local, size_t elsize, int64_t m,
+                                     int64_t n, int64_t nb, int64_t ld);
+/* The columns rank holds of an n-column matrix in panels of nb over size
+ * ranks; -1 on bad arguments. */
+HYLA_API int64_t hyla_cols_local(int64_t n, int64_t nb, int size, int rank);
+/* Waits for the matrix's tasks; the local panels are the caller's again. */
+HYLA_API void hyla_cols_destroy(hyla_cols *a);
+/* Householder QR of A (m >= n), LAPACK dgeqrf's output in each rank's
+ * panels (R on and above the diagonal, the reflectors below it) and its
+ * tau (n values) on every rank; each panel factored on its own rank,
+ * each later panel updated on its own (owner computes), StarPU-MPI sending
+ * the panel's reflectors and T to the ranks that need them. Returns 0, or
+ * -i for argument i. */
+HYLA_API int hyla_cols_geqrf(hyla_cols *a, void *tau);
+/* Q's n columns (LAPACK dorgqr's contract, k = n) over the reflectors that
+ * hyla_cols_geqrf left in a, with its tau (every rank's copy). */
+HYLA_API int hyla_cols_orgqr(hyla_cols *a, const void *tau);
+/* The whole matrix on rank root, in whole (leading dimension ldw >= m;
+ * other ranks may pass NULL): only when the application asks, never inside
+ * the algorithms. */
+HYLA_API int hyla_cols_gather(hyla_cols *a, int root, void *whole, int64_t ldw);
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,10 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
-/* The distributed QR's codelets (mpi/mpi_codelets.h): BLAS and LAPACK on a
+/* The distributed QRs' codelets (mpi/mpi_internal.h): BLAS and LAPACK on a
  * core, double or float by the buffers' element size. */
 #include <cblas.h>
 #include <lapacke.h>
-#include "mpi_codelets.h"
+#include <stdlib.h>
+#include "mpi_internal.h"
 
 #define PTR(buf) ((void *)STARPU_MATRIX_GET_PTR(buf))
 #define LD(buf) ((int)STARPU_MATRIX_GET_LD(buf))
@@ -95,12 +96,116 @@ static void rmul(void *buffers[], void *arg)
 		            ld2, r1, ld1);
 }
 
+/* The Householder codelets' row c0 (and trans) from their arguments. */
+static int row_c0(void *arg, int *trans)
+{
+	int c0, t;
+	if (trans)
+		starpu_codelet_unpack_args(arg, &c0, &t);
+	else
+		starpu_codelet_unpack_args(arg, &c0);
+	if (trans)
+		*trans = t;
+	return c0;
+}
+
+/* Element k of a buffer's array (of doubles or floats). */
+#define AT(buf, k) ((void *)((char *)PTR(buf) + (size_t)(k) * STARPU_MATRIX_GET_ELEMSIZE(buf)))
+#define VEC(buf) ((void *)STARPU_VECTOR_GET_PTR(buf))
+
+static void zero_below(void *buffer)
+{
+	int w = COLS(buffer), ld = LD(buffer);
+	for (int j = 0; j < w; j++)
+		for (int i = j + 1; i < w; i++)
+			if (DOUBLE(buffer))
+				((double *)PTR(buffer))[i + j * ld] = 0;
+			else
+				((float *)PTR(buffer))[i + j * ld] = 0;
+}
+
+/* T of the panel's reflectors from row c0 (buffers: panel, tau, T). */
+static void larft(void *buffers[], int c0)
+{
+	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), lda = LD(buffers[0]), ldt = LD(buffers[2]);
+	if (DOUBLE(buffers[0]))
+		LAPACKE_dlarft(LAPACK_COL_MAJOR, 'F', 'C', rows, w, AT(buffers[0], c0), lda, VEC(buffers[1]),
+		               PTR(buffers[2]), ldt);
+	else
+		LAPACKE_slarft(LAPACK_COL_MAJOR, 'F', 'C', rows, w, AT(buffers[0], c0), lda, VEC(buffers[1]),
+		               PTR(buffers[2]), ldt);
+	zero_below(buffers[2]);
+}
+
+static void qr_panel(void *buffers[], void *arg)
+{
+	int c0 = row_c0(arg, NULL), rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]);
+	int lda = LD(buffers[0]);
+	if (DOUBLE(buffers[0]))
+		LAPACKE_dgeqrf(LAPACK_COL_MAJOR, rows, w, AT(buffers[0], c0), lda, VEC(buffers[1]));
+	else
+		LAPACKE_sgeqrf(LAPACK_COL_MAJOR, rows, w, AT(buffers[0], c0), lda, VEC(buffers[1]));
+	larft(buffers, c0);
+}
+
+static void qr_t(void *buffers[], void *arg)
+{
+	larft(buffers, row_c0(arg, NULL));
+}
+
+/* Rows c0.. of c (ldc) times (I - V T V^T) or its transpose, V from row c0
+ * of v. */
+static void larfb(void *v, void *t, void *c, int ldc, int cols, int c0, char trans)
+{
+	int rows = ROWS(v) - c0, w = COLS(v);
+	if (DOUBLE(v))
+		LAPACKE_dlarfb(LAPACK_COL_MAJOR, 'L', trans, 'F', 'C', rows, cols, w, AT(v, c0), LD(v),
+		               PTR(t), LD(t), (double *)c + c0, ldc);
+	else
+		LAPACKE_slarfb(LAPACK_COL_MAJOR, 'L', trans, 'F', 'C', rows, cols, w, AT(v, c0), LD(v),
+		               PTR(t), LD(t), (float *)c + c0, ldc);
+}
+
+static void qr_update(void *buffers[], void *arg)
+{
+	int trans, c0 = row_c0(arg, &trans);
+	larfb(buffers[1], buffers[2], PTR(buffers[0]), LD(buffers[0]), COLS(buffers[0]), c0,
+	      trans ? 'T' : 'N');
+}
+
+/* The reflectors (rows c0..) copied aside, the panel set to E, then the
+ * block reflector applied to it. */
+static void qr_form(void *buffers[], void *arg)
+{
+	int c0 = row_c0(arg, NULL), m = ROWS(buffers[0]), w = COLS(buffers[0]), lda = LD(buffers[0]);
+	int rows = m - c0, dbl = DOUBLE(buffers[0]);
+	size_t es = STARPU_MATRIX_GET_ELEMSIZE(buffers[0]);
+	void *v = malloc(es * (size_t)rows * (size_t)w);
+	if (!v)
+		STARPU_ABORT_MSG("hyla qr_form: no memory for the reflectors");
+	struct starpu_matrix_interface copy = *(struct starpu_matrix_interface *)buffers[0];
+	copy.ptr = (uintptr_t)v, copy.ld = (uint32_t)rows, copy.nx = (uint32_t)rows;
+	if (dbl) {
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', rows, w, AT(buffers[0], c0), lda, v, rows);
+		LAPACKE_dlaset(LAPACK_COL_MAJOR, 'A', m, w, 0, 0, PTR(buffers[0]), lda);
+		LAPACKE_dlaset(LAPACK_COL_MAJOR, 'A', rows, w, 0, 1, AT(buffers[0], c0), lda);
+	} else {
+		LAPACKE_slacpy(LAPACK_COL_MAJOR, 'A', rows, w, AT(buffers[0], c0), lda, v, rows);
+		LAPACKE_slaset(LAPACK_COL_MAJOR, 'A', m, w, 0, 0, PTR(buffers[0]), lda);
+		LAPACKE_slaset(LAPACK_COL_MAJOR, 'A', rows, w, 0, 1, AT(buffers[0], c0), lda);
+	}
+	larfb(&copy, buffers[1], AT(buffers[0], c0), lda, w, 0, 'N');
+	free(v);
+}
+
 /* History models by the buffers' sizes (StarPU's default footprint). */
 #define MODEL(name)                                                                             \
 	static struct starpu_perfmodel name##_model = {.type = STARPU_HISTORY_BASED,                \
 	                                               .symbol = "hyla_mpi_" #name "_v1"}
 MODEL(gram);
 MODEL(solve);
+MODEL(qr_panel);
+MODEL(qr_update);
 
 struct starpu_codelet hyla__mpi_gram_cl = {.cpu_funcs = {gram}, .nbuffers = 2,
                                            .modes = {STARPU_R, STARPU_W}, .model = &gram_model,
@@ -119,3 +224,15 @@ struct starpu_codelet hyla__mpi_solve_cl = {.cpu_funcs = {solve}, .nbuffers = 3,
 struct starpu_codelet hyla__mpi_rmul_cl = {.cpu_funcs = {rmul}, .nbuffers = 3,
                                            .modes = {STARPU_RW, STARPU_R, STARPU_R},
                                            .name = "mpi_rmul"};
+struct starpu_codelet hyla__mpi_qr_panel_cl = {.cpu_funcs = {qr_panel}, .nbuffers = 3,
+                                               .modes = {STARPU_RW, STARPU_W, STARPU_W},
+                                               .model = &qr_panel_model, .name = "mpi_qr_panel"};
+struct starpu_codelet hyla__mpi_qr_t_cl = {.cpu_funcs = {qr_t}, .nbuffers = 3,
+                                           .modes = {STARPU_R, STARPU_R, STARPU_W},
+                                           .name = "mpi_qr_t"};
+struct starpu_codelet hyla__mpi_qr_update_cl = {.cpu_funcs = {qr_update}, .nbuffers = 3,
+                                                .modes = {STARPU_RW, STARPU_R, STARPU_R},
+                                                .model = &qr_update_model,
+                                                .name = "mpi_qr_update"};
+struct starpu_codelet hyla__mpi_qr_form_cl = {.cpu_funcs = {qr_form}, .nbuffers = 2,
+                                              .modes = {STARPU_RW, STARPU_R}, .name = "mpi_qr_form"};

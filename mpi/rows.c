@@ -14,7 +14,7 @@
 #include <string.h>
 #include <starpu_mpi.h>
 #include "hyla_mpi.h"
-#include "mpi_codelets.h"
+#include "mpi_internal.h"
 
 struct hyla_rows {
 	MPI_Comm comm;
@@ -25,50 +25,6 @@ struct hyla_rows {
 	starpu_data_handle_t *blocks; /* registered on every rank */
 	int *owner;
 };
-
-/* Tags for StarPU-MPI, from 2^40 on (an application's own are likely
- * below): every rank makes the same collective calls in the same order, so
- * each takes the same tags. */
-static starpu_mpi_tag_t next_tag = (starpu_mpi_tag_t)1 << 40;
-static int started; /* between hyla_mpi_init and hyla_mpi_finalize */
-
-static int complain(const char *func, int code, const char *what)
-{
-	fprintf(stderr, "hyla: %s: %s\n", func, what);
-	return code;
-}
-
-int hyla_mpi_init(MPI_Comm comm)
-{
-	if (started)
-		return complain(__func__, HYLA_ERR_STARPU, "StarPU-MPI is running already");
-	int ret = hyla_init(), provided = MPI_THREAD_SINGLE, up = 0;
-	if (ret != HYLA_SUCCESS)
-		return ret;
-	MPI_Initialized(&up);
-	if (up)
-		MPI_Query_thread(&provided);
-	if (!up || provided < MPI_THREAD_SERIALIZED) {
-		hyla_finalize();
-		return complain(__func__, HYLA_ERR_STARPU,
-		                "MPI must be initialised first with MPI_THREAD_SERIALIZED or more");
-	}
-	if (starpu_mpi_init_comm(NULL, NULL, 0, comm)) {
-		hyla_finalize();
-		return complain(__func__, HYLA_ERR_STARPU, "StarPU-MPI could not start");
-	}
-	started = 1;
-	return HYLA_SUCCESS;
-}
-
-void hyla_mpi_finalize(void)
-{
-	if (!started)
-		return;
-	started = 0;
-	starpu_mpi_shutdown();
-	hyla_finalize();
-}
 
 /* Rows of block b of a rank's count blocks over its mloc rows. */
 static int64_t block_rows(int64_t mloc, int count, int b)
@@ -88,8 +44,8 @@ static int blocks_for(int64_t mloc, int64_t n)
 hyla_rows *hyla_rows_create(MPI_Comm comm, void *local, size_t elsize, int64_t mloc, int64_t n,
                             int64_t ld)
 {
-	if (!started) {
-		complain(__func__, 0, "hyla_mpi_init has not been called");
+	if (!hyla__mpi_started()) {
+		hyla__mpi_complain(__func__, 0, "hyla_mpi_init has not been called");
 		return NULL;
 	}
 	const char *bad = elsize != 8 && elsize != 4 ? "elsize must be 8 (double) or 4 (float)"
@@ -110,7 +66,7 @@ hyla_rows *hyla_rows_create(MPI_Comm comm, void *local, size_t elsize, int64_t m
 		if (all[4 * r] < 0 || all[4 * r + 1] != n || all[4 * r + 2] != (int64_t)elsize)
 			bad = "the ranks' n, elsize or arguments differ";
 	if (!a || !all || bad) {
-		complain(__func__, 0, bad ? bad : "no memory");
+		hyla__mpi_complain(__func__, 0, bad ? bad : "no memory");
 		free(all);
 		free(a);
 		return NULL;
@@ -122,7 +78,7 @@ hyla_rows *hyla_rows_create(MPI_Comm comm, void *local, size_t elsize, int64_t m
 	a->blocks = malloc(sizeof *a->blocks * (size_t)(a->nblocks + 1));
 	a->owner = malloc(sizeof *a->owner * (size_t)(a->nblocks + 1));
 	if (!counts || !a->blocks || !a->owner) {
-		complain(__func__, 0, "no memory");
+		hyla__mpi_complain(__func__, 0, "no memory");
 		free(counts), free(all), free(a->blocks), free(a->owner), free(a);
 		return NULL;
 	}
@@ -136,7 +92,7 @@ hyla_rows *hyla_rows_create(MPI_Comm comm, void *local, size_t elsize, int64_t m
 			                            mine_b ? (uintptr_t)((char *)local + (size_t)row * elsize) : 0,
 			                            (uint32_t)(mine_b ? ld : rows), (uint32_t)rows, (uint32_t)n,
 			                            elsize);
-			starpu_mpi_data_register_comm(a->blocks[k], next_tag++, r, comm);
+			starpu_mpi_data_register_comm(a->blocks[k], hyla__mpi_tag(), r, comm);
 			a->owner[k] = r;
 			row += rows;
 		}
@@ -175,7 +131,7 @@ static starpu_data_handle_t owned(const hyla_rows *a, int owner, void **memory, 
 	else
 		starpu_matrix_data_register(&h, home, ptr, (uint32_t)a->n, (uint32_t)a->n, (uint32_t)a->n,
 		                            a->elsize);
-	starpu_mpi_data_register_comm(h, next_tag++, owner, a->comm);
+	starpu_mpi_data_register_comm(h, hyla__mpi_tag(), owner, a->comm);
 	return h;
 }
 
@@ -216,7 +172,7 @@ static int submit_pass(const hyla_rows *a, struct pass *p, starpu_data_handle_t 
 	for (int k = 0; k < n && !ret; k++)
 		ret = starpu_mpi_task_insert(a->comm, &hyla__mpi_solve_cl, STARPU_RW, a->blocks[k],
 		                             STARPU_R, p->factor, STARPU_R, p->status, 0);
-	return ret ? complain("hyla_rows_qr", HYLA_ERR_SUBMIT, "a task could not be submitted") : 0;
+	return ret ? hyla__mpi_complain("hyla_rows_qr", HYLA_ERR_SUBMIT, "a task could not be submitted") : 0;
 }
 
 static void release_pass(const hyla_rows *a, struct pass *p)
@@ -247,17 +203,17 @@ static void everywhere(const hyla_rows *a, starpu_data_handle_t handle, void *ou
 int hyla_rows_qr(hyla_rows *a, void *r, int64_t ldr)
 {
 	if (!a)
-		return complain(__func__, -1, "a is NULL");
+		return hyla__mpi_complain(__func__, -1, "a is NULL");
 	/* Refused on every rank alike (the others would wait for its tasks). */
 	int mine = !r ? -2 : ldr < a->n ? -3 : 0, worst;
 	MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MIN, a->comm);
 	if (worst)
-		return complain(__func__, worst, "r is NULL or ldr < n on a rank");
+		return hyla__mpi_complain(__func__, worst, "r is NULL or ldr < n on a rank");
 	int64_t m = 0, n = a->n;
 	for (int k = 0; k < a->nblocks; k++)
 		m += starpu_matrix_get_nx(a->blocks[k]);
 	if (m < n)
-		return complain(__func__, -1, "the matrix has fewer rows than columns");
+		return hyla__mpi_complain(__func__, -1, "the matrix has fewer rows than columns");
 	struct pass p[2] = {{0}};
 	int ret = 0, info[2] = {0};
 	for (int i = 0; i < 2 && !ret; i++) {
@@ -265,20 +221,20 @@ int hyla_rows_qr(hyla_rows *a, void *r, int64_t ldr)
 		p[i].sum = calloc((size_t)a->size, sizeof *p[i].sum);
 		p[i].memory = calloc((size_t)a->size + 2, sizeof *p[i].memory);
 		ret = !p[i].gram || !p[i].sum || !p[i].memory
-		          ? complain(__func__, HYLA_ERR_NOMEM, "no memory")
+		          ? hyla__mpi_complain(__func__, HYLA_ERR_NOMEM, "no memory")
 		          : submit_pass(a, &p[i], i ? p[0].status : NULL);
 	}
 	/* R = R2 R1 on rank 0 (unless a pass failed), then on every rank. */
 	if (!ret && starpu_mpi_task_insert(a->comm, &hyla__mpi_rmul_cl, STARPU_RW, p[0].factor,
 	                                   STARPU_R, p[1].factor, STARPU_R, p[1].status, 0))
-		ret = complain(__func__, HYLA_ERR_SUBMIT, "a task could not be submitted");
+		ret = hyla__mpi_complain(__func__, HYLA_ERR_SUBMIT, "a task could not be submitted");
 	if (!ret) {
 		size_t es = a->elsize;
 		char *whole = malloc((size_t)(n * n) * es);
 		everywhere(a, p[0].status, &info[0], sizeof(int));
 		everywhere(a, p[1].status, &info[1], sizeof(int));
 		if (!whole)
-			ret = complain(__func__, HYLA_ERR_NOMEM, "no memory");
+			ret = hyla__mpi_complain(__func__, HYLA_ERR_NOMEM, "no memory");
 		else {
 			everywhere(a, p[0].factor, whole, (size_t)(n * n) * es);
 			for (int64_t j = 0; j < n; j++)
