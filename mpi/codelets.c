@@ -153,16 +153,16 @@ static void qr_t(void *buffers[], void *arg)
 	larft(buffers, row_c0(arg, NULL));
 }
 
-/* Rows c0.. of c (ldc) times (I - V T V^T) or its transpose, V from row c0
- * of v. */
+/* Rows c0.. of c (ldc) times (I - V T V^T) or its transpose, V the
+ * reflectors in v (from its first row). */
 static void larfb(void *v, void *t, void *c, int ldc, int cols, int c0, char trans)
 {
-	int rows = ROWS(v) - c0, w = COLS(v);
+	int rows = ROWS(v), w = COLS(v);
 	if (DOUBLE(v))
-		LAPACKE_dlarfb(LAPACK_COL_MAJOR, 'L', trans, 'F', 'C', rows, cols, w, AT(v, c0), LD(v),
+		LAPACKE_dlarfb(LAPACK_COL_MAJOR, 'L', trans, 'F', 'C', rows, cols, w, PTR(v), LD(v),
 		               PTR(t), LD(t), (double *)c + c0, ldc);
 	else
-		LAPACKE_slarfb(LAPACK_COL_MAJOR, 'L', trans, 'F', 'C', rows, cols, w, AT(v, c0), LD(v),
+		LAPACKE_slarfb(LAPACK_COL_MAJOR, 'L', trans, 'F', 'C', rows, cols, w, PTR(v), LD(v),
 		               PTR(t), LD(t), (float *)c + c0, ldc);
 }
 
@@ -171,6 +171,17 @@ static void qr_update(void *buffers[], void *arg)
 	int trans, c0 = row_c0(arg, &trans);
 	larfb(buffers[1], buffers[2], PTR(buffers[0]), LD(buffers[0]), COLS(buffers[0]), c0,
 	      trans ? 'T' : 'N');
+}
+
+static void qr_copy_v(void *buffers[], void *arg)
+{
+	int c0 = row_c0(arg, NULL), rows = ROWS(buffers[1]), w = COLS(buffers[1]);
+	if (DOUBLE(buffers[0]))
+		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', rows, w, AT(buffers[0], c0), LD(buffers[0]),
+		               PTR(buffers[1]), LD(buffers[1]));
+	else
+		LAPACKE_slacpy(LAPACK_COL_MAJOR, 'A', rows, w, AT(buffers[0], c0), LD(buffers[0]),
+		               PTR(buffers[1]), LD(buffers[1]));
 }
 
 /* The reflectors (rows c0..) copied aside, the panel set to E, then the
@@ -234,5 +245,8 @@ struct starpu_codelet hyla__mpi_qr_update_cl = {.cpu_funcs = {qr_update}, .nbuff
                                                 .modes = {STARPU_RW, STARPU_R, STARPU_R},
                                                 .model = &qr_update_model,
                                                 .name = "mpi_qr_update"};
+struct starpu_codelet hyla__mpi_qr_copy_v_cl = {.cpu_funcs = {qr_copy_v}, .nbuffers = 2,
+                                                .modes = {STARPU_R, STARPU_W},
+                                                .name = "mpi_qr_copy_v"};
 struct starpu_codelet hyla__mpi_qr_form_cl = {.cpu_funcs = {qr_form}, .nbuffers = 2,
                                               .modes = {STARPU_RW, STARPU_R}, .name = "mpi_qr_form"};

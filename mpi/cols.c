@@ -5,13 +5,15 @@
  * rank, and submits every task: starpu_mpi_task_insert runs each on the
  * rank that owns the panel it writes (owner computes) and sends it what it
  * reads. geqrf, step k: the panel factored on its rank (LAPACK's geqrf and
- * its T), then each later panel updated on its own rank, StarPU-MPI sending
- * the reflectors and T to each rank that needs them once; orgqr: Q formed
- * from the last panel (LAPACK's dorgqr's order), each panel's T made on its
- * rank and the block reflector applied to the later panels on theirs, then
- * the panel's own columns. After a step the copies that other ranks
- * received are dropped (starpu_mpi_cache_flush): a rank holds its own
- * panels and the step's reflectors, not the whole matrix. */
+ * its T), its reflectors (rows from k nb) copied into a handle of their
+ * own there, then each later panel updated on its own rank, StarPU-MPI
+ * sending the reflectors and T to each rank that needs them, once; orgqr:
+ * Q formed from the last panel (LAPACK's dorgqr's order), each panel's
+ * reflectors copied and T made on its rank, the block reflector applied to
+ * the later panels on theirs, then the panel's own columns. After a step
+ * the copies that other ranks received are dropped
+ * (starpu_mpi_cache_flush): a rank holds its own panels and the step's
+ * reflectors, not the whole matrix. */
 #include <stdlib.h>
 #include <string.h>
 #include "hyla_mpi.h"
@@ -163,22 +165,43 @@ static int args_ok(const char *func, const hyla_cols *a, const void *tau)
 	return 0;
 }
 
+/* A task on a's ranks: cl on h0, h1 (and h2) in cl's modes, with c0 (and
+ * for the update trans) as values. */
 static int insert(const hyla_cols *a, struct starpu_codelet *cl, int64_t c0, int trans, int prio,
-                  starpu_data_handle_t rw, starpu_data_handle_t r1, starpu_data_handle_t r2)
+                  starpu_data_handle_t h0, starpu_data_handle_t h1, starpu_data_handle_t h2)
 {
 	int row = (int)c0;
+	if (cl->nbuffers == 2)
+		return starpu_mpi_task_insert(a->comm, cl, cl->modes[0], h0, cl->modes[1], h1, STARPU_VALUE,
+		                              &row, sizeof row, STARPU_PRIORITY, prio, 0);
 	if (cl == &hyla__mpi_qr_update_cl)
-		return starpu_mpi_task_insert(a->comm, cl, STARPU_RW, rw, STARPU_R, r1, STARPU_R, r2,
-		                              STARPU_VALUE, &row, sizeof row, STARPU_VALUE, &trans,
+		return starpu_mpi_task_insert(a->comm, cl, cl->modes[0], h0, cl->modes[1], h1, cl->modes[2],
+		                              h2, STARPU_VALUE, &row, sizeof row, STARPU_VALUE, &trans,
 		                              sizeof trans, STARPU_PRIORITY, prio, 0);
-	if (cl == &hyla__mpi_qr_form_cl)
-		return starpu_mpi_task_insert(a->comm, cl, STARPU_RW, rw, STARPU_R, r1, STARPU_VALUE, &row,
-		                              sizeof row, STARPU_PRIORITY, prio, 0);
-	if (cl == &hyla__mpi_qr_t_cl)
-		return starpu_mpi_task_insert(a->comm, cl, STARPU_R, rw, STARPU_R, r1, STARPU_W, r2,
-		                              STARPU_VALUE, &row, sizeof row, STARPU_PRIORITY, prio, 0);
-	return starpu_mpi_task_insert(a->comm, cl, STARPU_RW, rw, STARPU_W, r1, STARPU_W, r2,
+	return starpu_mpi_task_insert(a->comm, cl, cl->modes[0], h0, cl->modes[1], h1, cl->modes[2], h2,
 	                              STARPU_VALUE, &row, sizeof row, STARPU_PRIORITY, prio, 0);
+}
+
+/* Panel k's reflectors (its rows from k nb) copied into a handle of their
+ * own on its rank, what the other ranks receive (not R's rows above). */
+static starpu_data_handle_t reflectors(const hyla_cols *a, int64_t k, int *ret)
+{
+	starpu_data_handle_t v;
+	int64_t c0 = k * a->nb, rows = a->m - c0, w = panel_cols(a, k);
+	starpu_matrix_data_register(&v, -1, 0, (uint32_t)rows, (uint32_t)rows, (uint32_t)w, a->elsize);
+	starpu_mpi_data_register_comm(v, hyla__mpi_tag(), owner(a, k), a->comm);
+	if (!*ret)
+		*ret = insert(a, &hyla__mpi_qr_copy_v_cl, c0, 0, STARPU_MAX_PRIO, a->panels[k], v, NULL);
+	return v;
+}
+
+/* After a step: the copies other ranks received dropped, v let go once its
+ * tasks are done. */
+static void step_done(const hyla_cols *a, starpu_data_handle_t v, starpu_data_handle_t t)
+{
+	starpu_mpi_cache_flush(a->comm, v);
+	starpu_mpi_cache_flush(a->comm, t);
+	starpu_data_unregister_submit(v);
 }
 
 int hyla_cols_geqrf(hyla_cols *a, void *tau)
@@ -192,12 +215,11 @@ int hyla_cols_geqrf(hyla_cols *a, void *tau)
 		int64_t c0 = k * a->nb;
 		ret = insert(a, &hyla__mpi_qr_panel_cl, c0, 0, STARPU_MAX_PRIO, a->panels[k], f.tau[k],
 		             f.t[k]);
+		starpu_data_handle_t v = reflectors(a, k, &ret);
 		for (int64_t j = k + 1; j < a->nt && !ret; j++) /* the next panel first: look-ahead */
 			ret = insert(a, &hyla__mpi_qr_update_cl, c0, 1,
-			             j == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO, a->panels[j], a->panels[k],
-			             f.t[k]);
-		starpu_mpi_cache_flush(a->comm, a->panels[k]);
-		starpu_mpi_cache_flush(a->comm, f.t[k]);
+			             j == k + 1 ? STARPU_MAX_PRIO : STARPU_DEFAULT_PRIO, a->panels[j], v, f.t[k]);
+		step_done(a, v, f.t[k]);
 	}
 	/* tau on every rank. */
 	for (int64_t k = 0; k < a->nt && !ret; k++) {
@@ -223,15 +245,15 @@ int hyla_cols_orgqr(hyla_cols *a, const void *tau)
 	ret = factors_make(a, tau, &f);
 	for (int64_t i = a->nt - 1; i >= 0 && !ret; i--) {
 		int64_t c0 = i * a->nb;
-		ret = insert(a, &hyla__mpi_qr_t_cl, c0, 0, STARPU_MAX_PRIO, a->panels[i], f.tau[i], f.t[i]);
-		for (int64_t j = i + 1; j < a->nt && !ret; j++)
-			ret = insert(a, &hyla__mpi_qr_update_cl, c0, 0, STARPU_DEFAULT_PRIO, a->panels[j],
-			             a->panels[i], f.t[i]);
+		starpu_data_handle_t v = reflectors(a, i, &ret);
 		if (!ret)
-			ret = insert(a, &hyla__mpi_qr_form_cl, c0, 0, STARPU_MAX_PRIO, a->panels[i], f.t[i],
-			             NULL);
-		starpu_mpi_cache_flush(a->comm, f.t[i]);
-		starpu_mpi_cache_flush(a->comm, f.tau[i]);
+			ret = insert(a, &hyla__mpi_qr_t_cl, 0, 0, STARPU_MAX_PRIO, v, f.tau[i], f.t[i]);
+		for (int64_t j = i + 1; j < a->nt && !ret; j++)
+			ret = insert(a, &hyla__mpi_qr_update_cl, c0, 0, STARPU_DEFAULT_PRIO, a->panels[j], v,
+			             f.t[i]);
+		if (!ret)
+			ret = insert(a, &hyla__mpi_qr_form_cl, c0, 0, STARPU_MAX_PRIO, a->panels[i], f.t[i], NULL);
+		step_done(a, v, f.t[i]);
 	}
 	factors_release(a, &f);
 	return ret ? hyla__mpi_complain(__func__, HYLA_ERR_SUBMIT, "a task could not be submitted") : 0;

@@ -28,17 +28,19 @@ extern struct starpu_codelet hyla__mpi_solve_cl;
 /* rmul: R1 (RW) = R2 (R) R1 where the status (R) is 0. */
 extern struct starpu_codelet hyla__mpi_rmul_cl;
 
-/* The Householder QR over column panels (mpi/cols.c); each takes the row
- * c0 where the panel's reflectors start (an int, STARPU_VALUE), and the
- * update also trans (an int).
- * qr_panel: the panel (RW) from row c0 factored (LAPACK's geqrf), its tau
- *           (W, a vector of its width) and T (W, upper, zero below: dlarft).
- * qr_t:     T (W) of the panel's reflectors (R) with tau (R) (dlarft).
+/* The Householder QR over column panels (mpi/cols.c); each takes a row
+ * c0 (an int, STARPU_VALUE), and the update also trans (an int).
+ * qr_panel:  the panel (RW) from row c0 factored (LAPACK's geqrf), its tau
+ *            (W, a vector of its width) and T (W, upper, zero below: dlarft).
+ * qr_copy_v: the panel's (R) rows from c0 (its reflectors) into V (W), the
+ *            only part of it that other ranks need.
+ * qr_t:      T (W) of the reflectors in V (R) with tau (R) (dlarft).
  * qr_update: the panel (RW) from row c0 times (I - V T V^T), transposed
- *           where trans (dlarfb), V the reflector panel's (R), T (R).
- * qr_form:  the reflector panel (RW) becomes Q's columns (I - V T V^T) E,
- *           E the identity's columns from c0, zero above row c0; T (R). */
+ *            where trans (dlarfb), V (R) as qr_copy_v makes it, T (R).
+ * qr_form:   the reflector panel (RW) becomes Q's columns (I - V T V^T) E,
+ *            E the identity's columns from c0, zero above row c0; T (R). */
 extern struct starpu_codelet hyla__mpi_qr_panel_cl;
+extern struct starpu_codelet hyla__mpi_qr_copy_v_cl;
 extern struct starpu_codelet hyla__mpi_qr_t_cl;
 extern struct starpu_codelet hyla__mpi_qr_update_cl;
 extern struct starpu_codelet hyla__mpi_qr_form_cl;

@@ -2,9 +2,10 @@
 # Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # What the column-distributed Householder QR (geqrf, then orgqr) sends
 # between ranks (StarPU-MPI's STARPU_COMM_STATS), on 3 ranks: each rank's
-# panels stay home; in each call the owner of panel k sends it (m w values,
-# w its width) and its T (w^2) once to each rank that owns a later panel,
-# and after geqrf its tau (w) to every rank: nothing else.
+# panels stay home; in each call the owner of panel k sends its reflectors
+# ((m - k nb) w values, w its width: not R's rows above them) and its T
+# (w^2) once to each rank that owns a later panel, and after geqrf its tau
+# (w) to every rank: nothing else.
 #   mpi_cols_traffic.sh MPIEXEC QR_COLS
 set -u
 mpiexec=$1 qr_cols=$2
@@ -22,7 +23,7 @@ for s in $(seq 0 $((ranks - 1))); do
 				w = n - k * nb < nb ? n - k * nb : nb
 				later = 0
 				for (j = k + 1; j < nt; j++) if (j % P == d) later = 1
-				bytes += 8 * (w + (later ? 2 * (m * w + w * w) : 0))
+				bytes += 8 * (w + (later ? 2 * ((m - k * nb) * w + w * w) : 0))
 			}
 			print bytes }')
 		sent=$(echo "$out" | sed -n "s/^\[starpu_comm_stats\]\[$s:$d\][[:space:]]*\([0-9]*\)\..*/\1/p")
@@ -33,4 +34,4 @@ for s in $(seq 0 $((ranks - 1))); do
 	done
 done
 [ $fails -eq 0 ] || exit 1
-echo "mpi cols traffic: each panel and its T once to each rank with later panels, tau to all: pass"
+echo "mpi cols traffic: each panel's reflectors and T once to each rank with later panels, tau to all: pass"
