@@ -2,9 +2,10 @@
 # Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # The Householder QR out of core: with StarPU's GPU memory limited below the
 # matrix (STARPU_LIMIT_CUDA_MEM, in MB), geqrf (R, tau and Q against
-# LAPACK's) and qr_householder's checks pass under each scheduler; a
-# reduction, which needs its matrix whole on the GPU, refuses with a clear
-# message and exit 1. Needs a GPU (exit 77 without).
+# LAPACK's) and qr_householder's checks pass under each scheduler, on two
+# GPUs too where there are; a reduction, which needs its matrix whole on
+# the GPU, refuses with a clear message and exit 1. Needs a GPU (exit 77
+# without).
 # Usage: out_of_core.sh BUILD_DIR
 bin=$1
 case $("$bin/qr_householder" 64 --json --no-check --quiet 2>&1) in
@@ -25,7 +26,7 @@ expect_pass() {
 	limit=$1
 	shift
 	t0=$(date +%s)
-	out=$(STARPU_LIMIT_CUDA_MEM=$limit timeout 60 "$@" 2>&1)
+	out=$(STARPU_LIMIT_CUDA_MEM=$limit timeout 120 "$@" 2>&1)
 	rc=$?
 	case $rc:$out in
 	0:*check=fail* | 0:*FAILED*) fail "limit $limit MB: $*: $(printf '%s' "$out" | tail -2)" ;;
@@ -44,6 +45,18 @@ for sched in ${HYLA_TEST_SCHEDS:-dmda eager ws random}; do
 	expect_pass 64 "$bin/qr_householder" 3000 --orgqr-nb 128 --check
 	expect_pass 32 "$bin/qr_householder" 3000 --prec s --orgqr-nb 128 --check
 done
+
+# With two GPUs or more: 15000^2 (1.8 GB) spread over two (0.9 GB each),
+# under 1400 MB each (more than one GPU's three quarters, within two
+# GPUs': in core on both), and under 800 MB each (out of core on both).
+case $("$bin/qr_householder" 64 --json --no-check --quiet 2>&1) in
+*" 1 CUDA workers"*) ;;
+*)
+	export STARPU_SCHED=dmda
+	expect_pass 1400 "$bin/qr_householder" 15000 --check
+	expect_pass 800 "$bin/qr_householder" 15000 --check
+	;;
+esac
 
 # Panels too wide for the memory (orgqr's, 512 columns: 12 MB against
 # 64 MB) are refused in a line, and the QR falls back to LAPACK's dorgqr.
