@@ -19,7 +19,8 @@
  * it (look-ahead on two streams). The columns after min(m, n) are updated
  * by each panel in one task. The LAPACK-style call streams the matrix to
  * the GPU (panel by panel, in order) and starts with the first head panels
- * alone (see struct geqrf_run). */
+ * alone (see struct geqrf_run); a matrix larger than its GPU's memory goes
+ * left-looking by column blocks instead (submit_geqrf_blocks). */
 #include <stdlib.h>
 #include "algorithms.h"
 #include "codelets.h"
@@ -34,7 +35,8 @@
 struct geqrf_run {
 	const hyla_desc *A, *B, *tau; /* B: the columns after min(m, n), or NULL */
 	starpu_data_handle_t w, scratch;
-	starpu_data_handle_t work; /* with a GPU, the steps' workspace; else NULL */
+	starpu_data_handle_t work; /* with a GPU, the steps' (and out of core the blocks')
+	                              workspace; else NULL */
 	int64_t group;
 	int lookahead;
 	/* With a GPU and the matrix arriving there panel by panel (the
@@ -232,7 +234,9 @@ static int geqrf_graph(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau
 	int64_t k = m < n ? m : n;
 	hyla_desc A, B = {0};
 	void *pinned = hyla__pin(a, m, n, lda, sizeof(real_t));
-	int ret = hyla__desc_register_streamed(&A, a, m, k, lda, nb, sizeof(real_t), 1);
+	/* Column blocks (over GPUs, out of core) for m >= n: a wide matrix's
+	 * columns after the first m are one matrix on one GPU. */
+	int ret = hyla__desc_register_streamed(&A, a, m, k, lda, nb, sizeof(real_t), m >= n);
 	if (ret == HYLA_SUCCESS && n > k &&
 	    (ret = hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t))) !=
 	        HYLA_SUCCESS)

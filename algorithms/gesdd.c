@@ -253,6 +253,16 @@ static int svd_graph(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, re
 	int64_t mn = m < n ? m : n, big = m < n ? n : m;
 	int all = jobz == 'A', want = jobz != 'N', host_t = m < n && (all || jobz == 'O');
 	int64_t k = all ? big : mn; /* the problem's U: rows-by-k */
+	/* Refused before A changes (transposed, scaled) where its GPU cannot
+	 * take the matrices whole: the caller then has A as it gave it. */
+	int64_t rows = host_t ? big : m, cols = host_t ? mn : n; /* svd_on's problem */
+	int fits = hyla__fits_whole(rows, cols, sizeof(real_t));
+	if (fits == HYLA_SUCCESS && want)
+		fits = hyla__fits_whole(rows, k, sizeof(real_t));
+	if (fits == HYLA_SUCCESS && want)
+		fits = hyla__fits_whole(mn, cols, sizeof(real_t));
+	if (fits != HYLA_SUCCESS)
+		return fits;
 	/* The transposed problem's matrix, U and V^T (mn-by-mn), and 'O''s U,
 	 * where the caller's arrays do not serve. */
 	size_t elems = (size_t)((host_t ? big * mn : 0) + (want && (host_t || jobz == 'O') ? big * k : 0) +
@@ -261,9 +271,9 @@ static int svd_graph(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, re
 	if (elems && !copy)
 		return HYLA_ERROR(HYLA_ERR_NOMEM, "no memory for the SVD's copies (%zu elements)", elems);
 	real_t *ta = a, *tu = u, *tvt = vt;
-	int64_t rows = m, cols = n, ltu = ldu, ltvt = ldvt, lta = lda;
+	int64_t ltu = ldu, ltvt = ldvt, lta = lda;
 	if (host_t) {
-		ta = next, next += big * mn, lta = big, rows = big, cols = mn;
+		ta = next, next += big * mn, lta = big;
 		transpose(m, n, a, lda, ta, big);
 	}
 	if (want && (host_t || jobz == 'O'))

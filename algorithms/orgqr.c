@@ -100,13 +100,12 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc 
 	return ret;
 }
 
-/* Waits until the tasks submitted on panel p are done (its copy on its
- * block's node valid). */
+/* Waits until the tasks submitted on panel p are done (no transfer: out
+ * of core the panel may have left the GPU). */
 static void wait_written(const hyla_desc *A, int64_t p)
 {
-	int node = hyla__desc_block(A, p)->node;
-	if (starpu_data_acquire_on_node(A(p), node, STARPU_R) == 0)
-		starpu_data_release_on_node(A(p), node);
+	if (starpu_data_acquire_on_node(A(p), STARPU_ACQUIRE_NO_NODE, STARPU_R) == 0)
+		starpu_data_release_on_node(A(p), STARPU_ACQUIRE_NO_NODE);
 }
 
 /* The first panel of the group submitted last on the GPU of the group

@@ -314,8 +314,8 @@ void TYPED(hyla__cublas_larfb)(cublasHandle_t h, int trans, int rows, int nb, in
 void TYPED(hyla__cublas_gram)(cublasHandle_t h, int rows, int w, const real_t *a, int lda,
                               real_t *g, int ldg);
 #endif
-/* The same (on the host by LAPACK's dlarfb if h is NULL, else on the
- * cuBLAS handle h's stream) on rows c0.. of the columns [lo, hi) of the
+/* LAPACK's dlarfb (left, forward, columnwise; on the host if h is NULL,
+ * else hyla__cublas_larfb on the cuBLAS handle h's stream) on rows c0.. of the columns [lo, hi) of the
  * panels buffers[first..end), a run of panels that are one matrix at a
  * time (a matrix out of core has its panels apart on the GPU); v from row
  * c0 on; w: nb-by-(all the panels' columns). */

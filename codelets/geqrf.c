@@ -31,7 +31,8 @@
 
 /* Buffers: the panel (RW), tau (W), T (W), scratch; a step's then the
  * previous panel (R) and its T (R), the update's workspace and the later
- * panels (RW), the panel and they contiguous. */
+ * panels (RW; one matrix with the panel where the views are, else updated
+ * run by run). */
 enum { P_A, P_TAU, P_T, P_W, S_V, S_TV, S_WORK, S_REST };
 
 /* The panel's rows from c0 on: LAPACK's dgeqrf and dlarft. */

@@ -31,8 +31,8 @@
 enum { A_V, A_T, A_W, A_C };
 /* Form buffers: the panel (RW), T (R), workspace (2 w-by-w blocks); a
  * step's then the apply's workspace, the previous panel (R), its tau (R)
- * and T (W) if there is one, the later panels (RW, contiguous) from
- * later_index. */
+ * and T (W) if there is one, the later panels (RW; updated run by run,
+ * hyla__larfb_runs) from later_index. */
 enum { F_A, F_T, F_W, S_WA, S_V, S_TAU, S_TN };
 
 static int later_index(int has_prev)
@@ -67,9 +67,9 @@ void TYPED(hyla__larfb_runs)(void *h, int trans, int rows, int nb, const real_t 
 	for (int next = first, b = first, at = 0, cols;
 	     (cols = hyla__next_run(buffers, &next, end, sizeof(real_t))); b = next, at += cols) {
 		int from = lo > at ? lo : at, to = hi < at + cols ? hi : at + cols, ldc = LD(buffers[b]);
-		real_t *c = MAT(buffers[b]) + c0 + (int64_t)(from - at) * ldc;
 		if (from >= to)
 			continue;
+		real_t *c = MAT(buffers[b]) + c0 + (int64_t)(from - at) * ldc;
 #ifdef HYLA_WITH_CUDA
 		if (h) {
 			TYPED(hyla__cublas_larfb)(h, trans, rows, nb, to - from, v, ldv, t, ldt, c, ldc,

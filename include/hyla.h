@@ -36,6 +36,8 @@ extern "C" {
 #define HYLA_ERR_NOINIT (-105)   /* hyla is not running (a matrix used after hyla_finalize) */
 #define HYLA_ERR_ENV (-106)      /* a StarPU setting in the environment is invalid */
 #define HYLA_ERR_SEQUENCE (-107) /* the sequence had failed before the call: nothing submitted */
+#define HYLA_ERR_TOO_LARGE (-108) /* the matrix is more than this call can take on the GPU:
+                                     refused, the matrix untouched */
 
 /* A one-line description of a return code. */
 HYLA_API const char *hyla_strerror(int info);

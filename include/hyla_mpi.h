@@ -50,14 +50,15 @@ HYLA_API void hyla_rows_destroy(hyla_rows *a);
  * second pass's did (A holds the first pass's Q); -i for argument i. */
 HYLA_API int hyla_rows_qr(hyla_rows *a, void *r, int64_t ldr);
 
-/* An m-by-n matrix (m, n < 2^32) in column panels of nb columns (the last
+/* An m-by-n matrix (m, n, ld < 2^31) in column panels of nb columns (the last
  * one narrower) dealt block-cyclically over the ranks: panel j on rank
  * j mod P. Each rank holds its panels one after another, in order, in a
  * column-major m-by-nloc array of leading dimension ld >= m (nloc from
  * hyla_cols_local; NULL where it is 0) of elsize bytes a value (8: double,
  * 4: float), which stays the application's and is worked on in place.
- * Every rank gives the same m, n, nb and elsize. NULL on bad arguments or
- * no memory (a line on stderr). */
+ * Every rank gives the same m, n, nb and elsize; each needs a CPU worker
+ * (the tasks run on cores). NULL on every rank on bad arguments or no
+ * memory on any (a line on stderr). */
 typedef struct hyla_cols hyla_cols;
 HYLA_API hyla_cols *hyla_cols_create(MPI_Comm comm, void *local, size_t elsize, int64_t m,
                                      int64_t n, int64_t nb, int64_t ld);

@@ -130,14 +130,20 @@ int dropin_route(int id, int valid, int64_t size)
 	return 1;
 }
 
-void dropin_done(int id, int ret)
+int dropin_done(int id, int ret)
 {
 	inside = 0;
+	if (ret == HYLA_ERR_TOO_LARGE) { /* the system's call, then */
+		atomic_fetch_sub(&to_hyla[id], 1);
+		atomic_fetch_add(&to_system[id], 1);
+		return 1;
+	}
 	if (ret < 0) {
 		fprintf(stderr, "hyla_lapack: %s: hyla failed (%s) with the matrix partly "
 		        "transformed: aborting\n", dropin_name(id), hyla_strerror(ret));
 		abort();
 	}
+	return 0;
 }
 
 const hyla_options *dropin_options(void)

@@ -17,10 +17,13 @@ enum { GEQRF, ORGQR, GEHRD, ORGHR, SYTRD, GEBRD, SYEVD, GESDD, ROUTINES };
  * not made by hyla itself or a StarPU worker, hyla running. Counts the
  * call. On 1, the caller calls hyla, then dropin_done with its result. */
 int dropin_route(int id, int valid, int64_t size);
-/* Ends a call dropin_route sent to hyla: a failure of hyla (the matrix may
- * be half transformed) is reported on stderr and aborts the process; the
- * solvers' info > 0 (no convergence) is LAPACK's, for the caller. */
-void dropin_done(int id, int ret);
+/* Ends a call dropin_route sent to hyla: returns 1 where hyla refused the
+ * matrix untouched (HYLA_ERR_TOO_LARGE: more than its GPU takes), and the
+ * caller then makes the system LAPACK's call; else 0. Any other failure
+ * of hyla (the matrix may be half transformed) is reported on stderr and
+ * aborts the process; the solvers' info > 0 (no convergence) is LAPACK's,
+ * for the caller. */
+int dropin_done(int id, int ret);
 /* The options of hyla's calls ($HYLA_LAPACK_NB). */
 const hyla_options *dropin_options(void);
 

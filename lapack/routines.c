@@ -31,11 +31,12 @@ void sgeqrf_(const int *m, const int *n, float *a, const int *lda, float *tau, f
 	int valid = *m >= 0 && *n >= 0 && *lda >= MAX(1, *m) && *lwork >= MAX(1, *n);
 	if (dropin_route(ID(GEQRF), valid, MIN(*m, *n))) {
 		lapack(m, n, a, lda, tau, work, &query, info);
-		dropin_done(ID(GEQRF), PUBLIC(geqrf)(*m, *n, a, *lda, tau, dropin_options()));
-		*info = 0;
-	} else {
-		lapack(m, n, a, lda, tau, work, lwork, info);
+		if (!dropin_done(ID(GEQRF), PUBLIC(geqrf)(*m, *n, a, *lda, tau, dropin_options()))) {
+			*info = 0;
+			return;
+		}
 	}
+	lapack(m, n, a, lda, tau, work, lwork, info);
 }
 
 typedef void orgqr_fn(const int *m, const int *n, const int *k, real_t *a, const int *lda,
@@ -53,11 +54,12 @@ void sorgqr_(const int *m, const int *n, const int *k, float *a, const int *lda,
 	            *lda >= MAX(1, *m) && *lwork >= MAX(1, *n);
 	if (dropin_route(ID(ORGQR), valid, *k)) {
 		lapack(m, n, k, a, lda, tau, work, &query, info);
-		dropin_done(ID(ORGQR), PUBLIC(orgqr)(*m, *n, *k, a, *lda, tau, dropin_options()));
-		*info = 0;
-	} else {
-		lapack(m, n, k, a, lda, tau, work, lwork, info);
+		if (!dropin_done(ID(ORGQR), PUBLIC(orgqr)(*m, *n, *k, a, *lda, tau, dropin_options()))) {
+			*info = 0;
+			return;
+		}
 	}
+	lapack(m, n, k, a, lda, tau, work, lwork, info);
 }
 
 /* dgehrd's and dorghr's checks but lwork's */
@@ -81,11 +83,12 @@ void sgehrd_(const int *n, const int *ilo, const int *ihi, float *a, const int *
 	int valid = hessenberg_valid(n, ilo, ihi, lda) && *lwork >= MAX(1, *n);
 	if (dropin_route(ID(GEHRD), valid, *ihi - *ilo + 1)) {
 		lapack(n, ilo, ihi, a, lda, tau, work, &query, info);
-		dropin_done(ID(GEHRD), PUBLIC(gehrd)(*n, *ilo, *ihi, a, *lda, tau, dropin_options()));
-		*info = 0;
-	} else {
-		lapack(n, ilo, ihi, a, lda, tau, work, lwork, info);
+		if (!dropin_done(ID(GEHRD), PUBLIC(gehrd)(*n, *ilo, *ihi, a, *lda, tau, dropin_options()))) {
+			*info = 0;
+			return;
+		}
 	}
+	lapack(n, ilo, ihi, a, lda, tau, work, lwork, info);
 }
 
 typedef void orghr_fn(const int *n, const int *ilo, const int *ihi, real_t *a, const int *lda,
@@ -102,11 +105,12 @@ void sorghr_(const int *n, const int *ilo, const int *ihi, float *a, const int *
 	int valid = hessenberg_valid(n, ilo, ihi, lda) && *lwork >= MAX(1, *ihi - *ilo);
 	if (dropin_route(ID(ORGHR), valid, *ihi - *ilo)) {
 		lapack(n, ilo, ihi, a, lda, tau, work, &query, info);
-		dropin_done(ID(ORGHR), PUBLIC(orghr)(*n, *ilo, *ihi, a, *lda, tau, dropin_options()));
-		*info = 0;
-	} else {
-		lapack(n, ilo, ihi, a, lda, tau, work, lwork, info);
+		if (!dropin_done(ID(ORGHR), PUBLIC(orghr)(*n, *ilo, *ihi, a, *lda, tau, dropin_options()))) {
+			*info = 0;
+			return;
+		}
 	}
+	lapack(n, ilo, ihi, a, lda, tau, work, lwork, info);
 }
 
 typedef void sytrd_fn(const char *uplo, const int *n, real_t *a, const int *lda, real_t *d,
@@ -126,11 +130,12 @@ void ssytrd_(const char *uplo, const int *n, float *a, const int *lda, float *d,
 	            *lda >= MAX(1, *n) && *lwork >= 1;
 	if (dropin_route(ID(SYTRD), valid, *n)) {
 		lapack(uplo, n, a, lda, d, e, tau, work, &query, info, uplo_len);
-		dropin_done(ID(SYTRD), PUBLIC(sytrd)(u, *n, a, *lda, d, e, tau, dropin_options()));
-		*info = 0;
-	} else {
-		lapack(uplo, n, a, lda, d, e, tau, work, lwork, info, uplo_len);
+		if (!dropin_done(ID(SYTRD), PUBLIC(sytrd)(u, *n, a, *lda, d, e, tau, dropin_options()))) {
+			*info = 0;
+			return;
+		}
 	}
+	lapack(uplo, n, a, lda, d, e, tau, work, lwork, info, uplo_len);
 }
 
 typedef void gebrd_fn(const int *m, const int *n, real_t *a, const int *lda, real_t *d,
@@ -148,11 +153,12 @@ void sgebrd_(const int *m, const int *n, float *a, const int *lda, float *d, flo
 	int valid = *m >= 0 && *n >= 0 && *lda >= MAX(1, *m) && *lwork >= MAX(1, MAX(*m, *n));
 	if (dropin_route(ID(GEBRD), valid, MIN(*m, *n))) {
 		lapack(m, n, a, lda, d, e, tauq, taup, work, &query, info);
-		dropin_done(ID(GEBRD), PUBLIC(gebrd)(*m, *n, a, *lda, d, e, tauq, taup, dropin_options()));
-		*info = 0;
-	} else {
-		lapack(m, n, a, lda, d, e, tauq, taup, work, lwork, info);
+		if (!dropin_done(ID(GEBRD), PUBLIC(gebrd)(*m, *n, a, *lda, d, e, tauq, taup, dropin_options()))) {
+			*info = 0;
+			return;
+		}
 	}
+	lapack(m, n, a, lda, d, e, tauq, taup, work, lwork, info);
 }
 
 static int is(char c, char upper)
@@ -184,11 +190,12 @@ void ssyevd_(const char *jobz, const char *uplo, const int *n, float *a, const i
 	if (dropin_route(ID(SYEVD), valid, nn)) {
 		lapack(jobz, uplo, n, a, lda, w, work, &query, iwork, &query, info, jobz_len, uplo_len);
 		int ret = PUBLIC(syevd)(*jobz, *uplo, nn, a, *lda, w, dropin_options());
-		dropin_done(ID(SYEVD), ret);
-		*info = ret;
-	} else {
-		lapack(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, jobz_len, uplo_len);
+		if (!dropin_done(ID(SYEVD), ret)) {
+			*info = ret;
+			return;
+		}
 	}
+	lapack(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, jobz_len, uplo_len);
 }
 
 /* dgesdd's minimum lwork, by its path as LAPACK 3.11's code has it (the
@@ -232,9 +239,10 @@ void sgesdd_(const char *jobz, const int *m, const int *n, float *a, const int *
 	if (dropin_route(ID(GESDD), valid, mn)) {
 		lapack(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, &query, iwork, info, jobz_len);
 		int ret = PUBLIC(gesdd)(j, *m, *n, a, *lda, s, u, *ldu, vt, *ldvt, dropin_options());
-		dropin_done(ID(GESDD), ret == -4 ? 0 : ret); /* -4: NaN in A, LAPACK's answer too */
-		*info = ret;
-	} else {
-		lapack(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork, info, jobz_len);
+		if (!dropin_done(ID(GESDD), ret == -4 ? 0 : ret)) { /* -4: NaN in A, LAPACK's answer too */
+			*info = ret;
+			return;
+		}
 	}
+	lapack(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork, info, jobz_len);
 }

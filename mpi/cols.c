@@ -14,6 +14,7 @@
  * the copies that other ranks received are dropped
  * (starpu_mpi_cache_flush): a rank holds its own panels and the step's
  * reflectors, not the whole matrix. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hyla_mpi.h"
@@ -58,30 +59,32 @@ hyla_cols *hyla_cols_create(MPI_Comm comm, void *local, size_t elsize, int64_t m
 	MPI_Comm_size(comm, &size);
 	MPI_Comm_rank(comm, &rank);
 	int64_t nloc = hyla_cols_local(n, nb, size, rank);
-	const char *bad = elsize != 8 && elsize != 4   ? "elsize must be 8 (double) or 4 (float)"
-	                  : m < 1 || n < 1 || nb < 1     ? "m, n and nb must be >= 1"
-	                  : m > UINT32_MAX || n > UINT32_MAX ? "m and n must be below 2^32"
-	                  : ld < m                       ? "ld must be >= m"
-	                  : nloc > 0 && !local           ? "local is NULL"
-	                                                 : NULL;
-	/* The ranks agree on the shape. */
-	int64_t mine[5] = {bad ? -1 : m, n, nb, (int64_t)elsize, 0}, lo[5], hi[5];
-	MPI_Allreduce(mine, lo, 5, MPI_INT64_T, MPI_MIN, comm);
-	MPI_Allreduce(mine, hi, 5, MPI_INT64_T, MPI_MAX, comm);
+	const char *bad = elsize != 8 && elsize != 4       ? "elsize must be 8 (double) or 4 (float)"
+	                  : m < 1 || n < 1 || nb < 1         ? "m, n and nb must be >= 1"
+	                  : m > INT_MAX || n > INT_MAX       ? "m and n must be below 2^31"
+	                  : ld < m || ld > INT_MAX           ? "ld must be >= m and below 2^31"
+	                  : nloc > 0 && !local               ? "local is NULL"
+	                  : starpu_cpu_worker_get_count() < 1 ? "no CPU worker (the tasks run on cores)"
+	                                                     : NULL;
+	int64_t nt = n > 0 && nb > 0 ? (n + nb - 1) / nb : 0;
+	hyla_cols *a = bad ? NULL : calloc(1, sizeof *a);
+	starpu_data_handle_t *panels = a ? malloc(sizeof *panels * (size_t)nt) : NULL;
+	if (!bad && !panels)
+		bad = "no memory";
+	/* The ranks agree on the shape, and that each can go on. */
+	int64_t mine[4] = {bad ? -1 : m, n, nb, (int64_t)elsize}, lo[4], hi[4];
+	MPI_Allreduce(mine, lo, 4, MPI_INT64_T, MPI_MIN, comm);
+	MPI_Allreduce(mine, hi, 4, MPI_INT64_T, MPI_MAX, comm);
 	if (!bad && memcmp(lo, hi, sizeof lo))
 		bad = lo[0] < 0 ? "bad arguments on another rank" : "the ranks' m, n, nb or elsize differ";
-	hyla_cols *a = bad ? NULL : calloc(1, sizeof *a);
-	int64_t nt = (n + nb - 1) / nb;
-	if (a && !(a->panels = malloc(sizeof *a->panels * (size_t)nt))) {
+	if (bad) {
+		hyla__mpi_complain(__func__, 0, bad);
+		free(panels);
 		free(a);
-		a = NULL;
-	}
-	if (!a) {
-		hyla__mpi_complain(__func__, 0, bad ? bad : "no memory");
 		return NULL;
 	}
 	*a = (hyla_cols){.comm = comm, .rank = rank, .size = size, .elsize = elsize, .m = m, .n = n,
-	                 .nb = nb, .nt = nt, .panels = a->panels};
+	                 .nb = nb, .nt = nt, .panels = panels};
 	for (int64_t j = 0; j < nt; j++) {
 		int mine_j = owner(a, j) == rank;
 		char *home = mine_j ? (char *)local + (size_t)(j / size * nb) * (size_t)ld * elsize : NULL;
@@ -113,8 +116,10 @@ static int factors_make(const hyla_cols *a, const void *tau, struct factors *f)
 {
 	f->tau = calloc((size_t)a->nt, sizeof *f->tau);
 	f->t = calloc((size_t)a->nt, sizeof *f->t);
-	if (!f->tau || !f->t)
-		return hyla__mpi_complain("hyla_cols", HYLA_ERR_NOMEM, "no memory");
+	int ok = f->tau && f->t, all; /* every rank registers, or none */
+	MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, a->comm);
+	if (!all)
+		return hyla__mpi_complain("hyla_cols", HYLA_ERR_NOMEM, "no memory on a rank");
 	for (int64_t j = 0; j < a->nt; j++) {
 		int64_t w = panel_cols(a, j);
 		int mine = owner(a, j) == a->rank;

@@ -225,22 +225,29 @@ static int room_on_gpus(hyla_desc *d, int node, int ngpus, int blocks_ok, int64_
 	if (room <= 0 || share <= 0.75 * (double)room)
 		return HYLA_SUCCESS;
 	if (!blocks_ok)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix (%.0f MB) is more than three "
+		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "the %lld-by-%lld matrix (%.0f MB) is more than three "
 		                  "quarters of the GPU's %.0f MB, and this call needs it whole there",
 		                  (long long)d->m, (long long)d->n, bytes * mb, (double)room * mb);
 	int64_t most = (int64_t)((double)room / 4 / panel), blocks = HYLA_MAX_BLOCKS / ngpus * ngpus;
 	int64_t need = (d->nt + blocks - 1) / blocks;
 	if (panel > (double)room / 8)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "out of core the %lld-by-%lld matrix's panels (%.0f MB) "
+		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "out of core the %lld-by-%lld matrix's panels (%.0f MB) "
 		                  "must be at most an eighth of the GPU's %.0f MB: a smaller block size",
 		                  (long long)d->m, (long long)d->n, panel * mb, (double)room * mb);
 	*widest = most > need ? most : need;
 	if ((double)*widest * panel > (double)room / 3)
-		return HYLA_ERROR(HYLA_ERR_NOMEM, "the %lld-by-%lld matrix (%.0f MB) is too large for the "
+		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "the %lld-by-%lld matrix (%.0f MB) is too large for the "
 		                  "%d GPU(s)' %.0f MB each, even out of core", (long long)d->m,
 		                  (long long)d->n, bytes * mb, ngpus, (double)room * mb);
 	d->out_of_core = 1;
 	return HYLA_SUCCESS;
+}
+
+int hyla__fits_whole(int64_t m, int64_t n, size_t elsize)
+{
+	int64_t widest = 0;
+	hyla_desc d = {.m = m, .n = n, .nb = n > 0 ? n : 1, .nt = 1, .elsize = elsize};
+	return room_on_gpus(&d, hyla__devices_update(starpu_sched_ctx_get_context()), 1, 0, &widest);
 }
 
 /* skip WHOLE: the whole parent to the GPU; STREAMED: room there, the panels

@@ -256,6 +256,7 @@ const char *hyla_strerror(int info)
 	case HYLA_ERR_NOINIT: return "hyla is not running (used after hyla_finalize)";
 	case HYLA_ERR_ENV: return "a StarPU setting in the environment is invalid";
 	case HYLA_ERR_SEQUENCE: return "the sequence had failed before the call: nothing submitted";
+	case HYLA_ERR_TOO_LARGE: return "the matrix is too large for the GPU's memory: refused, untouched";
 	}
 	if (info < 0 && info > HYLA_ERR_BASE)
 		return "invalid argument";

@@ -42,7 +42,8 @@ int hyla__error(const char *func, int code, const char *fmt, ...)
 #define HYLA_MAX_BLOCKS 64
 struct hyla_block {
 	starpu_data_handle_t parent; /* panels [first, end) are views of it */
-	int node;                    /* where they are one matrix (hyla__views_node) */
+	int node;                    /* their GPU (where they are one matrix unless out of core),
+	                                or the host */
 	uintptr_t room;              /* their room on the GPU if hyla made it, or 0 */
 	int64_t first, end;
 };
@@ -73,7 +74,10 @@ void hyla__unpin(void *pinned);
 /* The m-by-n matrix as column panels of width nb that are views of one
  * registered parent: panels that live on one device are contiguous there, as
  * in the parent. With a CUDA worker present the parent is first copied to its
- * GPU, so that one task may treat consecutive panels as one matrix. */
+ * GPU, so that one task may treat consecutive panels as one matrix; a
+ * matrix of more than three quarters of the GPU's memory is refused
+ * (HYLA_ERR_TOO_LARGE, a line on stderr), as by every registration here
+ * but the out-of-core ones (hyla__desc_register_streamed). */
 int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                               int64_t nb, size_t elsize);
 /* The same for a matrix the tasks write before they read: room on the GPU,
@@ -87,7 +91,8 @@ int hyla__desc_register_output(hyla_desc *d, void *ptr, int64_t m, int64_t n, in
  * j goes there when hyla__desc_send_panel(d, j) is called, before any task
  * on it is submitted (the calling thread copies while the tasks submitted
  * before run); a small one goes whole now, hyla__desc_send_panel then a
- * no-op. spread: see hyla__desc_register_streamed. */
+ * no-op. spread: see hyla__desc_register_streamed (out of core, whole
+ * panels come to the GPU as tasks need them). */
 int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                                    int64_t nb, size_t elsize, int spread);
 int hyla__desc_send_panel(const hyla_desc *d, int64_t j);
@@ -104,6 +109,11 @@ int hyla__desc_send_panel(const hyla_desc *d, int64_t j);
  * quarters of its GPU's memory refused, as by every registration here. */
 int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                                  int64_t nb, size_t elsize, int spread);
+/* HYLA_ERR_TOO_LARGE (with the line the registration would print) where an
+ * m-by-n matrix registered whole (hyla__desc_register_views) would be
+ * refused in the calling context, else HYLA_SUCCESS: for calls that change
+ * their matrix before they register it. */
+int hyla__fits_whole(int64_t m, int64_t n, size_t elsize);
 /* The block that holds panel j of a descriptor of views. */
 const struct hyla_block *hyla__desc_block(const hyla_desc *d, int64_t j);
 /* nt >= 1 panels in column blocks over gpus GPUs, block-cyclic: block b is
@@ -125,9 +135,9 @@ int hyla__devices_update(unsigned ctx);
 /* The context's GPUs' memory nodes (*nodes, as many as returned), the
  * first the views node; set by hyla__devices_update. */
 int hyla__gpu_nodes(unsigned ctx, const int **nodes);
-/* The node where a task's views are one matrix: that of the first view it
- * writes, else of the first it reads (each view carries its block's node),
- * else the context's views node. */
+/* The node where a task's views live (one matrix there unless out of
+ * core): that of the first view it writes, else of the first it reads
+ * (each view carries its block's node), else the context's views node. */
 int hyla__task_home(struct starpu_task *task);
 /* Codelets whose work is host code alone (the reductions' tails, the band
  * finish, the mirrors, orghr's shift) run it on the cores; where StarPU has

@@ -38,8 +38,9 @@ expect_pass() {
 for sched in ${HYLA_TEST_SCHEDS:-dmda eager ws random}; do
 	export STARPU_SCHED=$sched
 	# 72, 60 and 36 MB against 64 and 32 MB: panels of 1.5-3 MB, blocks
-	# of at most 16 or 8 MB (a quarter of the memory); the second forms
-	# the full Q (LAPACK's dorgqr out of core).
+	# of at most 16 or 8 MB (a quarter of the memory); the second's full
+	# Q is refused on the GPU (more than three quarters of it), and
+	# LAPACK's dorgqr forms it on the host.
 	expect_pass 64 "$bin/tests/test_geqrf" d 3000 3000 128
 	expect_pass 64 "$bin/tests/test_geqrf" d 3001 2500 100
 	expect_pass 64 "$bin/qr_householder" 3000 --orgqr-nb 128 --check

@@ -3,7 +3,8 @@
  * any number of ranks (mpirun -np P test_cols):
  *   - the panels' split: hyla_cols_local's counts add up to n;
  *   - a gather gives back the matrix as made;
- *   - two panels only (ranks from the third on hold none): R and tau equal
+ *   - two panels only (ranks from the third on hold none, and give NULL
+ *     for their panels): R and tau equal
  *     LAPACK's dgeqrf's, Q^T Q = I and A = QR;
  *   - bad arguments refused with NULL or -i, on every rank alike (ld < m
  *     on rank 0 only; m differing between ranks, where there are several;
@@ -65,7 +66,8 @@ int main(int argc, char **argv)
 
 	/* The gather, then the QR against LAPACK's on the gathered matrix. */
 	fill(a);
-	hyla_cols *h = hyla_cols_create(comm, a, sizeof(double), M, N, NB, M);
+	hyla_cols *h = hyla_cols_create(comm, hyla_cols_local(N, NB, size, rank) ? a : NULL,
+	                                sizeof(double), M, N, NB, M);
 	expect(h && hyla_cols_gather(h, 0, whole, M) == 0, "the gather failed");
 	int same = 1;
 	for (int64_t k = 0; rank == 0 && k < M * N; k++)
