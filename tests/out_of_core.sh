@@ -4,8 +4,8 @@
 # matrix (STARPU_LIMIT_CUDA_MEM, in MB), geqrf (R, tau and Q against
 # LAPACK's) and qr_householder's checks pass under each scheduler, on two
 # GPUs too where there are; a reduction, which needs its matrix whole on
-# the GPU, refuses with a clear message and exit 1. Needs a GPU (exit 77
-# without).
+# the GPU, refuses with a clear message and exit 1, and the drop-in LAPACK
+# makes the system LAPACK's call instead. Needs a GPU (exit 77 without).
 # Usage: out_of_core.sh BUILD_DIR
 bin=$1
 case $("$bin/qr_householder" 64 --json --no-check --quiet 2>&1) in
@@ -66,6 +66,16 @@ rc=$?
 case $rc:$out in
 0:*"at most an eighth"*check=pass*) echo "ok: orgqr's panels too wide, refused: LAPACK's then" ;;
 *) fail "qr_householder 3000 --orgqr-nb 512 under 64 MB: exit $rc: $out" ;;
+esac
+
+# The drop-in LAPACK with every call's matrix beyond the limit: hyla
+# refuses each untouched and the system LAPACK's call follows (no abort).
+out=$(STARPU_LIMIT_CUDA_MEM=1 HYLA_LAPACK_MIN_N=0 HYLA_LAPACK_NB=8 timeout 120 \
+	"$bin/tests/test_lapack_dropin" hyla 2>&1)
+rc=$?
+case $rc:$out in
+0:*) echo "ok: the drop-in LAPACK under 1 MB: the system's calls after hyla's refusals" ;;
+*) fail "test_lapack_dropin hyla under 1 MB: exit $rc: $(printf '%s' "$out" | tail -3)" ;;
 esac
 
 # A reduction needs its matrix whole on the GPU: hyla's line, the driver's,
