@@ -2,7 +2,9 @@
 # Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # Stage what a run on the GPU machine needs into .device/ (git-ignored, passed
 # to the device tool as `carry`): Debian's runtime libraries as .deb files, the
-# StarPU shared library, a CUDA build of hyla made here (sm_90 + PTX) and
+# StarPU shared library (and the polling-drivers one, where
+# HYLA_STARPU_DRIVERS=polling scripts/install-deps.sh built it, in
+# .device/starpu-polling), a CUDA build of hyla made here (sm_90 + PTX) and
 # LAPACK's testers if scripts/lapack-testers.sh has built them.
 # Then run there:  sh scripts/device-run.sh [checks|bench|all]
 set -eu
@@ -25,6 +27,12 @@ fi
 cp -a "$(readlink -f "$prefix")"/lib/libstarpu-1.3.so* "$stage/starpu/lib/"
 cp "$(readlink -f "$prefix")"/bin/starpu_perfmodel_display "$stage/starpu/bin/"
 strip --strip-unneeded "$stage/starpu/lib/"libstarpu-1.3.so.*.* "$stage/starpu/bin/"*
+polling=$(ls -d "${HYLA_CACHE:-$HOME/.cache/hyla}"/starpu-*-polling-*/ 2>/dev/null | tail -n 1)
+if [ -n "$polling" ]; then
+	mkdir -p "$stage/starpu-polling/lib"
+	cp -a "$polling"lib/libstarpu-1.3.so* "$stage/starpu-polling/lib/"
+	strip --strip-unneeded "$stage/starpu-polling/lib/"libstarpu-1.3.so.*.*
+fi
 cmake -S "$here" -B "$stage/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="90-real;90-virtual" >/dev/null
 cmake --build "$stage/build" -j"$(nproc)" >/dev/null
 rm -rf "$stage/build/CMakeFiles" "$stage/build"/*/CMakeFiles

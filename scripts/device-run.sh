@@ -84,6 +84,8 @@
 #                runs of each command calibrate first.
 #   profile      GPU time of each kernel in a window of hr_reduce 8000's column
 #                loop (Nsight Compute).
+# HYLA_STARPU_LIB: another StarPU library folder, e.g. .device/starpu-polling/lib
+# (device-prepare.sh) with STARPU_NWORKER_PER_CUDA=2 for two workers a GPU.
 # HYLA_TAG: a suffix for the log names.
 set -u
 what=${1:-all}

@@ -5,6 +5,10 @@
 # the prefix is written to $HYLA_CACHE/starpu-prefix for CMake to find.
 #   HYLA_CACHE   cache directory (default ~/.cache/hyla)
 #   HYLA_NO_APT  set to skip apt-get (packages already installed)
+#   HYLA_STARPU_DRIVERS=polling  a second StarPU beside the default, whose
+#                drivers poll (no --enable-blocking-drivers: blocking ones
+#                reduce STARPU_NWORKER_PER_CUDA to one worker a GPU), for
+#                that check alone; $HYLA_CACHE/starpu stays the default one
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,8 +29,13 @@ flags="--disable-static --enable-mpi --with-mpicc=/usr/bin/mpicc --disable-openc
 --disable-starpufft --disable-socl --disable-hdf5 --disable-glpk \
 --disable-opengl-render --without-x --disable-full-gdb-information \
 --enable-maxcpus=256 --enable-maxcudadev=16 --enable-maxnumanodes=16 \
---enable-maxbuffers=16 --enable-maximplementations=4 --enable-blocking-drivers"
-if [ "$variant" = cuda ]; then
+--enable-maxbuffers=16 --enable-maximplementations=4"
+if [ "${HYLA_STARPU_DRIVERS:-}" = polling ]; then
+	variant=$variant-polling
+else
+	flags="$flags --enable-blocking-drivers"
+fi
+if [ "${variant%-polling}" = cuda ]; then
 	flags="$flags --with-cuda-dir=$cuda_dir"
 else
 	flags="$flags --disable-cuda"
@@ -73,6 +82,10 @@ else
 		make -s install >/dev/null 2>&1)
 	rm -rf "$prefix/share/doc" "$prefix/share/starpu/examples"
 	for p in "$here"/patches/starpu-1.3.10-*.patch; do basename "$p"; done >"$prefix/.built" # CMakeLists.txt reads it
+fi
+if [ "${HYLA_STARPU_DRIVERS:-}" = polling ]; then
+	echo "hyla: StarPU with polling drivers ready in $prefix"
+	exit 0
 fi
 ln -sfn "$prefix" "$cache/starpu"
 echo "hyla: StarPU ready: PKG_CONFIG_PATH=$cache/starpu/lib/pkgconfig"
