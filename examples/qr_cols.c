@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "graded_matrix.h"
 #include "hyla_mpi.h"
 #include "program.h"
 
@@ -30,19 +31,6 @@ static const char *usage =
 	"  --no-check   skip the checks\n"
 	"  --repeat K   run K times, report the fastest (default 1)\n"
 	"  --seed S     random matrix seed (default 1)\n";
-
-enum { COND_DIGITS = 3 }; /* the columns graded from 1 to 10^-COND_DIGITS */
-
-/* Entry (i, j): uniform in [-1, 1) from a hash of the seed, i and j, the
- * columns graded. */
-static double entry(uint64_t seed, int64_t i, int64_t j, int64_t n)
-{
-	uint64_t x = seed * 0x9E3779B97F4A7C15u ^ (uint64_t)i * 0xBF58476D1CE4E5B9u ^
-	             (uint64_t)j * 0x94D049BB133111EBu;
-	x ^= x >> 31, x *= 0xD6E8FEB86659FD39u, x ^= x >> 28;
-	double u = (double)(x >> 11) / 9007199254740992.0 * 2 - 1;
-	return u * pow(10, -COND_DIGITS * (n > 1 ? (double)j / (double)(n - 1) : 0));
-}
 
 static int fail(int rank, const char *msg)
 {
