@@ -206,10 +206,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "qr_cols: error: %d (%s)\n", info, hyla_strerror(info));
 	double flops = 4 * (double)m * (double)n * (double)n - 4 * (double)n * (double)n * (double)n / 3;
 	if (rank == 0 && !info)
-		printf("qr_cols m=%lld n=%lld nb=%lld prec=%c ranks=%d time=%.4f s geqrf_time=%.4f s "
-		       "orgqr_time=%.4f s gflops=%.1f%s\n",
-		       (long long)m, (long long)n, (long long)nb, prec, size, best, best_geqrf, best_orgqr,
-		       flops / best / 1e9, line);
+		printf("qr_cols m=%lld n=%lld nb=%lld prec=%c ranks=%d cpus=%d cuda=%d time=%.4f s "
+		       "geqrf_time=%.4f s orgqr_time=%.4f s gflops=%.1f%s\n",
+		       (long long)m, (long long)n, (long long)nb, prec, size, hyla_ncpus(), hyla_ncuda(), best,
+		       best_geqrf, best_orgqr, flops / best / 1e9, line);
 	free(local), free(tau), free(rr), free(q);
 	hyla_mpi_finalize();
 	MPI_Finalize();

@@ -195,9 +195,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "qr_rows: error: hyla_rows_qr returned %d (%s)\n", info,
 		        info > 0 ? "the Gram matrix is not positive definite" : hyla_strerror(info));
 	if (rank == 0 && !info)
-		printf("qr_rows m=%lld n=%lld prec=%c ranks=%d time=%.4f s gflops=%.1f%s\n", (long long)m,
-		       (long long)n, prec, size, best, 4.0 * (double)m * (double)n * (double)n / best / 1e9,
-		       line);
+		printf("qr_rows m=%lld n=%lld prec=%c ranks=%d cpus=%d cuda=%d time=%.4f s gflops=%.1f%s\n",
+		       (long long)m, (long long)n, prec, size, hyla_ncpus(), hyla_ncuda(), best,
+		       4.0 * (double)m * (double)n * (double)n / best / 1e9, line);
 	free(a0), free(q), free(r), free(work), free(rw);
 	hyla_mpi_finalize();
 	MPI_Finalize();

@@ -17,8 +17,9 @@ extern "C" {
 
 /* hyla_init, then StarPU-MPI on comm, once in a process (until
  * hyla_mpi_finalize). MPI must be initialised already, with at least
- * MPI_THREAD_SERIALIZED (StarPU-MPI's thread makes the MPI calls); hyla's
- * StarPU-MPI tags are 2^40 and up. Returns 0, hyla_init's errors, or
+ * MPI_THREAD_SERIALIZED (StarPU-MPI's thread makes the MPI calls; it is
+ * left unbound, STARPU_MPI_NOBIND=1, unless the environment sets that);
+ * hyla's StarPU-MPI tags are 2^40 and up. Returns 0, hyla_init's errors, or
  * HYLA_ERR_STARPU (with a line on stderr). */
 HYLA_API int hyla_mpi_init(MPI_Comm comm);
 /* Undo hyla_mpi_init (StarPU-MPI, then hyla_finalize); MPI stays up. */

@@ -137,15 +137,23 @@ static void larft(void *buffers[], int c0)
 	zero_below(buffers[2]);
 }
 
+/* The panel from row c0 factored with its T at once (LAPACK's geqrt with
+ * one block: its recursive Level-3 form where geqrf and larft's Level-2
+ * loop would sit on the critical path); tau is T's diagonal. */
 static void qr_panel(void *buffers[], void *arg)
 {
 	int c0 = row_c0(arg, NULL), rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]);
-	int lda = LD(buffers[0]);
+	int lda = LD(buffers[0]), ldt = LD(buffers[2]);
 	if (DOUBLE(buffers[0]))
-		LAPACKE_dgeqrf(LAPACK_COL_MAJOR, rows, w, AT(buffers[0], c0), lda, VEC(buffers[1]));
+		LAPACKE_dgeqrt(LAPACK_COL_MAJOR, rows, w, w, AT(buffers[0], c0), lda, PTR(buffers[2]), ldt);
 	else
-		LAPACKE_sgeqrf(LAPACK_COL_MAJOR, rows, w, AT(buffers[0], c0), lda, VEC(buffers[1]));
-	larft(buffers, c0);
+		LAPACKE_sgeqrt(LAPACK_COL_MAJOR, rows, w, w, AT(buffers[0], c0), lda, PTR(buffers[2]), ldt);
+	for (int j = 0; j < w; j++)
+		if (DOUBLE(buffers[0]))
+			((double *)VEC(buffers[1]))[j] = ((double *)PTR(buffers[2]))[j + j * ldt];
+		else
+			((float *)VEC(buffers[1]))[j] = ((float *)PTR(buffers[2]))[j + j * ldt];
+	zero_below(buffers[2]);
 }
 
 static void qr_t(void *buffers[], void *arg)
@@ -173,15 +181,20 @@ static void qr_update(void *buffers[], void *arg)
 	      trans ? 'T' : 'N');
 }
 
+/* V explicit, ones on its diagonal and zeros above (R's rows), so that a
+ * GPU multiplies by it whole; LAPACK's larfb and larft do not read them. */
 static void qr_copy_v(void *buffers[], void *arg)
 {
-	int c0 = row_c0(arg, NULL), rows = ROWS(buffers[1]), w = COLS(buffers[1]);
-	if (DOUBLE(buffers[0]))
+	int c0 = row_c0(arg, NULL), rows = ROWS(buffers[1]), w = COLS(buffers[1]), ldv = LD(buffers[1]);
+	if (DOUBLE(buffers[0])) {
 		LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', rows, w, AT(buffers[0], c0), LD(buffers[0]),
-		               PTR(buffers[1]), LD(buffers[1]));
-	else
+		               PTR(buffers[1]), ldv);
+		LAPACKE_dlaset(LAPACK_COL_MAJOR, 'U', w, w, 0, 1, PTR(buffers[1]), ldv);
+	} else {
 		LAPACKE_slacpy(LAPACK_COL_MAJOR, 'A', rows, w, AT(buffers[0], c0), LD(buffers[0]),
-		               PTR(buffers[1]), LD(buffers[1]));
+		               PTR(buffers[1]), ldv);
+		LAPACKE_slaset(LAPACK_COL_MAJOR, 'U', w, w, 0, 1, PTR(buffers[1]), ldv);
+	}
 }
 
 /* The reflectors (rows c0..) copied aside, the panel set to E, then the
@@ -218,7 +231,15 @@ MODEL(solve);
 MODEL(qr_panel);
 MODEL(qr_update);
 
-struct starpu_codelet hyla__mpi_gram_cl = {.cpu_funcs = {gram}, .nbuffers = 2,
+/* The Level-3 codelets also on a GPU (mpi/cuda.c). */
+#ifdef HYLA_WITH_CUDA
+#define ON_GPU(f) .cuda_funcs = {f}, .cuda_flags = {STARPU_CUDA_ASYNC},
+#else
+#define ON_GPU(f)
+#endif
+
+struct starpu_codelet hyla__mpi_gram_cl = {.cpu_funcs = {gram}, ON_GPU(hyla__mpi_gram_cuda)
+                                           .nbuffers = 2,
                                            .modes = {STARPU_R, STARPU_W}, .model = &gram_model,
                                            .name = "mpi_gram"};
 struct starpu_codelet hyla__mpi_add_cl = {.cpu_funcs = {add}, .nbuffers = 2,
@@ -229,7 +250,8 @@ struct starpu_codelet hyla__mpi_chol_first_cl = {.cpu_funcs = {chol_first}, .nbu
 struct starpu_codelet hyla__mpi_chol_cl = {.cpu_funcs = {chol}, .nbuffers = 3,
                                            .modes = {STARPU_RW, STARPU_W, STARPU_R},
                                            .name = "mpi_chol"};
-struct starpu_codelet hyla__mpi_solve_cl = {.cpu_funcs = {solve}, .nbuffers = 3,
+struct starpu_codelet hyla__mpi_solve_cl = {.cpu_funcs = {solve},
+                                            ON_GPU(hyla__mpi_solve_cuda) .nbuffers = 3,
                                             .modes = {STARPU_RW, STARPU_R, STARPU_R},
                                             .model = &solve_model, .name = "mpi_solve"};
 struct starpu_codelet hyla__mpi_rmul_cl = {.cpu_funcs = {rmul}, .nbuffers = 3,
@@ -241,7 +263,8 @@ struct starpu_codelet hyla__mpi_qr_panel_cl = {.cpu_funcs = {qr_panel}, .nbuffer
 struct starpu_codelet hyla__mpi_qr_t_cl = {.cpu_funcs = {qr_t}, .nbuffers = 3,
                                            .modes = {STARPU_R, STARPU_R, STARPU_W},
                                            .name = "mpi_qr_t"};
-struct starpu_codelet hyla__mpi_qr_update_cl = {.cpu_funcs = {qr_update}, .nbuffers = 3,
+struct starpu_codelet hyla__mpi_qr_update_cl = {.cpu_funcs = {qr_update},
+                                                ON_GPU(hyla__mpi_qr_update_cuda) .nbuffers = 3,
                                                 .modes = {STARPU_RW, STARPU_R, STARPU_R},
                                                 .model = &qr_update_model,
                                                 .name = "mpi_qr_update"};

@@ -1,7 +1,8 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Inside libhyla_mpi: what the distributed matrices share (mpi/comm.c)
- * and their QRs' codelets (mpi/codelets.c), for matrices of doubles or
- * floats (the buffers' element size says which), on the cores. */
+ * and their QRs' codelets (mpi/codelets.c, mpi/cuda.c), for matrices of
+ * doubles or floats (the buffers' element size says which), on the cores
+ * and, for the Level-3 ones, on GPUs. */
 #ifndef HYLA_MPI_INTERNAL_H
 #define HYLA_MPI_INTERNAL_H
 
@@ -30,10 +31,11 @@ extern struct starpu_codelet hyla__mpi_rmul_cl;
 
 /* The Householder QR over column panels (mpi/cols.c); each takes a row
  * c0 (an int, STARPU_VALUE), and the update also trans (an int).
- * qr_panel:  the panel (RW) from row c0 factored (LAPACK's geqrf), its tau
- *            (W, a vector of its width) and T (W, upper, zero below: dlarft).
+ * qr_panel:  the panel (RW) from row c0 factored, its tau (W, a vector of
+ *            its width) and T (W, upper, zero below), LAPACK's geqrt.
  * qr_copy_v: the panel's (R) rows from c0 (its reflectors) into V (W), the
- *            only part of it that other ranks need.
+ *            only part of it that other ranks need, explicit (unit diagonal,
+ *            zeros above).
  * qr_t:      T (W) of the reflectors in V (R) with tau (R) (dlarft).
  * qr_update: the panel (RW) from row c0 times (I - V T V^T), transposed
  *            where trans (dlarfb), V (R) as qr_copy_v makes it, T (R).
@@ -44,5 +46,12 @@ extern struct starpu_codelet hyla__mpi_qr_copy_v_cl;
 extern struct starpu_codelet hyla__mpi_qr_t_cl;
 extern struct starpu_codelet hyla__mpi_qr_update_cl;
 extern struct starpu_codelet hyla__mpi_qr_form_cl;
+
+#ifdef HYLA_WITH_CUDA
+/* The CUDA bodies of gram, solve and qr_update (mpi/cuda.c). */
+void hyla__mpi_gram_cuda(void *buffers[], void *arg);
+void hyla__mpi_solve_cuda(void *buffers[], void *arg);
+void hyla__mpi_qr_update_cuda(void *buffers[], void *arg);
+#endif
 
 #endif

@@ -82,6 +82,13 @@
 #                HYLA_COMPARE_MODELS=empty each starts from empty models that
 #                HYLA_COMPARE_WARMUP (default 8; 1 with the reference models)
 #                runs of each command calibrate first.
+#   mpi          hyla over StarPU-MPI (Open MPI from .device/mpi-debs): the
+#                column QR at HYLA_MPI_N (8000), nb HYLA_MPI_NBS (64 128),
+#                against qr_householder in one process, on the cores alone
+#                (HYLA_MPI_SCHED, prio) on 1, 2 and 4 ranks, each bound to its
+#                share of the cores; the row QR likewise; with HYLA_MPI_GPU=1
+#                also with the GPU, shared by the ranks
+#                (STARPU_LIMIT_CUDA_MEM each), under dmda.
 #   profile      GPU time of each kernel in a window of hr_reduce 8000's column
 #                loop (Nsight Compute).
 # HYLA_STARPU_LIB: another StarPU library folder, e.g. .device/starpu-polling/lib
@@ -183,6 +190,61 @@ if [ "$what" = reliability ]; then
 	STARPU_SCHED=dmda sh tests/driver_checks.sh $bin || echo "FAILED: driver_checks.sh"
 fi 2>&1 | tee "$out/reliability.txt"
 [ "$what" = reliability ] && grep -c FAILED "$out/reliability.txt" | sed 's/^/failed: /'
+
+if [ "$what" = mpi ]; then
+	# Open MPI from Debian's .debs, relocated by OPAL_PREFIX; PMIx finds its
+	# components by the path given. StarPU takes each rank's binding
+	# (STARPU_WORKERS_GETBIND=1): otherwise every rank binds its workers to
+	# the first cores.
+	for f in .device/mpi-debs/*.deb; do dpkg -x "$f" $deps; done
+	export OPAL_PREFIX=$deps/usr PATH="$deps/usr/bin:$PATH"
+	export LD_LIBRARY_PATH="$lib/openmpi/lib:$here/$bin/mpi:$LD_LIBRARY_PATH"
+	export PMIX_MCA_mca_base_component_path=$lib/pmix2/lib/pmix
+	export PMIX_MCA_pcompress_base_silence_warning=1
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 STARPU_WORKERS_GETBIND=1
+	cores=$(nproc)
+	n=${HYLA_MPI_N:-8000}
+	ranks() { # ranks P COMMAND...: P ranks, cores/P cores each
+		p=$1
+		shift
+		mpirun.openmpi -np "$p" --map-by "slot:PE=$((cores / p))" --bind-to core "$@"
+	}
+	rm -rf /tmp/ref
+	cp -r perfmodels/reference/h100-vm /tmp/ref
+	export STARPU_HOSTNAME=vm STARPU_PERF_MODEL_DIR=/tmp/ref
+	{
+		sched=${HYLA_MPI_SCHED:-prio}
+		echo "== cores alone, $sched: one process, then 1, 2 and 4 ranks at each nb"
+		STARPU_NCUDA=0 STARPU_SCHED=$sched $bin/qr_householder "$n" --no-check --repeat 3
+		for nb in ${HYLA_MPI_NBS:-64 128}; do
+			for p in 1 2 4; do
+				STARPU_NCUDA=0 STARPU_SCHED=$sched ranks $p $bin/qr_cols "$n" --nb "$nb" --no-check --repeat 3
+			done
+			echo "-- a core a rank left to MPI's thread and the submission (STARPU_NCPU=$((cores / 4 - 1)))"
+			STARPU_NCPU=$((cores / 4 - 1)) STARPU_NCUDA=0 STARPU_SCHED=$sched ranks 4 $bin/qr_cols "$n" --nb "$nb" --no-check --repeat 3
+		done
+		STARPU_NCUDA=0 STARPU_SCHED=$sched ranks 4 $bin/qr_cols 4000 --check
+		echo "== tall and skinny, cores alone: 1, 2 and 4 ranks"
+		for p in 1 2 4; do
+			STARPU_NCUDA=0 STARPU_SCHED=$sched ranks $p $bin/qr_rows 1000000 100 --no-check --repeat 3
+		done
+		if [ -n "${HYLA_MPI_GPU:-}" ]; then
+			echo "== with the GPU (dmda): one process, then 1, 2 and 4 ranks sharing it"
+			for i in 1 2; do
+				STARPU_SCHED=dmda $bin/qr_householder "$n" --no-check --repeat 2 >/dev/null 2>&1
+				STARPU_SCHED=dmda ranks 2 $bin/qr_cols "$n" --no-check --repeat 2 >/dev/null 2>&1
+			done
+			STARPU_SCHED=dmda $bin/qr_householder "$n" --no-check --repeat 3
+			for p in 1 2 4; do
+				STARPU_SCHED=dmda STARPU_LIMIT_CUDA_MEM=$((100000 / p)) ranks $p $bin/qr_cols "$n" --no-check --repeat 3
+			done
+			for sched in dmda eager; do
+				STARPU_SCHED=$sched STARPU_LIMIT_CUDA_MEM=20000 ranks 4 $bin/qr_cols 4000 --check
+				STARPU_SCHED=$sched STARPU_LIMIT_CUDA_MEM=20000 ranks 4 $bin/qr_rows 200000 100 --check
+			done
+		fi
+	} 2>&1 | tee "$out/mpi$tag.txt"
+fi
 
 if [ "$what" = compare ]; then
 	old=.device/build-old
