@@ -216,12 +216,19 @@ static int place_block(hyla_desc *d, struct hyla_block *b, int64_t skip)
  * they waited on each other for ever (H200, 3000-by-512 panels under 48
  * MB). Blocks of an eighth were slower (qr_householder 16000 under 1 GB
  * 2.7 s against 1.1 s). Only for algorithms that take their matrix in
- * column blocks (blocks_ok); the others' matrix refused in a line. */
+ * column blocks (blocks_ok); the others' matrix refused in a line. Below
+ * StarPU's chunk (it takes GPU buffers of up to 4 MB from chunks of 32 MB)
+ * nothing is taken: no such buffer could ever be had, and the task needing
+ * it would wait for ever (H200: a 130-by-100 QR, nb 8, under 16 MB). */
+enum { STARPU_CHUNK_BYTES = 32 << 20 };
 static int room_on_gpus(hyla_desc *d, int node, int ngpus, int blocks_ok, int64_t *widest)
 {
 	starpu_ssize_t room = node == STARPU_MAIN_RAM ? 0 : starpu_memory_get_total((unsigned)node);
 	double bytes = (double)d->m * (double)d->n * (double)d->elsize, mb = 1.0 / (1 << 20);
 	double panel = (double)d->m * (double)d->nb * (double)d->elsize, share = bytes / ngpus;
+	if (room > 0 && room < STARPU_CHUNK_BYTES)
+		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "the GPU's %.0f MB (STARPU_LIMIT_CUDA_MEM) are less "
+		                  "than the 32 MB StarPU takes small buffers from", (double)room * mb);
 	if (room <= 0 || share <= 0.75 * (double)room)
 		return HYLA_SUCCESS;
 	if (!blocks_ok)

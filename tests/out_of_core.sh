@@ -68,8 +68,10 @@ case $rc:$out in
 *) fail "qr_householder 3000 --orgqr-nb 512 under 64 MB: exit $rc: $out" ;;
 esac
 
-# The drop-in LAPACK with every call's matrix beyond the limit: hyla
-# refuses each untouched and the system LAPACK's call follows (no abort).
+# The drop-in LAPACK under 1 MB, less than the 32 MB chunks StarPU takes
+# small GPU buffers from (below them such a buffer is never had, and its
+# task waited for ever): hyla refuses each call untouched and the system
+# LAPACK's call follows (no abort, no hang).
 out=$(STARPU_LIMIT_CUDA_MEM=1 HYLA_LAPACK_MIN_N=0 HYLA_LAPACK_NB=8 timeout 120 \
 	"$bin/tests/test_lapack_dropin" hyla 2>&1)
 rc=$?
