@@ -192,8 +192,9 @@ fi 2>&1 | tee "$out/reliability.txt"
 [ "$what" = reliability ] && grep -c FAILED "$out/reliability.txt" | sed 's/^/failed: /'
 
 if [ "$what" = mpi ]; then
-	# Open MPI from Debian's .debs, relocated by OPAL_PREFIX; PMIx finds its
-	# components by the path given. StarPU takes each rank's binding
+	# Open MPI from Debian's .debs, relocated by OPAL_PREFIX (an image with a
+	# PMIx of its own lends its components first: a warning a rank, no harm).
+	# StarPU takes each rank's binding
 	# (STARPU_WORKERS_GETBIND=1): otherwise every rank binds its workers to
 	# the first cores.
 	for f in .device/mpi-debs/*.deb; do dpkg -x "$f" $deps; done
@@ -207,7 +208,8 @@ if [ "$what" = mpi ]; then
 	ranks() { # ranks P COMMAND...: P ranks, cores/P cores each
 		p=$1
 		shift
-		mpirun.openmpi -np "$p" --map-by "slot:PE=$((cores / p))" --bind-to core "$@"
+		mpirun.openmpi -np "$p" --map-by "slot:PE=$((cores / p))" --bind-to core "$@" ||
+			echo "FAILED (exit $?): $p ranks: $*"
 	}
 	rm -rf /tmp/ref
 	cp -r perfmodels/reference/h100-vm /tmp/ref
@@ -244,6 +246,7 @@ if [ "$what" = mpi ]; then
 			done
 		fi
 	} 2>&1 | tee "$out/mpi$tag.txt"
+	grep -c FAILED "$out/mpi$tag.txt" | sed 's/^/failed: /'
 fi
 
 if [ "$what" = compare ]; then
