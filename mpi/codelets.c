@@ -1,6 +1,7 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* The distributed QRs' codelets (mpi/mpi_internal.h): BLAS and LAPACK on a
- * core, double or float by the buffers' element size. */
+ * core (the Level-3 ones also on a GPU: mpi/cuda.c), double or float by the
+ * buffers' element size. */
 #include <cblas.h>
 #include <lapacke.h>
 #include <stdlib.h>
@@ -222,14 +223,15 @@ static void qr_form(void *buffers[], void *arg)
 	free(v);
 }
 
-/* History models by the buffers' sizes (StarPU's default footprint). */
-#define MODEL(name)                                                                             \
+/* History models by the buffers' sizes (StarPU's default footprint); the
+ * version changes with what the codelet does (qr_panel: geqrt). */
+#define MODEL(name, version)                                                                    \
 	static struct starpu_perfmodel name##_model = {.type = STARPU_HISTORY_BASED,                \
-	                                               .symbol = "hyla_mpi_" #name "_v1"}
-MODEL(gram);
-MODEL(solve);
-MODEL(qr_panel);
-MODEL(qr_update);
+	                                               .symbol = "hyla_mpi_" #name "_v" #version}
+MODEL(gram, 1);
+MODEL(solve, 1);
+MODEL(qr_panel, 2);
+MODEL(qr_update, 1);
 
 /* The Level-3 codelets also on a GPU (mpi/cuda.c). */
 #ifdef HYLA_WITH_CUDA
