@@ -220,13 +220,13 @@ static int place_block(hyla_desc *d, struct hyla_block *b, int64_t skip)
  * StarPU's chunk (it takes GPU buffers of up to 4 MB from chunks of 32 MB)
  * nothing is taken: no such buffer could ever be had, and the task needing
  * it would wait for ever (H200: a 130-by-100 QR, nb 8, under 16 MB). */
-enum { STARPU_CHUNK_BYTES = 32 << 20 };
+enum { SUBALLOC_CHUNK_BYTES = 32 << 20 };
 static int room_on_gpus(hyla_desc *d, int node, int ngpus, int blocks_ok, int64_t *widest)
 {
 	starpu_ssize_t room = node == STARPU_MAIN_RAM ? 0 : starpu_memory_get_total((unsigned)node);
 	double bytes = (double)d->m * (double)d->n * (double)d->elsize, mb = 1.0 / (1 << 20);
 	double panel = (double)d->m * (double)d->nb * (double)d->elsize, share = bytes / ngpus;
-	if (room > 0 && room < STARPU_CHUNK_BYTES)
+	if (room > 0 && room < SUBALLOC_CHUNK_BYTES)
 		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "the GPU's %.0f MB (STARPU_LIMIT_CUDA_MEM) are less "
 		                  "than the 32 MB StarPU takes small buffers from", (double)room * mb);
 	if (room <= 0 || share <= 0.75 * (double)room)
