@@ -315,10 +315,10 @@ void TYPED(hyla__cublas_gram)(cublasHandle_t h, int rows, int w, const real_t *a
                               real_t *g, int ldg);
 #endif
 /* LAPACK's dlarfb (left, forward, columnwise; on the host if h is NULL,
- * else hyla__cublas_larfb on the cuBLAS handle h's stream) on rows c0.. of the columns [lo, hi) of the
- * panels buffers[first..end), a run of panels that are one matrix at a
- * time (a matrix out of core has its panels apart on the GPU); v from row
- * c0 on; w: nb-by-(all the panels' columns). */
+ * else hyla__cublas_larfb on the cuBLAS handle h's stream) on rows c0.. of
+ * the columns [lo, hi) of the panels buffers[first..end), a run of panels
+ * that are one matrix at a time (a matrix out of core has its panels apart
+ * on the GPU); v from row c0 on; w: nb-by-(all the panels' columns). */
 void TYPED(hyla__larfb_runs)(void *h, int trans, int rows, int nb, const real_t *v, int ldv,
                              const real_t *t, int ldt, void *buffers[], int first, int end, int c0,
                              int lo, int hi, real_t *w);

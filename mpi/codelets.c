@@ -142,11 +142,11 @@ static void larft(void *buffers[], int c0)
 {
 	int rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]), lda = LD(buffers[0]), ldt = LD(buffers[2]);
 	if (DOUBLE(buffers[0]))
-		LAPACKE_dlarft_work(LAPACK_COL_MAJOR, 'F', 'C', rows, w, AT(buffers[0], c0), lda, VEC(buffers[1]),
-		               PTR(buffers[2]), ldt);
+		LAPACKE_dlarft_work(LAPACK_COL_MAJOR, 'F', 'C', rows, w, AT(buffers[0], c0), lda,
+		                    VEC(buffers[1]), PTR(buffers[2]), ldt);
 	else
-		LAPACKE_slarft_work(LAPACK_COL_MAJOR, 'F', 'C', rows, w, AT(buffers[0], c0), lda, VEC(buffers[1]),
-		               PTR(buffers[2]), ldt);
+		LAPACKE_slarft_work(LAPACK_COL_MAJOR, 'F', 'C', rows, w, AT(buffers[0], c0), lda,
+		                    VEC(buffers[1]), PTR(buffers[2]), ldt);
 	zero_below(buffers[2]);
 }
 
@@ -158,18 +158,16 @@ static void qr_panel(void *buffers[], void *arg)
 	int c0 = row_c0(arg, NULL), rows = ROWS(buffers[0]) - c0, w = COLS(buffers[0]);
 	int lda = LD(buffers[0]), ldt = LD(buffers[2]);
 	void *work = scratch(buffers[0], w, w);
-	if (DOUBLE(buffers[0]))
+	if (DOUBLE(buffers[0])) {
 		LAPACKE_dgeqrt_work(LAPACK_COL_MAJOR, rows, w, w, AT(buffers[0], c0), lda, PTR(buffers[2]),
 		                    ldt, work);
-	else
+		cblas_dcopy(w, PTR(buffers[2]), ldt + 1, VEC(buffers[1]), 1);
+	} else {
 		LAPACKE_sgeqrt_work(LAPACK_COL_MAJOR, rows, w, w, AT(buffers[0], c0), lda, PTR(buffers[2]),
 		                    ldt, work);
+		cblas_scopy(w, PTR(buffers[2]), ldt + 1, VEC(buffers[1]), 1);
+	}
 	free(work);
-	for (int j = 0; j < w; j++)
-		if (DOUBLE(buffers[0]))
-			((double *)VEC(buffers[1]))[j] = ((double *)PTR(buffers[2]))[j + j * ldt];
-		else
-			((float *)VEC(buffers[1]))[j] = ((float *)PTR(buffers[2]))[j + j * ldt];
 	zero_below(buffers[2]);
 }
 
