@@ -126,12 +126,17 @@ int hyla_smgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr
 		return ret;
 	unsigned outer = hyla__context_enter(&o);
 	int64_t nb = o.nb ? o.nb : hyla__default_nb("mgs", m, n);
-	/* Separate panels (not views), sent to the GPU in order as the first
-	 * tasks run (here only: an application's may have tasks pending). */
+	/* Separate panels (not views), out of core where they must be, sent to
+	 * the GPU in order as the first tasks run (here only: an application's
+	 * may have tasks pending). */
 	hyla_desc A;
-	void *pinned[2] = {hyla__pin(a, m, n, lda, sizeof(real_t)),
-	                   hyla__pin(r, n, n, ldr, sizeof(real_t))};
-	ret = hyla__desc_register(&A, a, m, n, lda, m, nb < n ? nb : n, sizeof(real_t));
+	void *pinned[2] = {NULL, NULL};
+	ret = hyla__fits_panels(m, n, nb < n ? nb : n, sizeof(real_t));
+	if (ret == HYLA_SUCCESS) {
+		pinned[0] = hyla__pin(a, m, n, lda, sizeof(real_t));
+		pinned[1] = hyla__pin(r, n, n, ldr, sizeof(real_t));
+		ret = hyla__desc_register(&A, a, m, n, lda, m, nb < n ? nb : n, sizeof(real_t));
+	}
 	if (ret == HYLA_SUCCESS) {
 		hyla__prefetch(A.tiles, A.nt);
 		hyla_sequence seq = {0};

@@ -221,33 +221,61 @@ static int place_block(hyla_desc *d, struct hyla_block *b, int64_t skip)
  * nothing is taken: no such buffer could ever be had, and the task needing
  * it would wait for ever (H200: a 130-by-100 QR, nb 8, under 16 MB). */
 enum { SUBALLOC_CHUNK_BYTES = 32 << 20 };
-static int room_on_gpus(hyla_desc *d, int node, int ngpus, int blocks_ok, int64_t *widest)
+static const double MB = 1.0 / (1 << 20);
+
+static starpu_ssize_t gpu_room(int node)
 {
-	starpu_ssize_t room = node == STARPU_MAIN_RAM ? 0 : starpu_memory_get_total((unsigned)node);
-	double bytes = (double)d->m * (double)d->n * (double)d->elsize, mb = 1.0 / (1 << 20);
-	double panel = (double)d->m * (double)d->nb * (double)d->elsize, share = bytes / ngpus;
+	return node == STARPU_MAIN_RAM ? 0 : starpu_memory_get_total((unsigned)node);
+}
+
+/* The rules every matrix taken in panels out of core keeps, column blocks
+ * of views or separate panels (MGS's): room for StarPU's chunk, panels of
+ * at most an eighth of the GPU's memory (a 3000-by-1700 MGS in panels of
+ * 256 columns, 6 MB, under 32 MB waited for ever). */
+static int room_for_panels(const hyla_desc *d, starpu_ssize_t room)
+{
+	double panel = (double)d->m * (double)d->nb * (double)d->elsize;
+	double bytes = (double)d->m * (double)d->n * (double)d->elsize;
 	if (room > 0 && room < SUBALLOC_CHUNK_BYTES)
 		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "the GPU's %.0f MB (STARPU_LIMIT_CUDA_MEM) are less "
-		                  "than the 32 MB StarPU takes small buffers from", (double)room * mb);
+		                  "than the 32 MB StarPU takes small buffers from", (double)room * MB);
+	if (room > 0 && bytes > 0.75 * (double)room && panel > (double)room / 8)
+		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "out of core the %lld-by-%lld matrix's panels (%.0f MB) "
+		                  "must be at most an eighth of the GPU's %.0f MB: a smaller block size",
+		                  (long long)d->m, (long long)d->n, panel * MB, (double)room * MB);
+	return HYLA_SUCCESS;
+}
+
+static int room_on_gpus(hyla_desc *d, int node, int ngpus, int blocks_ok, int64_t *widest)
+{
+	starpu_ssize_t room = gpu_room(node);
+	double bytes = (double)d->m * (double)d->n * (double)d->elsize;
+	double panel = (double)d->m * (double)d->nb * (double)d->elsize, share = bytes / ngpus;
+	if (room > 0 && room < SUBALLOC_CHUNK_BYTES)
+		return room_for_panels(d, room);
 	if (room <= 0 || share <= 0.75 * (double)room)
 		return HYLA_SUCCESS;
 	if (!blocks_ok)
 		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "the %lld-by-%lld matrix (%.0f MB) is more than three "
 		                  "quarters of the GPU's %.0f MB, and this call needs it whole there",
-		                  (long long)d->m, (long long)d->n, bytes * mb, (double)room * mb);
+		                  (long long)d->m, (long long)d->n, bytes * MB, (double)room * MB);
 	int64_t most = (int64_t)((double)room / 4 / panel), blocks = HYLA_MAX_BLOCKS / ngpus * ngpus;
 	int64_t need = (d->nt + blocks - 1) / blocks;
 	if (panel > (double)room / 8)
-		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "out of core the %lld-by-%lld matrix's panels (%.0f MB) "
-		                  "must be at most an eighth of the GPU's %.0f MB: a smaller block size",
-		                  (long long)d->m, (long long)d->n, panel * mb, (double)room * mb);
+		return room_for_panels(d, room);
 	*widest = most > need ? most : need;
 	if ((double)*widest * panel > (double)room / 3)
 		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "the %lld-by-%lld matrix (%.0f MB) is too large for the "
 		                  "%d GPU(s)' %.0f MB each, even out of core", (long long)d->m,
-		                  (long long)d->n, bytes * mb, ngpus, (double)room * mb);
+		                  (long long)d->n, bytes * MB, ngpus, (double)room * MB);
 	d->out_of_core = 1;
 	return HYLA_SUCCESS;
+}
+
+int hyla__fits_panels(int64_t m, int64_t n, int64_t nb, size_t elsize)
+{
+	hyla_desc d = {.m = m, .n = n, .nb = nb, .nt = (n + nb - 1) / nb, .elsize = elsize};
+	return room_for_panels(&d, gpu_room(hyla__devices_update(starpu_sched_ctx_get_context())));
 }
 
 int hyla__fits_whole(int64_t m, int64_t n, size_t elsize)

@@ -114,6 +114,11 @@ int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, 
  * refused in the calling context, else HYLA_SUCCESS: for calls that change
  * their matrix before they register it. */
 int hyla__fits_whole(int64_t m, int64_t n, size_t elsize);
+/* The same for an m-by-n matrix in separate panels nb wide that StarPU
+ * brings to the GPU and evicts as tasks need them (out of core where the
+ * matrix exceeds three quarters of the memory): HYLA_ERR_TOO_LARGE where a
+ * panel could not be had, runtime/desc.c's rules. */
+int hyla__fits_panels(int64_t m, int64_t n, int64_t nb, size_t elsize);
 /* The block that holds panel j of a descriptor of views. */
 const struct hyla_block *hyla__desc_block(const hyla_desc *d, int64_t j);
 /* nt >= 1 panels in column blocks over gpus GPUs, block-cyclic: block b is

@@ -1,11 +1,12 @@
 #!/bin/sh
 # Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
-# The Householder QR out of core: with StarPU's GPU memory limited below the
-# matrix (STARPU_LIMIT_CUDA_MEM, in MB), geqrf (R, tau and Q against
-# LAPACK's) and qr_householder's checks pass under each scheduler, on two
-# GPUs too where there are; a reduction, which needs its matrix whole on
-# the GPU, refuses with a clear message and exit 1, and the drop-in LAPACK
-# makes the system LAPACK's call instead. Needs a GPU (exit 77 without).
+# The Householder QR and MGS out of core: with StarPU's GPU memory limited
+# below the matrix (STARPU_LIMIT_CUDA_MEM, in MB), geqrf (R, tau and Q
+# against LAPACK's), qr_householder's and qr_mgs's checks pass under each
+# scheduler, on two GPUs too where there are; a reduction, which needs its
+# matrix whole on the GPU, refuses with a clear message and exit 1, and the
+# drop-in LAPACK makes the system LAPACK's call instead. Needs a GPU (exit
+# 77 without).
 # Usage: out_of_core.sh BUILD_DIR
 bin=$1
 case $("$bin/qr_householder" 64 --json --no-check --quiet 2>&1) in
@@ -45,6 +46,13 @@ for sched in ${HYLA_TEST_SCHEDS:-dmda eager ws random}; do
 	expect_pass 64 "$bin/tests/test_geqrf" d 3001 2500 100
 	expect_pass 64 "$bin/qr_householder" 3000 --orgqr-nb 128 --check
 	expect_pass 32 "$bin/qr_householder" 3000 --prec s --orgqr-nb 128 --check
+	# MGS's separate panels, brought and evicted by StarPU: 72 MB in
+	# panels of 6 MB under 64 MB, 41 MB in 6 MB panels under 48 (an eighth
+	# each), single and the vector form.
+	expect_pass 64 "$bin/qr_mgs" 3000 --nb 256 --check
+	expect_pass 48 "$bin/qr_mgs" 3000 1700 --nb 256 --check
+	expect_pass 32 "$bin/qr_mgs" 3000 --prec s --nb 256 --check
+	expect_pass 48 "$bin/qr_mgs" 2000 --form vector --check
 done
 
 # With two GPUs or more: 15000^2 (1.8 GB) spread over two (0.9 GB each),
@@ -66,6 +74,15 @@ rc=$?
 case $rc:$out in
 0:*"at most an eighth"*check=pass*) echo "ok: orgqr's panels too wide, refused: LAPACK's then" ;;
 *) fail "qr_householder 3000 --orgqr-nb 512 under 64 MB: exit $rc: $out" ;;
+esac
+
+# MGS's panels of more than an eighth of the memory (6 MB under 40 MB: one
+# such waited for ever under 32 MB) are refused in a line, exit 1.
+out=$(STARPU_LIMIT_CUDA_MEM=40 timeout 60 "$bin/qr_mgs" 3000 1700 --nb 256 --check 2>&1)
+rc=$?
+case $rc:$out in
+1:*"at most an eighth"*"qr_mgs: error:"*) echo "ok: MGS's panels too wide, refused" ;;
+*) fail "qr_mgs 3000 1700 --nb 256 under 40 MB: exit $rc: $out" ;;
 esac
 
 # The drop-in LAPACK under 1 MB, less than the 32 MB chunks StarPU takes
