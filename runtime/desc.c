@@ -274,7 +274,7 @@ static int room_on_gpus(hyla_desc *d, int node, int ngpus, int blocks_ok, int64_
 
 int hyla__fits_panels(int64_t m, int64_t n, int64_t nb, size_t elsize)
 {
-	hyla_desc d = {.m = m, .n = n, .nb = nb, .nt = (n + nb - 1) / nb, .elsize = elsize};
+	hyla_desc d = {.m = m, .n = n, .nb = nb, .elsize = elsize};
 	return room_for_panels(&d, gpu_room(hyla__devices_update(starpu_sched_ctx_get_context())));
 }
 
