@@ -43,6 +43,25 @@ static int register_r_columns(starpu_data_handle_t *rk, real_t *r, int64_t ldr, 
 	return HYLA_SUCCESS;
 }
 
+/* Panel k's projection against the finished panels before it: one task in
+ * core; out of core one a column block (at most a quarter of the GPU's
+ * memory), in order, each against the columns as the one before left them
+ * (block MGS between blocks, CGS within them). */
+static int submit_project(const hyla_desc *A, starpu_data_handle_t rk, starpu_data_handle_t w,
+                          int64_t k, int pass, hyla_sequence *seq)
+{
+	int ret = HYLA_SUCCESS;
+	for (int i = 0; i < A->nblocks && A->blocks[i].first < k && ret == HYLA_SUCCESS; i++) {
+		int64_t first = A->blocks[i].first, end = A->blocks[i].end < k ? A->blocks[i].end : k;
+		ret = TYPED(hyla__task_cgs_project)(A(k), rk, w, A->tiles + first, (int)(end - first),
+		                                    first * A->nb, k * A->nb, pass, seq);
+	}
+	return ret;
+}
+
+/* Out of core, panel k's tasks are submitted once panel k - 2's are done:
+ * dmda would otherwise start every panel's projections as soon as the
+ * panels they read exist, each wanting its panel and a block on the GPU. */
 static int submit_blocked(const hyla_desc *A, const hyla_desc *info, starpu_data_handle_t *rk,
                           int passes, hyla_sequence *seq)
 {
@@ -52,13 +71,15 @@ static int submit_blocked(const hyla_desc *A, const hyla_desc *info, starpu_data
 	for (int64_t k = 0; k < A->nt && ret == HYLA_SUCCESS; k++) {
 		starpu_data_handle_t ak = A(k);
 		int64_t c = k * A->nb;
+		if (A->out_of_core && k >= 2)
+			hyla__wait_tasks(A(k - 2));
 		if (k > 0)
-			ret = TASK(cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 1, seq);
+			ret = submit_project(A, rk[k], wproj, k, 1, seq);
 		if (ret == HYLA_SUCCESS)
 			ret = TASK(cgs_panel)(ak, rk[k], wpanel, c, passes, 0, seq);
 		if (passes == 2 && k > 0) {
 			if (ret == HYLA_SUCCESS)
-				ret = TASK(cgs_project)(ak, rk[k], wproj, A->tiles, (int)k, 2, seq);
+				ret = submit_project(A, rk[k], wproj, k, 2, seq);
 			if (ret == HYLA_SUCCESS)
 				ret = TASK(cgs_panel)(ak, rk[k], wpanel, c, 1, 1, seq);
 		}
@@ -115,7 +136,7 @@ static int submit_cgs(const hyla_desc *A, real_t *r, int64_t ldr, hyla_cgs_varia
 	hyla__clear_start(&clear, A->n, A->nb, r, ldr, sizeof(real_t));
 	hyla_desc info = {0};
 	int ret = register_r_columns(rk, r, ldr, A, seq);
-	if (ret == HYLA_SUCCESS) /* each projection reads its R column: there before it */
+	if (ret == HYLA_SUCCESS && !A->out_of_core) /* each projection reads its R column */
 		hyla__prefetch(rk, A->nt);
 	if (ret == HYLA_SUCCESS)
 		ret = TYPED(hyla__gs_begin)(A, r, ldr, &info, seq);
@@ -148,10 +169,20 @@ int hyla_scgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr
 	int64_t nb = o.nb ? o.nb : hyla__default_nb("cgs", m, n);
 	if (o.cgs_variant == HYLA_CGS_VECTOR && nb > HYLA_CGS_MAX_NB)
 		nb = HYLA_CGS_MAX_NB;
+	/* Out of core a projection holds its panel, a column block of up to a
+	 * quarter of the memory, R's column and its workspace: panels of at
+	 * most a sixteenth (an eighth, 6 MB under 48 MB, waited for ever). The
+	 * vector form needs its matrix whole. */
+	int blocked = o.cgs_variant != HYLA_CGS_VECTOR;
 	hyla_desc A;
-	void *pinned[2] = {hyla__pin(a, m, n, lda, sizeof(real_t)),
-	                   hyla__pin(r, n, n, ldr, sizeof(real_t))};
-	ret = hyla__desc_register_streamed(&A, a, m, n, lda, nb < n ? nb : n, sizeof(real_t), 0);
+	void *pinned[2] = {NULL, NULL};
+	ret = blocked ? hyla__fits_panels(m, n, nb < n ? nb : n, sizeof(real_t), 16) : HYLA_SUCCESS;
+	if (ret == HYLA_SUCCESS) {
+		pinned[0] = hyla__pin(a, m, n, lda, sizeof(real_t));
+		pinned[1] = hyla__pin(r, n, n, ldr, sizeof(real_t));
+		ret = hyla__desc_register_streamed(&A, a, m, n, lda, nb < n ? nb : n, sizeof(real_t),
+		                                   blocked ? HYLA_LAYOUT_BLOCKS : HYLA_LAYOUT_WHOLE);
+	}
 	if (ret == HYLA_SUCCESS) {
 		hyla_sequence seq = {0};
 		ret = hyla__finish_sync(&seq, &A, submit_cgs(&A, r, ldr, o.cgs_variant, &seq));

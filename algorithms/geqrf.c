@@ -107,13 +107,6 @@ static int submit_step(const struct geqrf_run *r, int64_t k, starpu_data_handle_
 	return ret;
 }
 
-/* Waits until the tasks submitted on panel j are done (no transfer). */
-static void wait_done(const hyla_desc *A, int64_t j)
-{
-	if (starpu_data_acquire_on_node(A(j), STARPU_ACQUIRE_NO_NODE, STARPU_R) == 0)
-		starpu_data_release_on_node(A(j), STARPU_ACQUIRE_NO_NODE);
-}
-
 /* Out of core (a matrix larger than the GPU's memory, in blocks that fit
  * it with room to spare): left-looking by blocks, so that the bus carries
  * the earlier panels' reflectors (m nb a panel) rather than the trailing
@@ -133,7 +126,7 @@ static int submit_geqrf_blocks(const struct geqrf_run *r)
 		const struct hyla_block *b = &A->blocks[i];
 		int count = (int)(b->end - b->first);
 		if (i >= 2)
-			wait_done(A, A->blocks[i - 2].end - 1);
+			hyla__wait_tasks(A(A->blocks[i - 2].end - 1));
 		for (int64_t k = 0; k < b->first && ret == HYLA_SUCCESS; k++)
 			ret = TASK(larfb)(A(k), t[k], r->work, A_FROM(b->first), count, k * A->nb, 1,
 			                  STARPU_DEFAULT_PRIO);
@@ -236,7 +229,8 @@ static int geqrf_graph(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau
 	void *pinned = hyla__pin(a, m, n, lda, sizeof(real_t));
 	/* Column blocks (over GPUs, out of core) for m >= n: a wide matrix's
 	 * columns after the first m are one matrix on one GPU. */
-	int ret = hyla__desc_register_streamed(&A, a, m, k, lda, nb, sizeof(real_t), m >= n);
+	int ret = hyla__desc_register_streamed(&A, a, m, k, lda, nb, sizeof(real_t),
+	                                       m >= n ? HYLA_LAYOUT_SPREAD : HYLA_LAYOUT_WHOLE);
 	if (ret == HYLA_SUCCESS && n > k &&
 	    (ret = hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t))) !=
 	        HYLA_SUCCESS)

@@ -256,11 +256,9 @@ static int svd_graph(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, re
 	/* Refused before A changes (transposed, scaled) where its GPU cannot
 	 * take the matrices whole: the caller then has A as it gave it. */
 	int64_t rows = host_t ? big : m, cols = host_t ? mn : n; /* svd_on's problem */
-	int fits = hyla__fits_whole(rows, cols, sizeof(real_t));
-	if (fits == HYLA_SUCCESS && want)
-		fits = hyla__fits_whole(rows, k, sizeof(real_t));
-	if (fits == HYLA_SUCCESS && want)
-		fits = hyla__fits_whole(mn, cols, sizeof(real_t));
+	/* With vectors U, V^T, and the top merge's U and V with its children's. */
+	int fits = hyla__fits_whole(rows, cols, want ? rows * k + mn * cols + 3 * mn * mn : 0,
+	                            sizeof(real_t));
 	if (fits != HYLA_SUCCESS)
 		return fits;
 	/* The transposed problem's matrix, U and V^T (mn-by-mn), and 'O''s U,

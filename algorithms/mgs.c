@@ -131,7 +131,7 @@ int hyla_smgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr
 	 * may have tasks pending). */
 	hyla_desc A;
 	void *pinned[2] = {NULL, NULL};
-	ret = hyla__fits_panels(m, n, nb < n ? nb : n, sizeof(real_t));
+	ret = hyla__fits_panels(m, n, nb < n ? nb : n, sizeof(real_t), 8);
 	if (ret == HYLA_SUCCESS) {
 		pinned[0] = hyla__pin(a, m, n, lda, sizeof(real_t));
 		pinned[1] = hyla__pin(r, n, n, ldr, sizeof(real_t));

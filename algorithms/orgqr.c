@@ -100,14 +100,6 @@ static int submit_orgqr(const hyla_desc *A, const hyla_desc *B, const hyla_desc 
 	return ret;
 }
 
-/* Waits until the tasks submitted on panel p are done (no transfer: out
- * of core the panel may have left the GPU). */
-static void wait_written(const hyla_desc *A, int64_t p)
-{
-	if (starpu_data_acquire_on_node(A(p), STARPU_ACQUIRE_NO_NODE, STARPU_R) == 0)
-		starpu_data_release_on_node(A(p), STARPU_ACQUIRE_NO_NODE);
-}
-
 /* The first panel of the group submitted last on the GPU of the group
  * [first, end): the next group, or with the matrix spread over the GPUs
  * (a group a block) the next one on the same GPU; nt if none. */
@@ -151,7 +143,7 @@ static int submit_orgqr_groups(const hyla_desc *A, const hyla_desc *tau,
 		int64_t end = first + per_group < nt ? first + per_group : nt;
 		int64_t previous = previous_on_gpu(A, first, end);
 		if (previous < nt)
-			wait_written(A, previous);
+			hyla__wait_tasks(A(previous));
 		for (int64_t i = end - 1; i >= 0 && ret == HYLA_SUCCESS; i--) {
 			int makes_t = end == nt && i > 0, own = i >= first;
 			if (makes_t) {
@@ -248,7 +240,8 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 	hyla_desc A, B = {0};
 	void *pinned = hyla__pin(a, m, n, lda, sizeof(real_t));
 	/* Spread over the GPUs only where Q is formed by groups (a group a block). */
-	int registered = hyla__desc_register_reflectors(&A, a, m, k, lda, nb, sizeof(real_t), n == k) ==
+	int registered = hyla__desc_register_reflectors(&A, a, m, k, lda, nb, sizeof(real_t),
+	                                               n == k ? HYLA_LAYOUT_SPREAD : HYLA_LAYOUT_WHOLE) ==
 	                 HYLA_SUCCESS;
 	if (registered && n > k &&
 	    hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t)) !=

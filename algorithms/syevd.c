@@ -142,8 +142,11 @@ int hyla_ssyevd(char jobz, char uplo, int64_t n, float *a, int64_t lda, float *w
 	if (n <= nb) {
 		ret = TYPED(hyla__host_syevd)(vectors ? 'V' : 'N', upper ? 'U' : 'L', n, a, lda, w);
 	} else {
-		void *pinned = hyla__pin(a, n, n, lda, sizeof(real_t));
-		if ((ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t))) == HYLA_SUCCESS) {
+		/* With vectors V, the top merge's U and its children's beside A. */
+		ret = vectors ? hyla__fits_whole(n, n, 5 * n * n / 2, sizeof(real_t)) : HYLA_SUCCESS;
+		void *pinned = ret == HYLA_SUCCESS ? hyla__pin(a, n, n, lda, sizeof(real_t)) : NULL;
+		if (ret == HYLA_SUCCESS &&
+		    (ret = hyla__desc_register_views(&A, a, n, n, lda, nb, sizeof(real_t))) == HYLA_SUCCESS) {
 			A.scratch = !vectors; /* the values alone: dsyevd destroys a, no trip home */
 			hyla_sequence seq = {0};
 			ret = hyla__finish_sync(&seq, &A, submit_syevd(&A, vectors, upper, w, &o, &seq));

@@ -38,7 +38,8 @@ enum { K_A, K_R, K_W };
 enum { V_U, V_V, V_R, V_W, V_Q };
 
 struct cgs_args {
-	int c;      /* panel: row of R's diagonal block; vector: row i of R */
+	int c;      /* panel, project: row of R's diagonal block; vector: row i of R */
+	int first;  /* project: row of R of the first finished column */
 	int passes; /* panel: 1 (CGS) or 2 (CGS2); project: pass 1 or 2 */
 	int combine; /* panel: R's diagonal block = T (this one) * R's diagonal block */
 	int j;      /* vector: column of q_i in its panel */
@@ -112,19 +113,23 @@ static void panel_blocked(const struct backend *be, int m, int w, enum panel_mod
 	}
 }
 
+/* The finished panels run by run: one in core; out of core StarPU may hold
+ * a column block's panels apart, and each run is then projected out in
+ * turn (block MGS between runs: the same in exact arithmetic, and no less
+ * orthogonal). */
 static void project_task(const struct backend *be, void *buffers[], void *cl_arg)
 {
 	const struct cgs_args arg = args_of(cl_arg);
 	if (hyla__sequence_failed(arg.seq))
 		return;
-	int c = hyla__contiguous_cols(buffers, P_Q, sizeof(real_t));
-	if (!c)
-		STARPU_ABORT_MSG("cgs project: the finished panels are not contiguous");
-	real_t *r = MAT(buffers[P_R]);
-	int ldr = LD(buffers[P_R]);
-	be->project(ROWS(buffers[P_A]), COLS(buffers[P_A]), c, MAT(buffers[P_Q]), LD(buffers[P_Q]),
-	            MAT(buffers[P_A]), LD(buffers[P_A]), r, ldr, r + c, ldr, arg.passes,
-	            VEC(buffers[P_W]));
+	real_t *r = MAT(buffers[P_R]), *a = MAT(buffers[P_A]);
+	int ldr = LD(buffers[P_R]), end = hyla__task_buffers(starpu_task_get_current());
+	for (int b = P_Q, row = arg.first; b < end;) {
+		int q = b, c = hyla__next_run(buffers, &b, end, sizeof(real_t));
+		be->project(ROWS(buffers[P_A]), COLS(buffers[P_A]), c, MAT(buffers[q]), LD(buffers[q]), a,
+		            LD(buffers[P_A]), r + row, ldr, r + arg.c, ldr, arg.passes, VEC(buffers[P_W]));
+		row += c;
+	}
 }
 
 static void panel_task(const struct backend *be, void *buffers[], void *cl_arg)
@@ -505,13 +510,9 @@ starpu_data_handle_t hyla_workspace_scgs(int64_t n, int64_t nb, int project)
 	return scratch;
 }
 
-#ifdef HYLA_PREC_D
-int hyla_task_dcgs_project(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
-                           const starpu_data_handle_t *q, int nq, int pass, hyla_sequence *seq)
-#else
-int hyla_task_scgs_project(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
-                           const starpu_data_handle_t *q, int nq, int pass, hyla_sequence *seq)
-#endif
+int TYPED(hyla__task_cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
+                                  starpu_data_handle_t w, const starpu_data_handle_t *q, int nq,
+                                  int64_t first, int64_t c, int pass, hyla_sequence *seq)
 {
 	int count = P_Q + nq;
 	struct starpu_data_descr *descr = malloc(sizeof *descr * (size_t)count);
@@ -520,20 +521,34 @@ int hyla_task_scgs_project(starpu_data_handle_t a, starpu_data_handle_t r, starp
 	descr[P_A] = (struct starpu_data_descr){a, STARPU_RW};
 	descr[P_R] = (struct starpu_data_descr){r, STARPU_RW};
 	descr[P_W] = (struct starpu_data_descr){w, STARPU_SCRATCH};
-	double c = 0;
+	double cols_q = 0;
 	for (int p = 0; p < nq; p++) {
 		descr[P_Q + p] = (struct starpu_data_descr){q[p], STARPU_R};
-		c += starpu_matrix_get_ny(q[p]);
+		cols_q += starpu_matrix_get_ny(q[p]);
 	}
-	struct cgs_args arg = {.passes = pass, .seq = seq};
+	struct cgs_args arg = {.c = (int)c, .first = (int)first, .passes = pass, .seq = seq};
 	double m = starpu_matrix_get_nx(a), cols = starpu_matrix_get_ny(a);
 	/* The second pass also adds S T to R. */
-	double flops = 4 * m * c * cols + (pass == 2 ? c * cols * (cols + 1) : 0);
+	double flops = 4 * m * cols_q * cols + (pass == 2 ? cols_q * cols * (cols + 1) : 0);
 	int ret = hyla__submit(&(struct hyla_task){
 		.cl = &project_cl, .data = descr, .ndata = count, .arg = &arg,
 		.arg_size = sizeof arg, .priority = STARPU_MAX_PRIO, .flops = flops});
 	free(descr);
 	return ret;
+}
+
+#ifdef HYLA_PREC_D
+int hyla_task_dcgs_project(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
+                           const starpu_data_handle_t *q, int nq, int pass, hyla_sequence *seq)
+#else
+int hyla_task_scgs_project(starpu_data_handle_t a, starpu_data_handle_t r, starpu_data_handle_t w,
+                           const starpu_data_handle_t *q, int nq, int pass, hyla_sequence *seq)
+#endif
+{
+	int64_t c = 0;
+	for (int p = 0; p < nq; p++)
+		c += starpu_matrix_get_ny(q[p]);
+	return TYPED(hyla__task_cgs_project)(a, r, w, q, nq, 0, c, pass, seq);
 }
 
 #ifdef HYLA_PREC_D

@@ -18,8 +18,15 @@
 int TYPED(hyla__insert_gs_columns)(starpu_data_handle_t a, starpu_data_handle_t info,
                                    int priority);
 
-/* Classical Gram-Schmidt's vector form (algorithms/cgs.c; the blocked
- * codelets are public: include/hyla_codelets.h). */
+/* Classical Gram-Schmidt (algorithms/cgs.c; the blocked codelets are
+ * public: include/hyla_codelets.h). The projection against the nq
+ * consecutive finished panels q whose first column is R's row `first`,
+ * with R's diagonal block at row c: hyla_task_dcgs_project's, which takes
+ * the panels from the first on. */
+int TYPED(hyla__task_cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
+                                  starpu_data_handle_t w, const starpu_data_handle_t *q, int nq,
+                                  int64_t first, int64_t c, int pass, hyla_sequence *seq);
+/* Its vector form. */
 /* The widest panel of the vector codelets (cuda/kernels.h's HYLA_CGS_MAX_COLS). */
 #define HYLA_CGS_MAX_NB 256
 /* Step i of Milde and Schneider's order on one panel: q_i is column j of the panel q;

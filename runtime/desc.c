@@ -216,10 +216,13 @@ static int place_block(hyla_desc *d, struct hyla_block *b, int64_t skip)
  * they waited on each other for ever (H200, 3000-by-512 panels under 48
  * MB). Blocks of an eighth were slower (qr_householder 16000 under 1 GB
  * 2.7 s against 1.1 s). Only for algorithms that take their matrix in
- * column blocks (blocks_ok); the others' matrix refused in a line. Below
- * StarPU's chunk (it takes GPU buffers of up to 4 MB from chunks of 32 MB)
- * nothing is taken: no such buffer could ever be had, and the task needing
- * it would wait for ever (H200: a 130-by-100 QR, nb 8, under 16 MB). */
+ * column blocks (blocks_ok); the others' matrix refused in a line. StarPU
+ * takes GPU buffers of up to 4 MB from chunks of 32 MB, which hyla's room
+ * must leave free: a matrix whole (with the matrices its call holds beside
+ * it) takes at most three quarters of the memory less a chunk, else the
+ * first task needing a small buffer waits for ever (H200: hr_reduce 1500,
+ * 18 MB, under 40 MB; qr_householder 2400, 46 MB, under 64 MB); below a
+ * chunk nothing is taken (a 130-by-100 QR, nb 8, under 16 MB). */
 enum { SUBALLOC_CHUNK_BYTES = 32 << 20 };
 static const double MB = 1.0 / (1 << 20);
 
@@ -228,41 +231,51 @@ static starpu_ssize_t gpu_room(int node)
 	return node == STARPU_MAIN_RAM ? 0 : starpu_memory_get_total((unsigned)node);
 }
 
+/* Three quarters of the memory less StarPU's chunk: the most a matrix (and
+ * what its call holds beside it) may take whole. */
+static double whole_room(starpu_ssize_t room)
+{
+	return 0.75 * (double)(room - SUBALLOC_CHUNK_BYTES);
+}
+
 /* The rules every matrix taken in panels out of core keeps, column blocks
  * of views or separate panels (MGS's): room for StarPU's chunk, panels of
- * at most an eighth of the GPU's memory (a 3000-by-1700 MGS in panels of
+ * at most 1/parts of the GPU's memory (a 3000-by-1700 MGS in panels of
  * 256 columns, 6 MB, under 32 MB waited for ever). */
-static int room_for_panels(const hyla_desc *d, starpu_ssize_t room)
+static int room_for_panels(const hyla_desc *d, starpu_ssize_t room, int parts)
 {
 	double panel = (double)d->m * (double)d->nb * (double)d->elsize;
 	double bytes = (double)d->m * (double)d->n * (double)d->elsize;
 	if (room > 0 && room < SUBALLOC_CHUNK_BYTES)
 		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "the GPU's %.0f MB (STARPU_LIMIT_CUDA_MEM) are less "
 		                  "than the 32 MB StarPU takes small buffers from", (double)room * MB);
-	if (room > 0 && bytes > 0.75 * (double)room && panel > (double)room / 8)
+	if (room > 0 && bytes > whole_room(room) && panel > (double)room / parts)
 		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "out of core the %lld-by-%lld matrix's panels (%.0f MB) "
-		                  "must be at most an eighth of the GPU's %.0f MB: a smaller block size",
-		                  (long long)d->m, (long long)d->n, panel * MB, (double)room * MB);
+		                  "must be at most 1/%d of the GPU's %.0f MB: a smaller block size",
+		                  (long long)d->m, (long long)d->n, panel * MB, parts, (double)room * MB);
 	return HYLA_SUCCESS;
 }
 
-static int room_on_gpus(hyla_desc *d, int node, int ngpus, int blocks_ok, int64_t *widest)
+static int room_on_gpus(hyla_desc *d, int node, int ngpus, int blocks_ok, double beside,
+                        int64_t *widest)
 {
 	starpu_ssize_t room = gpu_room(node);
 	double bytes = (double)d->m * (double)d->n * (double)d->elsize;
 	double panel = (double)d->m * (double)d->nb * (double)d->elsize, share = bytes / ngpus;
 	if (room > 0 && room < SUBALLOC_CHUNK_BYTES)
-		return room_for_panels(d, room);
-	if (room <= 0 || share <= 0.75 * (double)room)
+		return room_for_panels(d, room, 8);
+	if (room <= 0 || share + beside <= whole_room(room))
 		return HYLA_SUCCESS;
 	if (!blocks_ok)
-		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "the %lld-by-%lld matrix (%.0f MB) is more than three "
-		                  "quarters of the GPU's %.0f MB, and this call needs it whole there",
-		                  (long long)d->m, (long long)d->n, bytes * MB, (double)room * MB);
+		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "the %lld-by-%lld matrix (%.0f MB%s) is more than "
+		                  "three quarters of the %.0f MB the GPU's %.0f MB leave beside StarPU's "
+		                  "32 MB chunk, and this call needs it whole there", (long long)d->m,
+		                  (long long)d->n, (bytes + beside) * MB, beside > 0 ? " with its others" : "",
+		                  (double)(room - SUBALLOC_CHUNK_BYTES) * MB, (double)room * MB);
 	int64_t most = (int64_t)((double)room / 4 / panel), blocks = HYLA_MAX_BLOCKS / ngpus * ngpus;
 	int64_t need = (d->nt + blocks - 1) / blocks;
 	if (panel > (double)room / 8)
-		return room_for_panels(d, room);
+		return room_for_panels(d, room, 8);
 	*widest = most > need ? most : need;
 	if ((double)*widest * panel > (double)room / 3)
 		return HYLA_ERROR(HYLA_ERR_TOO_LARGE, "the %lld-by-%lld matrix (%.0f MB) is too large for the "
@@ -272,27 +285,28 @@ static int room_on_gpus(hyla_desc *d, int node, int ngpus, int blocks_ok, int64_
 	return HYLA_SUCCESS;
 }
 
-int hyla__fits_panels(int64_t m, int64_t n, int64_t nb, size_t elsize)
+int hyla__fits_panels(int64_t m, int64_t n, int64_t nb, size_t elsize, int parts)
 {
 	hyla_desc d = {.m = m, .n = n, .nb = nb, .elsize = elsize};
-	return room_for_panels(&d, gpu_room(hyla__devices_update(starpu_sched_ctx_get_context())));
+	return room_for_panels(&d, gpu_room(hyla__devices_update(starpu_sched_ctx_get_context())),
+	                       parts);
 }
 
-int hyla__fits_whole(int64_t m, int64_t n, size_t elsize)
+int hyla__fits_whole(int64_t m, int64_t n, int64_t beside, size_t elsize)
 {
 	int64_t widest = 0;
 	hyla_desc d = {.m = m, .n = n, .nb = n > 0 ? n : 1, .nt = 1, .elsize = elsize};
-	return room_on_gpus(&d, hyla__devices_update(starpu_sched_ctx_get_context()), 1, 0, &widest);
+	return room_on_gpus(&d, hyla__devices_update(starpu_sched_ctx_get_context()), 1, 0,
+	                    (double)beside * (double)elsize, &widest);
 }
 
 /* skip WHOLE: the whole parent to the GPU; STREAMED: room there, the panels
  * prefetched after; OUTPUT: room there alone (its tasks write before they
  * read); else only rows from skip * j on in panel j: for a large matrix
  * with hyla's room, each panel when hyla__desc_send_panel says, else all of
- * them now. spread: a large matrix in column blocks over the context's
- * GPUs (hyla__column_blocks), each block's parent on its own GPU. */
+ * them now. layout: hyla__desc_register_streamed's. */
 static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld, int64_t nb,
-                          size_t elsize, int64_t skip, int spread)
+                          size_t elsize, int64_t skip, enum hyla_layout layout)
 {
 	*d = (hyla_desc){.ptr = ptr, .m = m, .n = n, .ld = ld, .mb = m, .nb = nb, .mt = 1,
 	                 .nt = (n + nb - 1) / nb, .elsize = elsize};
@@ -305,11 +319,11 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 	int ngpus = hyla__gpu_nodes(ctx, &gpus);
 	int64_t first[HYLA_MAX_BLOCKS + 1] = {0, d->nt}, widest = 0;
 	size_t bytes = (size_t)(m * n) * elsize, share = bytes / SPREAD_PER_GPU_BYTES;
-	if (!spread || ngpus < 1)
+	if (layout != HYLA_LAYOUT_SPREAD || ngpus < 1)
 		ngpus = 1;
 	else if ((size_t)ngpus > share)
 		ngpus = share > 1 ? (int)share : 1;
-	int ret = room_on_gpus(d, node, ngpus, spread, &widest);
+	int ret = room_on_gpus(d, node, ngpus, layout != HYLA_LAYOUT_WHOLE, 0, &widest);
 	if (ret != HYLA_SUCCESS) {
 		free(d->tiles);
 		*d = (hyla_desc){0};
@@ -347,25 +361,25 @@ static int register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t
 int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                               int64_t nb, size_t elsize)
 {
-	return register_views(d, ptr, m, n, ld, nb, elsize, WHOLE, 0);
+	return register_views(d, ptr, m, n, ld, nb, elsize, WHOLE, HYLA_LAYOUT_WHOLE);
 }
 
 int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
-                                 int64_t nb, size_t elsize, int spread)
+                                 int64_t nb, size_t elsize, enum hyla_layout layout)
 {
-	return register_views(d, ptr, m, n, ld, nb, elsize, STREAMED, spread);
+	return register_views(d, ptr, m, n, ld, nb, elsize, STREAMED, layout);
 }
 
 int hyla__desc_register_output(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                                int64_t nb, size_t elsize)
 {
-	return register_views(d, ptr, m, n, ld, nb, elsize, OUTPUT, 0);
+	return register_views(d, ptr, m, n, ld, nb, elsize, OUTPUT, HYLA_LAYOUT_WHOLE);
 }
 
 int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
-                                   int64_t nb, size_t elsize, int spread)
+                                   int64_t nb, size_t elsize, enum hyla_layout layout)
 {
-	return register_views(d, ptr, m, n, ld, nb, elsize, nb, spread);
+	return register_views(d, ptr, m, n, ld, nb, elsize, nb, layout);
 }
 
 int hyla__desc_send_panel(const hyla_desc *d, int64_t j)
@@ -480,6 +494,12 @@ void hyla__prefetch(const starpu_data_handle_t *handles, int64_t count)
 	int node = hyla__views_node(starpu_sched_ctx_get_context());
 	for (int64_t k = 0; node != STARPU_MAIN_RAM && k < count; k++)
 		starpu_data_prefetch_on_node(handles[k], (unsigned)node, 1);
+}
+
+void hyla__wait_tasks(starpu_data_handle_t handle)
+{
+	if (starpu_data_acquire_on_node(handle, STARPU_ACQUIRE_NO_NODE, STARPU_R) == 0)
+		starpu_data_release_on_node(handle, STARPU_ACQUIRE_NO_NODE);
 }
 
 void hyla__write_back(const hyla_desc *d, int64_t i, int64_t j)

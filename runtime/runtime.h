@@ -84,6 +84,9 @@ int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int
  * nothing sent there (the host's contents are not read). */
 int hyla__desc_register_output(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                                int64_t nb, size_t elsize);
+/* How a matrix registered in column panels may lie over the GPUs
+ * (hyla__desc_register_streamed). */
+enum hyla_layout { HYLA_LAYOUT_WHOLE, HYLA_LAYOUT_SPREAD, HYLA_LAYOUT_BLOCKS };
 /* The same for Q's formation (dorgqr) over reflectors in panel j's rows from
  * j nb on: only those go to the GPU (R above them, which Q overwrites
  * unread, stays behind: half of a square matrix's bus traffic); the tasks
@@ -91,34 +94,37 @@ int hyla__desc_register_output(hyla_desc *d, void *ptr, int64_t m, int64_t n, in
  * j goes there when hyla__desc_send_panel(d, j) is called, before any task
  * on it is submitted (the calling thread copies while the tasks submitted
  * before run); a small one goes whole now, hyla__desc_send_panel then a
- * no-op. spread: see hyla__desc_register_streamed (out of core, whole
+ * no-op. layout: see hyla__desc_register_streamed (out of core, whole
  * panels come to the GPU as tasks need them). */
 int hyla__desc_register_reflectors(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
-                                   int64_t nb, size_t elsize, int spread);
+                                   int64_t nb, size_t elsize, enum hyla_layout layout);
 int hyla__desc_send_panel(const hyla_desc *d, int64_t j);
 /* The same for a graph whose first tasks need only the first panels (the
  * Householder QR's, CGS's): each parent's room on its GPU is made without a
  * copy (its block's room), and the panels are prefetched into it one by
- * one, the first first. spread (the algorithm takes column blocks): on a
- * host with several GPUs, a matrix of 1.5 GB or more in column blocks over
- * as many of the context's GPUs as hold 768 MB of it each
- * (hyla__column_blocks), each block's panels one matrix on its own GPU,
- * where the tasks that write them run (hyla__task_home); a matrix too
- * large for its GPUs out of core (d->out_of_core: blocks with no room,
- * runtime/desc.c). Else one block, and a matrix of more than three
- * quarters of its GPU's memory refused, as by every registration here. */
+ * one, the first first. layout HYLA_LAYOUT_SPREAD (the algorithm takes
+ * column blocks): on a host with several GPUs, a matrix of 1.5 GB or more
+ * in column blocks over as many of the context's GPUs as hold 768 MB of it
+ * each (hyla__column_blocks), each block's panels one matrix on its own
+ * GPU, where the tasks that write them run (hyla__task_home); SPREAD and
+ * BLOCKS: a matrix too large for its GPUs out of core (d->out_of_core:
+ * blocks with no room, runtime/desc.c), BLOCKS on the context's first GPU.
+ * WHOLE: one block, and a matrix of more than three quarters of its GPU's
+ * memory refused, as by every registration here. */
 int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
-                                 int64_t nb, size_t elsize, int spread);
+                                 int64_t nb, size_t elsize, enum hyla_layout layout);
 /* HYLA_ERR_TOO_LARGE (with the line the registration would print) where an
  * m-by-n matrix registered whole (hyla__desc_register_views) would be
- * refused in the calling context, else HYLA_SUCCESS: for calls that change
- * their matrix before they register it. */
-int hyla__fits_whole(int64_t m, int64_t n, size_t elsize);
-/* The same for an m-by-n matrix in separate panels nb wide that StarPU
- * brings to the GPU and evicts as tasks need them (out of core where the
- * matrix exceeds three quarters of the memory): HYLA_ERR_TOO_LARGE where a
- * panel could not be had, runtime/desc.c's rules. */
-int hyla__fits_panels(int64_t m, int64_t n, int64_t nb, size_t elsize);
+ * refused in the calling context with `beside` elements of other matrices
+ * whole on the GPU beside it, else HYLA_SUCCESS: for calls that change
+ * their matrix before they register it, or hold several at once. */
+int hyla__fits_whole(int64_t m, int64_t n, int64_t beside, size_t elsize);
+/* The same for an m-by-n matrix in panels nb wide that StarPU brings to the
+ * GPU and evicts as tasks need them (out of core where the matrix exceeds
+ * three quarters of the memory less StarPU's chunk): HYLA_ERR_TOO_LARGE
+ * where a panel is more than 1/parts of the memory (what the algorithm's
+ * tasks hold at once could not be had), runtime/desc.c's rules. */
+int hyla__fits_panels(int64_t m, int64_t n, int64_t nb, size_t elsize, int parts);
 /* The block that holds panel j of a descriptor of views. */
 const struct hyla_block *hyla__desc_block(const hyla_desc *d, int64_t j);
 /* nt >= 1 panels in column blocks over gpus GPUs, block-cyclic: block b is
@@ -316,6 +322,9 @@ static inline int64_t hyla__tile_cols(const hyla_desc *d, int64_t j)
 {
 	return j < d->nt - 1 ? d->nb : d->n - j * d->nb;
 }
+
+/* Waits until the tasks submitted on handle so far are done (no transfer). */
+void hyla__wait_tasks(starpu_data_handle_t handle);
 
 /* Starts copying the count handles to the GPU of the calling context (none
  * without one), in that order, behind the transfers the tasks ask for: data
