@@ -132,9 +132,18 @@ expect_refused 48 "$bin/hr_reduce" 3000 --no-check
 expect_refused 40 "$bin/hr_reduce" 1500 --no-check
 expect_refused 64 "$bin/eigh" 1200 --vectors --no-check
 expect_refused 64 "$bin/qr_cgs" 3000 --variant vector --no-check
+expect_refused 64 "$bin/svd" 1000 --vectors --no-check
 export STARPU_SCHED=dmda
 expect_pass 64 "$bin/hr_reduce" 1500 --lapack
+expect_pass 64 "$bin/svd" 1000 --check
+expect_pass 128 "$bin/svd" 1000 --vectors --check
 expect_pass 128 "$bin/eigh" 1200 --vectors --check
+# At the rule's edge under 128 MB (72 MB whole): a 69 MB matrix, eigh's 3.5
+# n^2 and the SVD's 6 n^2 at 70 MB.
+expect_pass 128 "$bin/hr_reduce" 3000 --lapack
+expect_pass 128 "$bin/tridiag_reduce" 3000 --lapack
+expect_pass 128 "$bin/eigh" 1600 --vectors --check
+expect_pass 128 "$bin/svd" 1220 --vectors --check
 # 46 MB under 64 MB: out of core (it had been taken whole, and waited).
 expect_pass 64 "$bin/qr_householder" 2400 --check
 [ $fails -eq 0 ] && echo "out of core: pass" || echo "out of core: $fails failures"
