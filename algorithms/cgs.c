@@ -4,7 +4,8 @@
  *
  * Blocked (left-looking, Level 3), for each column panel k (columns c..c+w):
  *   project(k, 1)  against the finished panels 0..k-1 at once (one matrix Q):
- *                  R(0:c, k) = Q^T A_k, A_k -= Q R(0:c, k)       (block CGS);
+ *                  R(0:c, k) = Q^T A_k, A_k -= Q R(0:c, k)       (block CGS;
+ *                  out of core a column block of them at a time);
  *   panel(k)       A_k's columns one after the other, each against the
  *                  earlier ones: A_k = Q1 T1, R(c:c+w, k) = T1, one
  *                  classical pass per column (CGS) or two (CGS2);
@@ -44,12 +45,14 @@ static int register_r_columns(starpu_data_handle_t *rk, real_t *r, int64_t ldr, 
 }
 
 /* Panel k's projection against the finished panels before it: one task in
- * core; out of core one a column block (at most a quarter of the GPU's
- * memory), in order, each against the columns as the one before left them
- * (block MGS between blocks, CGS within them). */
+ * core; out of core one a column block, in order, each against the columns
+ * as the one before left them (block MGS between blocks, CGS within them). */
 static int submit_project(const hyla_desc *A, starpu_data_handle_t rk, starpu_data_handle_t w,
                           int64_t k, int pass, hyla_sequence *seq)
 {
+	if (!A->out_of_core)
+		return TYPED(hyla__task_cgs_project)(A(k), rk, w, A->tiles, (int)k, 0, k * A->nb, pass,
+		                                     seq);
 	int ret = HYLA_SUCCESS;
 	for (int i = 0; i < A->nblocks && A->blocks[i].first < k && ret == HYLA_SUCCESS; i++) {
 		int64_t first = A->blocks[i].first, end = A->blocks[i].end < k ? A->blocks[i].end : k;

@@ -153,9 +153,11 @@ static int gebrd_graph(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *d, 
                        real_t *tauq, real_t *taup, const hyla_options *o, int64_t nb)
 {
 	hyla_desc A;
-	void *pinned = hyla__pin(a, m, n, lda, sizeof(real_t));
-	int ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t));
-	if (ret == HYLA_SUCCESS) {
+	/* A wide matrix is reduced as its transpose, a copy beside it. */
+	int ret = m < n ? hyla__fits_whole(m, n, m * n, sizeof(real_t)) : HYLA_SUCCESS;
+	void *pinned = ret == HYLA_SUCCESS ? hyla__pin(a, m, n, lda, sizeof(real_t)) : NULL;
+	if (ret == HYLA_SUCCESS &&
+	    (ret = hyla__desc_register_views(&A, a, m, n, lda, nb, sizeof(real_t))) == HYLA_SUCCESS) {
 		hyla_sequence seq = {0};
 		ret = hyla__finish_sync(&seq, &A, submit_call(&A, d, e, tauq, taup, o, &seq));
 	}

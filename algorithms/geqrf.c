@@ -226,11 +226,13 @@ static int geqrf_graph(int64_t m, int64_t n, real_t *a, int64_t lda, real_t *tau
 {
 	int64_t k = m < n ? m : n;
 	hyla_desc A, B = {0};
-	void *pinned = hyla__pin(a, m, n, lda, sizeof(real_t));
 	/* Column blocks (over GPUs, out of core) for m >= n: a wide matrix's
-	 * columns after the first m are one matrix on one GPU. */
-	int ret = hyla__desc_register_streamed(&A, a, m, k, lda, nb, sizeof(real_t),
-	                                       m >= n ? HYLA_LAYOUT_SPREAD : HYLA_LAYOUT_WHOLE);
+	 * columns after the first m are one matrix on one GPU, beside them. */
+	int ret = n > k ? hyla__fits_whole(m, n, 0, sizeof(real_t)) : HYLA_SUCCESS;
+	void *pinned = ret == HYLA_SUCCESS ? hyla__pin(a, m, n, lda, sizeof(real_t)) : NULL;
+	if (ret == HYLA_SUCCESS)
+		ret = hyla__desc_register_streamed(&A, a, m, k, lda, nb, sizeof(real_t),
+		                                   m >= n ? HYLA_LAYOUT_SPREAD : HYLA_LAYOUT_WHOLE);
 	if (ret == HYLA_SUCCESS && n > k &&
 	    (ret = hyla__desc_register_views(&B, a + k * lda, m, n - k, lda, nb, sizeof(real_t))) !=
 	        HYLA_SUCCESS)

@@ -256,9 +256,13 @@ static int svd_graph(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, re
 	/* Refused before A changes (transposed, scaled) where its GPU cannot
 	 * take the matrices whole: the caller then has A as it gave it. */
 	int64_t rows = host_t ? big : m, cols = host_t ? mn : n; /* svd_on's problem */
-	/* With vectors U, V^T, and the top merge's U and V with its children's. */
-	int fits = hyla__fits_whole(rows, cols, want ? rows * k + mn * cols + 3 * mn * mn : 0,
-	                            sizeof(real_t));
+	/* Held whole beside A: a wide problem's A^T; with vectors U, V^T, Q's
+	 * and P's reflectors, V (submit_svd), a wide one's U^T and V^T^T, and
+	 * the top merge's U and V. */
+	int64_t beside = !want ? (rows < cols ? rows * cols : 0)
+	                 : rows >= cols ? rows * k + rows * cols + 5 * cols * cols
+	                                : 4 * rows * cols + 6 * rows * rows;
+	int fits = hyla__fits_whole(rows, cols, beside, sizeof(real_t));
 	if (fits != HYLA_SUCCESS)
 		return fits;
 	/* The transposed problem's matrix, U and V^T (mn-by-mn), and 'O''s U,

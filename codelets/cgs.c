@@ -1,7 +1,8 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Codelets of classical Gram-Schmidt (Milde and Schneider; Farber; algorithms/cgs.c):
- *   project  a panel's columns against the finished columns before it, all
- *            at once (block CGS, Level 3): S = Q^T A, A -= Q S;
+ *   project  a panel's columns against finished columns before it, all at
+ *            once (block CGS, Level 3): S = Q^T A, A -= Q S (out of core
+ *            one run of them in memory after the other);
  *   panel    the panel's own columns, one after the other, each against the
  *            earlier ones with one (CGS) or two (CGS2) classical passes;
  *   vector   Milde and Schneider's parallel order (Level 2): q_i finished, then its
@@ -29,7 +30,7 @@ _Static_assert(32 <= HYLA_CHOLESKY_MAX, "the GPU Cholesky takes a sub-panel");
 #define COLS(buf) ((int)STARPU_MATRIX_GET_NY(buf))
 
 /* Project buffers: the panel (RW), its R column (RW), workspace, then the
- * finished panels (R, one matrix). */
+ * finished panels (R, consecutive). */
 enum { P_A, P_R, P_W, P_Q };
 /* Panel buffers: the panel (RW), its R column (RW), workspace. */
 enum { K_A, K_R, K_W };

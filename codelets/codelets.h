@@ -26,8 +26,8 @@ int TYPED(hyla__insert_gs_columns)(starpu_data_handle_t a, starpu_data_handle_t 
 int TYPED(hyla__task_cgs_project)(starpu_data_handle_t a, starpu_data_handle_t r,
                                   starpu_data_handle_t w, const starpu_data_handle_t *q, int nq,
                                   int64_t first, int64_t c, int pass, hyla_sequence *seq);
-/* Its vector form. */
-/* The widest panel of the vector codelets (cuda/kernels.h's HYLA_CGS_MAX_COLS). */
+/* Its vector form: the widest panel of the vector codelets
+ * (cuda/kernels.h's HYLA_CGS_MAX_COLS). */
 #define HYLA_CGS_MAX_NB 256
 /* Step i of Milde and Schneider's order on one panel: q_i is column j of the panel q;
  * R(i, :) = q_i^T V and U -= q_i R(i, :) over u's columns (RW), with v (R)

@@ -205,12 +205,12 @@ static int place_block(hyla_desc *d, struct hyla_block *b, int64_t skip)
 }
 
 /* Out of core: a matrix of more than three quarters of a GPU's memory as
- * StarPU counts it (STARPU_LIMIT_CUDA_MEM lowers it; with ngpus > 1 its
- * share of each) in column blocks of at most a quarter of it (*widest
+ * StarPU counts it, less its chunk (STARPU_LIMIT_CUDA_MEM lowers it; with
+ * ngpus > 1 its share of each) in column blocks of at most a quarter of it (*widest
  * panels; wider where HYLA_MAX_BLOCKS would not cover it, up to a third),
  * with no room of hyla's: StarPU brings the panels to the GPU as tasks
- * need them and evicts others; the algorithms keep two blocks at work at
- * most (see geqrf's and orgqr's). Panels wider than an eighth of the memory
+ * need them and evicts others; the algorithms keep two blocks (CGS two
+ * panels) at work at most (see geqrf's, orgqr's and cgs's). Panels wider than an eighth of the memory
  * are refused: the CUDA worker's pipeline holds the data of several tasks
  * (a task's inputs are kept while its others arrive), and with such panels
  * they waited on each other for ever (H200, 3000-by-512 panels under 48

@@ -28,7 +28,7 @@ expect_pass() {
 	limit=$1
 	shift
 	t0=$(date +%s)
-	out=$(STARPU_LIMIT_CUDA_MEM=$limit timeout 60 "$@" 2>&1)
+	out=$(STARPU_LIMIT_CUDA_MEM=$limit timeout 120 "$@" 2>&1)
 	rc=$?
 	case $rc:$out in
 	0:*check=fail* | 0:*FAILED*) fail "limit $limit MB: $*: $(printf '%s' "$out" | tail -2)" ;;
@@ -133,17 +133,21 @@ expect_refused 40 "$bin/hr_reduce" 1500 --no-check
 expect_refused 64 "$bin/eigh" 1200 --vectors --no-check
 expect_refused 64 "$bin/qr_cgs" 3000 --variant vector --no-check
 expect_refused 64 "$bin/svd" 1000 --vectors --no-check
+expect_refused 64 "$bin/svd" 500 2000 --vectors --no-check
+expect_refused 64 "$bin/bidiag_reduce" 1000 2000 --no-check
 export STARPU_SCHED=dmda
 expect_pass 64 "$bin/hr_reduce" 1500 --lapack
 expect_pass 64 "$bin/svd" 1000 --check
 expect_pass 128 "$bin/svd" 1000 --vectors --check
 expect_pass 128 "$bin/eigh" 1200 --vectors --check
-# At the rule's edge under 128 MB (72 MB whole): a 69 MB matrix, eigh's 3.5
-# n^2 and the SVD's 6 n^2 at 70 MB.
+expect_pass 64 "$bin/svd" 300 1200 --vectors --check
+expect_pass 64 "$bin/bidiag_reduce" 800 1600 --lapack
+# At the rule's edge under 128 MB (72 MiB whole): a 69 MiB matrix, eigh's
+# 3.5 n^2 at 68 MiB and the SVD's 8 n^2 at 71 MiB.
 expect_pass 128 "$bin/hr_reduce" 3000 --lapack
 expect_pass 128 "$bin/tridiag_reduce" 3000 --lapack
 expect_pass 128 "$bin/eigh" 1600 --vectors --check
-expect_pass 128 "$bin/svd" 1220 --vectors --check
+expect_pass 128 "$bin/svd" 1080 --vectors --check
 # 46 MB under 64 MB: out of core (it had been taken whole, and waited).
 expect_pass 64 "$bin/qr_householder" 2400 --check
 [ $fails -eq 0 ] && echo "out of core: pass" || echo "out of core: $fails failures"
