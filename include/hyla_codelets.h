@@ -107,9 +107,9 @@ HYLA_API int hyla_task_sorgqr_step(starpu_data_handle_t panel, starpu_data_handl
  * r: the panel's column of R, a matrix handle of its c + w rows (c: the
  * columns before the panel, w its width) and w columns.
  * cgs_project: the panel a (RW) against the nq consecutive finished panels
- * q (R; apart in memory or not: taken a run of adjacent ones at a time,
- * the runs one after the other): pass 1: R(0:c, :) = Q^T A, A -= Q R(0:c, :); pass 2 (after
- * cgs_panel, with T in R's diagonal block): S = Q^T A, A -= Q S,
+ * q (R; apart in memory or not: a run of adjacent ones at a time, the runs
+ * one after the other): pass 1: R(0:c, :) = Q^T A, A -= Q R(0:c, :); pass 2
+ * (after cgs_panel, with T in R's diagonal block): S = Q^T A, A -= Q S,
  * R(0:c, :) += S T. w: hyla_workspace_dcgs(n, nb, 1) (n: the matrix's
  * columns, nb: its panel width). */
 HYLA_API starpu_data_handle_t hyla_workspace_dcgs(int64_t n, int64_t nb, int project);
