@@ -115,9 +115,8 @@ esac
 
 # What needs its matrices whole on the GPU takes at most three quarters of
 # the memory less StarPU's 32 MB chunk: beyond, hyla's line, the driver's,
-# exit 1 (hr_reduce 1500, 18 MB, under 40 MB, and eigh 1200's 11 MB with
-# its vectors' 29 MB under 64 MB had waited for ever for a small buffer);
-# within, the checks pass.
+# exit 1 (hr_reduce 1500, 18 MB, and eigh 1200 with its vectors under
+# 40 MB had waited for ever for a small buffer); within, the checks pass.
 expect_refused() { # LIMIT COMMAND...
 	limit=$1
 	shift
