@@ -213,9 +213,12 @@ static int reduce_graph(int64_t n, real_t *a, int64_t lda, real_t *tau, const hy
                         int64_t nb)
 {
 	hyla_desc descA;
-	void *pinned = hyla__pin(a, n, n, lda, sizeof(real_t));
-	int ret = hyla__desc_register_views(&descA, a, n, n, lda, nb, sizeof(real_t));
-	if (ret == HYLA_SUCCESS) {
+	/* The fused panel's Y and V (n by 4 nb) whole beside A. */
+	int ret = hyla__fits_whole(n, n, o->gehrd_panel == HYLA_PANEL_CPU ? 0 : 4 * nb * n,
+	                           sizeof(real_t));
+	void *pinned = ret == HYLA_SUCCESS ? hyla__pin(a, n, n, lda, sizeof(real_t)) : NULL;
+	if (ret == HYLA_SUCCESS &&
+	    (ret = hyla__desc_register_views(&descA, a, n, n, lda, nb, sizeof(real_t))) == HYLA_SUCCESS) {
 		hyla_sequence seq = {0};
 		ret = hyla__finish_sync(&seq, &descA, submit_reduction(&descA, tau, o, &seq));
 	}

@@ -258,10 +258,10 @@ static int svd_graph(char jobz, int64_t m, int64_t n, real_t *a, int64_t lda, re
 	int64_t rows = host_t ? big : m, cols = host_t ? mn : n; /* svd_on's problem */
 	/* Held whole beside A: a wide problem's A^T; with vectors U, V^T, Q's
 	 * and P's reflectors, V (submit_svd), a wide one's U^T and V^T^T, and
-	 * the top merge's U and V. */
+	 * the top merge's children's U and V (the eigensolver's count). */
 	int64_t beside = !want ? (rows < cols ? rows * cols : 0)
-	                 : rows >= cols ? rows * k + rows * cols + 5 * cols * cols
-	                                : 4 * rows * cols + 6 * rows * rows;
+	                 : rows >= cols ? rows * k + rows * cols + 4 * cols * cols
+	                                : 4 * rows * cols + 5 * rows * rows;
 	int fits = hyla__fits_whole(rows, cols, beside, sizeof(real_t));
 	if (fits != HYLA_SUCCESS)
 		return fits;

@@ -238,11 +238,11 @@ int TYPED(hyla__orgqr)(int64_t m, int64_t n, int64_t k, real_t *a, int64_t lda, 
 		for (int64_t i = 0; i < m; i++)
 			a[i + j * lda] = i == j;
 	hyla_desc A, B = {0};
-	void *pinned = hyla__pin(a, m, n, lda, sizeof(real_t));
 	/* Spread over the GPUs only where Q is formed by groups (a group a block);
 	 * a full Q's later columns whole beside the reflectors. */
-	int registered = (n == k || hyla__fits_whole(m, n, 0, sizeof(real_t)) == HYLA_SUCCESS) &&
-	                 hyla__desc_register_reflectors(&A, a, m, k, lda, nb, sizeof(real_t),
+	int fits = n == k || hyla__fits_whole(m, n, 0, sizeof(real_t)) == HYLA_SUCCESS;
+	void *pinned = fits ? hyla__pin(a, m, n, lda, sizeof(real_t)) : NULL;
+	int registered = fits && hyla__desc_register_reflectors(&A, a, m, k, lda, nb, sizeof(real_t),
 	                                                n == k ? HYLA_LAYOUT_SPREAD
 	                                                       : HYLA_LAYOUT_WHOLE) == HYLA_SUCCESS;
 	if (registered && n > k &&

@@ -185,10 +185,11 @@ HYLA_API int hyla_smgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, in
  *   HYLA_CGS_VECTOR  one pass, per column a dot product with every later
  *                    original column, then a rank-1 update of them all
  *                    (Level 2; keeps a copy of A; nb at most 256).
- * A matrix larger than the GPU's memory: the blocked forms go out of core
- * (each panel projected a column block at a time, block MGS between them:
- * the same in exact arithmetic, as orthogonal), the vector form refuses it
- * (HYLA_ERR_TOO_LARGE). */
+ * A matrix of more than three quarters of what the GPU's memory leaves
+ * beside StarPU's 32 MB chunk: the blocked forms go out of core (each panel
+ * projected a column block at a time, block MGS between them: the same in
+ * exact arithmetic, as orthogonal; panels of at most a sixteenth of the
+ * memory), the vector form refuses it (HYLA_ERR_TOO_LARGE). */
 HYLA_API int hyla_dcgs(int64_t m, int64_t n, double *a, int64_t lda, double *r, int64_t ldr,
                        const hyla_options *opts);
 HYLA_API int hyla_scgs(int64_t m, int64_t n, float *a, int64_t lda, float *r, int64_t ldr,

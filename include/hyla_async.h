@@ -23,8 +23,9 @@ extern "C" {
  * other are one matrix there too. The caller's memory must stay valid until
  * hyla_matrix_destroy; use the panels' handles (hyla_matrix_panel) in your
  * tasks, not the memory, in between. NULL on a bad argument or failure (a
- * line on stderr; a matrix of more than three quarters of the GPU's memory,
- * less the 32 MB StarPU takes small buffers from, is one). Calls hyla_init. */
+ * line on stderr; a matrix of more than three quarters of what the GPU's
+ * memory leaves beside the 32 MB StarPU takes small buffers from is one).
+ * Calls hyla_init. */
 typedef struct hyla_matrix hyla_matrix;
 HYLA_API hyla_matrix *hyla_matrix_create(void *ptr, size_t elsize, int64_t m, int64_t n, int64_t ld,
                                          int64_t nb);

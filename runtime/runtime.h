@@ -75,8 +75,8 @@ void hyla__unpin(void *pinned);
  * registered parent: panels that live on one device are contiguous there, as
  * in the parent. With a CUDA worker present the parent is first copied to its
  * GPU, so that one task may treat consecutive panels as one matrix; a
- * matrix of more than three quarters of the GPU's memory less StarPU's
- * 32 MB chunk is refused
+ * matrix of more than three quarters of what the GPU's memory leaves
+ * beside StarPU's 32 MB chunk is refused
  * (HYLA_ERR_TOO_LARGE, a line on stderr), as by every registration here
  * but the out-of-core ones (hyla__desc_register_streamed). */
 int hyla__desc_register_views(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
@@ -110,8 +110,9 @@ int hyla__desc_send_panel(const hyla_desc *d, int64_t j);
  * GPU, where the tasks that write them run (hyla__task_home); SPREAD and
  * BLOCKS: a matrix too large for its GPUs out of core (d->out_of_core:
  * blocks with no room, runtime/desc.c), BLOCKS on the context's first GPU.
- * WHOLE: one block, and a matrix of more than three quarters of its GPU's
- * memory less StarPU's chunk refused, as by every registration here. */
+ * WHOLE: one block, and a matrix of more than three quarters of what its
+ * GPU's memory leaves beside StarPU's chunk refused, as by every
+ * registration here. */
 int hyla__desc_register_streamed(hyla_desc *d, void *ptr, int64_t m, int64_t n, int64_t ld,
                                  int64_t nb, size_t elsize, enum hyla_layout layout);
 /* HYLA_ERR_TOO_LARGE (with the line the registration would print) where an

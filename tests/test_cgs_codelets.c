@@ -1,7 +1,7 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* hyla's classical Gram-Schmidt codelets in an application's own graph, on
- * panels apart in memory (each its own allocation and handle, as StarPU
- * holds a matrix's panels out of core): block CGS2 as hyla_dcgs builds it
+ * panels each of its own allocation and handle (apart in host memory, as
+ * StarPU may hold a matrix's panels out of core): block CGS2 as hyla_dcgs builds it
  * from hyla_task_dcgs_project and hyla_task_dcgs_panel, the projections
  * taking the finished panels one run of memory after the other. Checks
  * ||A - QR||_F / ||A||_F and ||I - Q^T Q||_F at most 10 n eps, and R against
@@ -83,8 +83,11 @@ int main(int argc, char **argv)
 	size_t mn = (size_t)(m * n), nn = (size_t)(n * n);
 	double *a0 = malloc(sizeof *a0 * mn), *q = malloc(sizeof *q * mn), *ref = malloc(sizeof *ref * mn);
 	double *r = calloc(nn, sizeof *r), *rref = calloc(nn, sizeof *rref), *g = malloc(sizeof *g * nn);
-	if (!a0 || !q || !ref || !r || !rref || !g)
+	double *qr = malloc(sizeof *qr * mn);
+	if (!a0 || !q || !ref || !r || !rref || !g || !qr) {
+		fprintf(stderr, "test_cgs_codelets: no memory\n");
 		return 2;
+	}
 	random_matrix(m, n, a0, m, 5);
 	memcpy(q, a0, sizeof *q * mn);
 	memcpy(ref, a0, sizeof *ref * mn);
@@ -92,7 +95,6 @@ int main(int argc, char **argv)
 	int ref_ret = hyla_dcgs(m, n, ref, m, rref, n, NULL);
 
 	/* ||A - QR||_F / ||A||_F, ||I - Q^T Q||_F, ||R - R_hyla||_F / ||R||_F */
-	double *qr = malloc(sizeof *qr * mn);
 	memcpy(qr, a0, sizeof *qr * mn);
 	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)n, -1, q, (int)m, r,
 	            (int)n, 1, qr, (int)m);
