@@ -206,23 +206,24 @@ static int place_block(hyla_desc *d, struct hyla_block *b, int64_t skip)
 
 /* Out of core: a matrix of more than three quarters of a GPU's memory as
  * StarPU counts it, less its chunk (STARPU_LIMIT_CUDA_MEM lowers it; with
- * ngpus > 1 its share of each) in column blocks of at most a quarter of it (*widest
- * panels; wider where HYLA_MAX_BLOCKS would not cover it, up to a third),
- * with no room of hyla's: StarPU brings the panels to the GPU as tasks
- * need them and evicts others; the algorithms keep two blocks (CGS two
- * panels) at work at most (see geqrf's, orgqr's and cgs's). Panels wider than an eighth of the memory
- * are refused: the CUDA worker's pipeline holds the data of several tasks
- * (a task's inputs are kept while its others arrive), and with such panels
- * they waited on each other for ever (H200, 3000-by-512 panels under 48
- * MB). Blocks of an eighth were slower (qr_householder 16000 under 1 GB
- * 2.7 s against 1.1 s). Only for algorithms that take their matrix in
- * column blocks (blocks_ok); the others' matrix refused in a line. StarPU
- * takes GPU buffers of up to 4 MB from chunks of 32 MB, which hyla's room
- * must leave free: a matrix whole (with the matrices its call holds beside
- * it) takes at most three quarters of the memory less a chunk, else the
- * first task needing a small buffer waits for ever (H200: hr_reduce 1500,
- * 18 MB, under 40 MB; qr_householder 2400, 46 MB, under 64 MB); below a
- * chunk nothing is taken (a 130-by-100 QR, nb 8, under 16 MB). */
+ * ngpus > 1 its share of each) in column blocks of at most a quarter of it
+ * (*widest panels; wider where HYLA_MAX_BLOCKS would not cover it, up to a
+ * third), with no room of hyla's: StarPU brings the panels to the GPU as
+ * tasks need them and evicts others; the algorithms keep two blocks (CGS
+ * two panels) at work at most (see geqrf's, orgqr's and cgs's). Panels
+ * wider than an eighth of the memory are refused: the CUDA worker's
+ * pipeline holds the data of several tasks (a task's inputs are kept while
+ * its others arrive), and with such panels they waited on each other for
+ * ever (H200, 3000-by-512 panels under 48 MB). Blocks of an eighth were
+ * slower (qr_householder 16000 under 1 GB 2.7 s against 1.1 s). Only for
+ * algorithms that take their matrix in column blocks (blocks_ok); the
+ * others' matrix refused in a line. StarPU takes GPU buffers of up to 4 MB
+ * from chunks of 32 MB, which hyla's room must leave free: a matrix whole
+ * (with the matrices its call holds beside it) takes at most three
+ * quarters of the memory less a chunk, else the first task needing a small
+ * buffer waits for ever (H200: hr_reduce 1500, 18 MB, under 40 MB;
+ * qr_householder 2400, 46 MB, under 64 MB); below a chunk nothing is taken
+ * (a 130-by-100 QR, nb 8, under 16 MB). */
 enum { SUBALLOC_CHUNK_BYTES = 32 << 20 };
 static const double MB = 1.0 / (1 << 20);
 
