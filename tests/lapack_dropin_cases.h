@@ -289,8 +289,11 @@ static void T(argument_errors)(void)
  * or 2^-HARD_EXP times a random matrix's (their squares overflow or
  * underflow: LAPACK's least-squares testers scale by 1 / (safe minimum /
  * eps^2)), of rank min(m, n) / 2 so scaled, zero columns beside a column
- * 2^40 times larger, or zero. */
+ * 2^40 times larger, zero, or block diagonal with its second block
+ * subnormal (2^-SUBNORMAL_EXP times: the reflectors there are of columns
+ * whose norm's inverse overflows; xLARFG rescales them). */
 #define HARD_EXP (EPS > 1e-10 ? 78 : 915)
+#define SUBNORMAL_EXP (EPS > 1e-10 ? 135 : 1035)
 static real_t *T(hard_matrix)(int m, int n, int kind, unsigned draw)
 {
 	real_t *a = T(random_matrix)(m, n, draw);
@@ -310,6 +313,12 @@ static real_t *T(hard_matrix)(int m, int n, int kind, unsigned draw)
 	        : kind == TINY_SCALE || kind == TINY_LOW_RANK ? -HARD_EXP : 0;
 	for (size_t i = 0; i < (size_t)m * n; i++)
 		a[i] = kind == ZERO ? 0 : (real_t)ldexp(a[i], e);
+	for (int j = 0; kind == SUBNORMAL_BLOCK && j < n; j++)
+		for (int i = 0; i < m; i++) {
+			real_t *x = &a[i + (size_t)j * m];
+			if (i >= m / 2 || j >= n / 2)
+				*x = i >= m / 2 && j >= n / 2 ? (real_t)ldexp(*x, -SUBNORMAL_EXP) : 0;
+		}
 	for (int j = 0; kind == ZERO_COLUMNS && j < n; j++)
 		for (int i = 0; i < m; i++)
 			a[i + (size_t)j * m] = j % 3 == 1 ? 0 : j == 0 ? (real_t)ldexp(a[i], 40) : a[i + (size_t)j * m];
@@ -367,7 +376,7 @@ static real_t *T(banded)(int m, int n, const real_t *d, const real_t *e, int off
 static void T(hard)(int kind, unsigned draw)
 {
 	static const char *names[] = {"huge", "tiny", "huge low-rank", "tiny low-rank",
-	                              "zero columns", "zero"};
+	                              "zero columns", "zero", "subnormal block"};
 	int unique = kind != HUGE_LOW_RANK && kind != TINY_LOW_RANK, info;
 	char what[96];
 	for (int wide = 0; wide < 2; wide++) {

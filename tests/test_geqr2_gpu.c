@@ -10,9 +10,10 @@
  * multiprocessors, single precision; pairs of nearly equal columns, entries
  * near 1e155 and 1e-200, whose norms the kernel takes at a second barrier),
  * one too tall for it (cuBLAS per column), columns graded over six orders
- * of magnitude and a zero column; and which path the panel took where it is
- * certain (random panels of both precisions and graded double ones, up to
- * 128 wide and taller than wide: CholeskyQR2; huge, tiny and rank-deficient
+ * of magnitude, a zero column, a subnormal block (in the kernel and too
+ * tall for it); and which path the panel took where it is certain (random
+ * panels of both precisions and graded double ones, up to 128 wide and
+ * taller than wide: CholeskyQR2; huge, tiny, rank-deficient and subnormal
  * ones: the column loop). Also prints the GPU
  * times. Exit 0 pass, 1 fail, 77 no GPU (skipped). */
 #include <cblas.h>
@@ -142,7 +143,9 @@ static void identities(int m, int w, const double *a0, const double *a, const do
  * next column's norm cancels, so the kernel must take it at its second
  * barrier; too ill-conditioned to compare with LAPACK's factors, it is
  * judged by the identities alone), 'h' huge, 't' tiny, 'g' column j times
- * 10^(-6 j / w), 'z' a zero column in the middle. whole: as gpu_panel. */
+ * 10^(-6 j / w), 'z' a zero column in the middle, 'u' block diagonal with
+ * its second block subnormal (the reflectors there rescaled, as xLARFG's).
+ * whole: as gpu_panel. */
 static int check_panel(char prec, int m, int w, char kind, int whole, cublasHandle_t h,
                        cudaStream_t s)
 {
@@ -156,6 +159,12 @@ static int check_panel(char prec, int m, int w, char kind, int whole, cublasHand
 			a0[i + (size_t)j * m] = a0[i + (size_t)(j - 1) * m] + 1e-6 * a0[i + (size_t)j * m];
 	for (size_t i = 0; (kind == 'h' || kind == 't') && i < n; i++)
 		a0[i] *= kind == 'h' ? 1e155 : 1e-200;
+	for (int j = 0; kind == 'u' && j < w; j++) /* block diagonal, the second block subnormal */
+		for (int i = 0; i < m; i++) {
+			double *x = &a0[i + (size_t)j * m];
+			if (i >= m / 2 || j >= w / 2)
+				*x = i >= m / 2 && j >= w / 2 ? ldexp(*x, prec == 's' ? -135 : -1035) : 0;
+		}
 	for (int j = 0; kind == 'g' && j < w; j++)
 		cblas_dscal(m, pow(10, -6.0 * j / w), a0 + (size_t)j * m, 1);
 	if (kind == 'z')
@@ -198,7 +207,7 @@ static int check_panel(char prec, int m, int w, char kind, int whole, cublasHand
 	const char *path = !whole ? "column loop" : rec ? "CholeskyQR2" : "fallback";
 	if (whole && w <= HYLA_CHOLQR_MAX_W && m > w && (kind == 'r' || (kind == 'g' && prec == 'd')))
 		ok &= rec == 1;
-	if (whole && (kind == 'h' || kind == 't' || kind == 'z'))
+	if (whole && (kind == 'h' || kind == 't' || kind == 'z' || kind == 'u'))
 		ok &= rec == 0;
 	char times[64];
 	if (whole)
@@ -234,7 +243,8 @@ int main(int argc, char **argv)
 		{'d', 128, 128, 'r'},  {'d', 1000, 96, 'r'}, {'d', 16384, 128, 'r'}, {'d', 40000, 128, 'r'},
 		{'s', 5000, 128, 'r'}, {'s', 300, 33, 'r'},  {'d', 3000, 128, 'n'},  {'s', 2000, 64, 'n'},
 		{'d', 2000, 64, 'h'},  {'d', 2000, 64, 't'},  {'d', 8000, 128, 'g'},  {'s', 3000, 128, 'g'},
-		{'d', 4000, 128, 'z'}, {'s', 1000, 64, 'z'},
+		{'d', 4000, 128, 'z'}, {'s', 1000, 64, 'z'},  {'d', 2000, 64, 'u'},  {'s', 1000, 64, 'u'},
+		{'d', 40000, 128, 'u'},
 	};
 	int ok = 1;
 	for (int whole = 0; whole < 2; whole++)

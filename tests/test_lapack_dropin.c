@@ -79,7 +79,8 @@ static void xerbla_heard(const char *routine, int number, int info)
 }
 
 /* The hard inputs' kinds (lapack_dropin_cases.h's hard_matrix). */
-enum hard_kind { HUGE_SCALE, TINY_SCALE, HUGE_LOW_RANK, TINY_LOW_RANK, ZERO_COLUMNS, ZERO, HARD_KINDS };
+enum hard_kind { HUGE_SCALE, TINY_SCALE, HUGE_LOW_RANK, TINY_LOW_RANK, ZERO_COLUMNS, ZERO, SUBNORMAL_BLOCK,
+                 HARD_KINDS };
 
 #define real_t double
 #define EPS DBL_EPSILON

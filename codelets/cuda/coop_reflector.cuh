@@ -8,8 +8,11 @@
 // where x's largest entry lies within 2^+-COOP_SAFE_EXP and no block's sum
 // overflowed; elsewhere (entries near the square root of overflow or
 // underflow, as LAPACK's least-squares drivers give the bidiagonal
-// reduction) the reflector says redo: the blocks take them again after the
-// barrier on x / 2^top, top the exponent of its largest entry.
+// reduction) the reflector says redo: after the barrier the blocks scale x
+// and alpha in place by 2^-top, top the exponent of x's largest entry, and
+// take the dots and the reflector again on them; beta is scaled back. As
+// xLARFG's rescaling, this keeps v = x / (alpha - beta) within range where
+// x is so small that 1 / (alpha - beta) would overflow (subnormal columns).
 #ifndef HYLA_CUDA_COOP_REFLECTOR_CUH
 #define HYLA_CUDA_COOP_REFLECTOR_CUH
 
@@ -71,8 +74,10 @@ __device__ void coop_norm_parts(const T *x, int64_t inc, int lo, int hi, T alpha
 }
 
 // LAPACK's dlarfg from the blocks' parts (warp-wide, after a grid barrier):
-// beta, tau and the scale of x, v = x / (alpha - beta); top, the exponent
-// of x's largest entry, and whether its dots are to be redone.
+// beta, tau and the scale of x, v = x / (alpha - beta); whether its dots
+// are to be redone, and top, the exponent of x's largest entry, by which
+// the second pass scales x and alpha down (raised where alpha would
+// overflow).
 template <typename T>
 __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale, int *top, bool *redo)
 {
@@ -95,10 +100,12 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale, int 
 		alpha += al[k];
 	}
 	s = warp_reduce<T, true>(s);
+	alpha = warp_reduce<T>(alpha);
 	constexpr int most = sizeof(T) == sizeof(double) ? 1021 : 125; // 2^+-most normal
 	*top = s > 0 && isfinite(s) ? max(-most, min(most, ilogb(s))) : 0;
 	*redo = __any_sync(0xffffffffu, bad) || (s > 0 && abs(*top) > COOP_SAFE_EXP(T));
-	alpha = warp_reduce<T>(alpha);
+	if (alpha != 0 && isfinite(alpha))
+		*top = max(*top, ilogb(alpha) - most);
 #pragma unroll
 	for (int k = 0; k < COOP_PER_LANE; k++)
 		if (sb[k] > 0)
@@ -113,8 +120,8 @@ __device__ void coop_reflector(const T *partial, T *beta, T *tau, T *scale, int 
 	}
 }
 
-// A reflector as every block holds it: v = scale x below its unit element;
-// where redo, the dots with x again on x / 2^top (coop_reflector).
+// A reflector as every block holds it: v = scale x below its unit element
+// (x as it is in memory: scaled in place where the first pass said redo).
 template <typename T>
 struct CoopReflector {
 	T scale, tau;
@@ -123,9 +130,10 @@ struct CoopReflector {
 };
 
 // After the grid barrier that follows coop_norm_parts, every thread of the
-// block: the reflector (beta and tau to *beta_out and *tau_out, by block 0).
+// block: the reflector (beta times 2^up and tau to *beta_out and *tau_out,
+// by block 0).
 template <typename T>
-__device__ CoopReflector<T> coop_reflector_of(const T *partial, T *beta_out, T *tau_out)
+__device__ CoopReflector<T> coop_reflector_of(const T *partial, T *beta_out, T *tau_out, int up)
 {
 	__shared__ CoopReflector<T> of;
 	if (threadIdx.x < 32) {
@@ -136,7 +144,7 @@ __device__ CoopReflector<T> coop_reflector_of(const T *partial, T *beta_out, T *
 		if (threadIdx.x == 0) {
 			of = {scale, tau, top, redo};
 			if (blockIdx.x == 0) {
-				*beta_out = beta;
+				*beta_out = scalbn(beta, up);
 				*tau_out = tau;
 			}
 		}
@@ -147,14 +155,29 @@ __device__ CoopReflector<T> coop_reflector_of(const T *partial, T *beta_out, T *
 	return ref;
 }
 
-// The block's sums over its rows [lo, hi) of m_s(r) v(r) down for the
+// The block's entries x(r), r in [lo, hi) (stride inc), and its alpha
+// (where not NULL) times down, in place; a power of two: exact but where
+// the result is subnormal.
+template <typename T>
+__device__ void coop_scale(T *x, int64_t inc, int lo, int hi, T *alpha, T down)
+{
+	if (down == 1)
+		return;
+	for (int r = lo + threadIdx.x; r < hi; r += COOP_THREADS)
+		x[r * inc] *= down;
+	if (threadIdx.x == 0 && alpha)
+		*alpha *= down;
+	__syncthreads();
+}
+
+// The block's sums over its rows [lo, hi) of m_s(r) v(r) for the
 // slots s in [0, count) into partial slots first + s; m_s(r) = mat(s, r).
 // Each slot has a group of threads (a power of two, as many as the block
 // has for it, up to a warp), over the rows in turn; a butterfly adds the
 // group's parts. Returns whether a sum is not finite (to every thread).
 template <typename T, typename Mat>
 __device__ bool coop_dots(Mat mat, const T *v, int64_t inc, int lo, int hi, int count, int first,
-                          T *partial, T down = 1)
+                          T *partial)
 {
 	bool bad = false;
 	int group = 32;
@@ -166,7 +189,7 @@ __device__ bool coop_dots(Mat mat, const T *v, int64_t inc, int lo, int hi, int 
 		T acc = 0;
 #pragma unroll 4
 		for (int r = lo + member; s < count && r < hi; r += group)
-			acc += mat(s, r) * (v[r * inc] * down);
+			acc += mat(s, r) * v[r * inc];
 		for (int off = group / 2; off > 0; off /= 2)
 			acc += __shfl_xor_sync(0xffffffffu, acc, off);
 		if (member == 0 && s < count)
@@ -215,28 +238,30 @@ __device__ void coop_sums_out(const T *partial, int first, int count, T scale, U
 	}
 }
 
-// The parts of a reflector (parts(down): each block's dots with x times
-// down, then its norm's parts) and, after a grid barrier, the reflector
-// (beta and tau to *beta_out and *tau_out, by block 0). Where it says
-// redo: a barrier (every block has read the parts), the parts again on x
-// times 2^-top, a barrier, and the same reflector. *dscale: the scale of
-// the dots' sums (coop_sums_out's). One place in the code for both passes:
-// the second costs no registers of the first.
+// The parts of a reflector (parts(down): each block scales its part of x
+// and alpha in place by down (coop_scale), then takes its dots with x and
+// its norm's parts) and, after a grid barrier, the reflector (beta and tau
+// to *beta_out and *tau_out, by block 0). Where it says redo: a barrier
+// (every block has read the parts), the parts again with x and alpha
+// scaled by 2^-top, a barrier, and the reflector of the scaled column,
+// beta scaled back. *dscale: the scale of the dots' sums (coop_sums_out's),
+// the reflector's. One place in the code for both passes: the second costs
+// no registers of the first.
 template <typename T, typename Parts>
 __device__ CoopReflector<T> coop_reflector_after(Parts parts, const T *norm, T *beta_out, T *tau_out,
                                                  cooperative_groups::grid_group &grid, T *dscale)
 {
-	T down = 1;
+	int up = 0;
 #pragma unroll 1
 	for (int pass = 0;; pass++) {
-		parts(down);
+		parts(scalbn(T(1), -up));
 		grid.sync();
-		const CoopReflector<T> ref = coop_reflector_of(norm, beta_out, tau_out);
+		const CoopReflector<T> ref = coop_reflector_of(norm, beta_out, tau_out, up);
 		if (!ref.redo || pass == 1) {
-			*dscale = pass == 0 ? ref.scale : scalbn(ref.scale, ref.top);
+			*dscale = ref.scale;
 			return ref;
 		}
-		down = scalbn(T(1), -ref.top);
+		up = ref.top;
 		grid.sync();
 	}
 }

@@ -18,10 +18,10 @@
 // block order, so results do not vary from run to run. Data another block
 // wrote during the kernel is read through L2 (__ldcg).
 #include <cooperative_groups.h>
-#include <limits>
 #include "kernels.h"
 #include "block_reduce.cuh"
 #include "launch.h"
+#include "rescale.cuh"
 
 namespace cg = cooperative_groups;
 
@@ -50,7 +50,6 @@ struct Panel {
 	int n, nb, r0;
 	T *a, *y, *t, *tau, *scratch;
 	int64_t lda, ldy, ldt;
-	T tiny; // the smallest normal number over eps: dlarfg rescales below it
 };
 
 // Entry (r, k) of the panel's V for a row r of the block's own tiles: zero
@@ -443,15 +442,20 @@ __device__ Reflector<T> product_phase(const Panel<T> &p, int j, cg::grid_group &
 	const int64_t x0 = (int64_t)p.r0 + j + 1;
 	T sq, amax, alpha;
 	column_norm(p, sq, amax, alpha);
-	/* Huge or tiny columns: the norm of c / amax (all blocks agree). */
-	T scale_norm = 1;
-	if (amax > 0 && (!isfinite(sq) || sq < p.tiny)) {
-		scale_norm = amax;
+	/* Huge or tiny columns: the norm of c / amax (all blocks agree); where
+	 * alpha and c are below tiny, the norm of c scaled up in place instead
+	 * (rescale.cuh), the reflector's of alpha and c so scaled. */
+	T scale_norm = 1, up = 1;
+	if (amax > 0 && (!isfinite(sq) || sq < larfg_tiny<T>())) {
+		if (fmax(amax, fabs(alpha)) < larfg_tiny<T>())
+			up = larfg_up(fmax(amax, fabs(alpha)));
+		else
+			scale_norm = amax;
 		T part = 0;
 		FOR_TILES(base) {
 			const int64_t r = base + threadIdx.x;
 			if (threadIdx.x < TILE && r >= x0 && r < p.n) {
-				T x = c[r] / scale_norm;
+				T x = up != 1 ? (c[r] *= up) : c[r] / scale_norm;
 				part += x * x;
 			}
 		}
@@ -463,9 +467,11 @@ __device__ Reflector<T> product_phase(const Panel<T> &p, int j, cg::grid_group &
 	}
 	Reflector<T> h = {0, 1, alpha};
 	if (amax > 0) {
+		alpha *= up;
 		h.beta = -copysign(hypot(alpha, scale_norm * sqrt(sq)), alpha);
 		h.tau = (h.beta - alpha) / h.beta;
 		h.scale = 1 / (alpha - h.beta);
+		h.beta /= up;
 	}
 	if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) {
 		p.tau[j] = h.tau;
@@ -508,8 +514,7 @@ template <typename T>
 static void panel_columns(int n, int nb, int r0, T *a, int lda, T *tau, T *t, int ldt, T *y,
                           int ldy, T *scratch, cudaStream_t stream)
 {
-	Panel<T> p = {n, nb, r0, a, y, t, tau, scratch, lda, ldy, ldt,
-	              std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon()};
+	Panel<T> p = {n, nb, r0, a, y, t, tau, scratch, lda, ldy, ldt};
 	int device, sms, per_sm;
 	cudaGetDevice(&device);
 	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);

@@ -15,11 +15,11 @@
 // results do not vary from run to run. The partial sums alternate between
 // two buffers by column: a block reads one column's after the barrier and
 // the next column's are written after the next barrier.
-#include <cfloat>
 #include <cooperative_groups.h>
 #include "block_reduce.cuh"
 #include "kernels.h"
 #include "launch.h"
+#include "rescale.cuh"
 
 namespace cg = cooperative_groups;
 
@@ -71,7 +71,7 @@ __device__ T sum_loads(const T *p, int ba, int bb)
 template <typename T>
 __device__ bool reflector_from_terms(const T *terms, T f, T *tau, T *scale, T *beta)
 {
-	const T tiny = sizeof(T) == sizeof(double) ? T(DBL_MIN / DBL_EPSILON) : T(FLT_MIN / FLT_EPSILON);
+	const T tiny = larfg_tiny<T>();
 	const T xx = terms[P1_XX], sq = xx - 2 * f * terms[P2_VX] + f * f * terms[P3_VV];
 	const T alpha = terms[P4_XD] - f * terms[P5_VD];
 	if (!(isfinite(xx) && xx >= tiny && isfinite(sq) && sq >= xx / 2 && isfinite(alpha)))
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(THREADS, 1) geqr2_panel(Panel<T> p)
 {
 	extern __shared__ __align__(16) unsigned char smem[];
 	T *tile = reinterpret_cast<T *>(smem); // the block's rows, leading dimension p.ld
-	__shared__ T red[2 * THREADS], beta[MAXW], scalars[2], terms[THREADS / 32][NTERMS];
+	__shared__ T red[2 * THREADS], beta[MAXW], scalars[3], terms[THREADS / 32][NTERMS];
 	__shared__ bool fast;
 	cg::grid_group grid = cg::this_grid();
 	const int tid = threadIdx.x, lane = tid % 32, w = p.w, ld = p.ld;
@@ -206,22 +206,32 @@ __global__ void __launch_bounds__(THREADS, 1) geqr2_panel(Panel<T> p)
 				}
 				q = warp_reduce<T>(q);
 				alpha = warp_reduce<T>(alpha);
-				const T xnorm = s * sqrt(q);
-				T bj = alpha, t = 0, scale = 1;
+				T bj = alpha, t = 0, scale = 1, up = 1;
 				if (s > 0) { /* not xnorm: a NaN beside finite entries must spread */
-					bj = -copysign(hypot(alpha, xnorm), alpha);
+					bj = -copysign(hypot(alpha, s * sqrt(q)), alpha);
+					if (fabs(bj) < larfg_tiny<T>()) { /* rescale.cuh */
+						up = larfg_up(fmax(s, fabs(alpha)));
+						alpha *= up;
+						bj = -copysign(hypot(alpha, s * up * sqrt(q)), alpha);
+					}
 					t = (bj - alpha) / bj;
 					scale = 1 / (alpha - bj);
 				}
 				if (lane == 0) {
 					scalars[0] = t;
 					scalars[1] = scale;
-					beta[j] = bj;
+					scalars[2] = up;
+					beta[j] = bj / up;
 					if (blockIdx.x == 0)
 						p.tau[j] = t;
 				}
 			}
 			__syncthreads();
+			if (scalars[2] != 1) {
+				for (int r = max(0, lj + 1) + tid; r < nr; r += THREADS)
+					x[r] *= scalars[2];
+				__syncthreads();
+			}
 		}
 		const T scale = scalars[1];
 		tau_prev = scalars[0];

@@ -9,13 +9,15 @@
 #include "blas_calls.cuh"
 #include "block_reduce.cuh"
 #include "launch.h"
+#include "rescale.cuh"
 
 #define THREADS 1024
 
 // LAPACK's dlarfg on (x[0], x[inc], ..., x[(m - 1) inc]): the entries after
 // the first scaled into the reflector, x[0] = 1 (the panels' convention),
 // beta to *beta, tau to *tau (and -tau to *neg_tau unless NULL). The norm is
-// taken of x / max |x|, so it neither overflows nor underflows.
+// taken of x / max |x|, so it neither overflows nor underflows; a tiny beta
+// is rescaled (rescale.cuh).
 template <typename T>
 __global__ void __launch_bounds__(THREADS)
 larfg(int m, T *x, int64_t inc, T *beta_out, T *tau, T *neg_tau)
@@ -30,18 +32,22 @@ larfg(int m, T *x, int64_t inc, T *beta_out, T *tau, T *neg_tau)
 		sq += y * y;
 	}
 	sq = block_reduce<THREADS, T>(sq);
-	const T alpha = x[0];
-	T beta = alpha, t = 0, scale = 1;
+	T alpha = x[0], beta = alpha, t = 0, scale = 1, up = 1;
 	if (amax > 0) {
 		beta = -copysign(hypot(alpha, amax * sqrt(sq)), alpha);
+		if (fabs(beta) < larfg_tiny<T>()) { /* rescale.cuh */
+			up = larfg_up(fmax(amax, fabs(alpha)));
+			alpha *= up;
+			beta = -copysign(hypot(alpha, amax * up * sqrt(sq)), alpha);
+		}
 		t = (beta - alpha) / beta;
 		scale = 1 / (alpha - beta);
 	}
 	for (int r = 1 + threadIdx.x; r < m; r += THREADS)
-		x[r * inc] *= scale;
+		x[r * inc] = x[r * inc] * up * scale;
 	if (threadIdx.x == 0) {
 		x[0] = 1;
-		*beta_out = beta;
+		*beta_out = beta / up;
 		*tau = t;
 		if (neg_tau)
 			*neg_tau = -t;

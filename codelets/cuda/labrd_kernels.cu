@@ -76,15 +76,17 @@ __device__ void column_update(const Panel<T> &p, int i, T *yrow, T *acol)
 	__syncthreads();
 }
 
-// Column i's parts: p1's and p2's (on x times down), its norm's.
+// Column i's parts, x and alpha first scaled in place by down: p1's and
+// p2's, its norm's.
 template <typename T>
 __device__ void column_parts(const Panel<T> &p, int i, T down)
 {
-	const T *col = p.a + i * p.lda;
+	T *col = p.a + i * p.lda;
 	int r0, r1;
 	coop_rows(i, p.m, &r0, &r1);
+	coop_scale(col, 1, max(r0, i + 1), r1, i >= r0 && i < r1 ? &col[i] : (T *)nullptr, down);
 	auto ax = [&](int s, int r) { return __ldcg(s < i ? &p.a[r + s * p.lda] : &p.x[r + (s - i) * p.ldx]); };
-	const bool bad = coop_dots(ax, col, 1, max(r0, i + 1), r1, 2 * i, P_DOTS, p.scratch, down);
+	const bool bad = coop_dots(ax, col, 1, max(r0, i + 1), r1, 2 * i, P_DOTS, p.scratch);
 	coop_norm_parts(col, 1, max(r0, i + 1), r1, i >= r0 && i < r1 ? col[i] : T(0),
 	                p.scratch + COL_NORM * COOP_MAXB, bad);
 }
@@ -135,18 +137,20 @@ __device__ void row_update(const Panel<T> &p, int i, const Gemv<T> &g, T vscale,
 	__syncthreads();
 }
 
-// Row i's parts: q1's and q2's (on x times down), its norm's.
+// Row i's parts, x and alpha first scaled in place by down: q1's and
+// q2's, its norm's.
 template <typename T>
 __device__ void row_parts(const Panel<T> &p, int i, T down)
 {
-	const T *row = p.a + i + (i + 1) * p.lda;
+	T *row = p.a + i + (i + 1) * p.lda;
 	int j0, j1;
 	coop_rows(i + 1, p.n, &j0, &j1);
 	const int c0 = j0 - i - 1, c1 = j1 - i - 1; // the block's part of the row
+	coop_scale(row, p.lda, max(c0, 1), c1, c0 == 0 && c1 > 0 ? &row[0] : (T *)nullptr, down);
 	auto ya = [&](int s, int c) {
 		return __ldcg(s <= i ? &p.y[i + 1 + c + s * p.ldy] : &p.a[s - i - 1 + (i + 1 + c) * p.lda]);
 	};
-	const bool bad = coop_dots(ya, row, p.lda, max(c0, 1), c1, 2 * i + 1, Q_DOTS, p.scratch, down);
+	const bool bad = coop_dots(ya, row, p.lda, max(c0, 1), c1, 2 * i + 1, Q_DOTS, p.scratch);
 	coop_norm_parts(row, p.lda, max(c0, 1), c1, c0 == 0 && c1 > 0 ? row[0] : T(0),
 	                p.scratch + ROW_NORM * COOP_MAXB, bad);
 }

@@ -140,16 +140,17 @@ __device__ void column_update(const Panel<T> &p, int i, const T *arow, const T *
 	__syncthreads();
 }
 
-// Column i's parts over x = A(i+2:n, i) (v = scale x there): z1's and z2's
-// (on x times down), its reflector's norm's.
+// Column i's parts over x = A(i+2:n, i) (v = scale x there), x and alpha
+// first scaled in place by down: z1's and z2's, its reflector's norm's.
 template <typename T>
 __device__ void column_parts(const Panel<T> &p, int i, T down)
 {
-	const T *col = p.a + i * p.lda;
+	T *col = p.a + i * p.lda;
 	int r0, r1;
 	coop_rows(i, p.n, &r0, &r1);
+	coop_scale(col, 1, max(r0, i + 2), r1, i + 1 >= r0 && i + 1 < r1 ? &col[i + 1] : (T *)nullptr, down);
 	const bool bad = coop_dots([&](int s, int r) { return z_entry(p, i, s, r); }, col, 1,
-	                           max(r0, i + 2), r1, 2 * i, 3, p.scratch, down);
+	                           max(r0, i + 2), r1, 2 * i, 3, p.scratch);
 	coop_norm_parts(col, 1, max(r0, i + 2), r1, i + 1 >= r0 && i + 1 < r1 ? col[i + 1] : T(0),
 	                p.scratch, bad);
 }
