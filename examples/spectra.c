@@ -194,7 +194,8 @@ double lapack_syevd_seconds(int64_t n, const double *a, char prec, char jobz)
 	return t;
 }
 
-const char *const singular_kinds[] = {"random", "graded", "geometric", "repeated", "gapped", NULL};
+const char *const singular_kinds[] = {"random", "graded", "geometric", "repeated", "gapped",
+                                      "underflow", NULL};
 
 /* A random orthogonal rows-by-cols q (rows >= cols): the Q of a random
  * matrix's QR; 0 or -1. */
@@ -236,6 +237,13 @@ int general_matrix(const char *kind, int64_t m, int64_t n, double *a, int seed, 
 				int kept = i == j || (j - i > 0 && j - i <= 6 && (j - i) % 2 == 0 && fabs(x) < 0.15);
 				a[i + j * m] = kept ? x : 0;
 			}
+		return 0;
+	}
+	if (!strcmp(kind, "underflow")) {
+		random_matrix(m, n, a, m, seed);
+		for (int64_t j = 0; j < n; j++)
+			for (int64_t i = 0; i < m; i++)
+				a[i + j * m] *= (i < m / 2) != (j < n / 2) ? 0 : j >= n / 2 ? 1e-309 : 1;
 		return 0;
 	}
 	if (strcmp(kind, "geometric") && strcmp(kind, "repeated"))

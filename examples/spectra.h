@@ -51,7 +51,10 @@ extern const char *const singular_kinds[];
  *              conquer);
  *   gapped     random's diagonal, and of its entries 2, 4 and 6 above it
  *              those below 0.15: a sparse upper band, whose bulge chase
- *              meets reflectors that are the identity.
+ *              meets reflectors that are the identity;
+ *   underflow  random's two diagonal blocks (rows and columns halved), the
+ *              second scaled by 1e-309 (subnormal in double; zero in
+ *              single): reflectors of columns and rows whose norm underflows.
  * Returns 0, or -1 for an unknown kind or no memory. */
 int general_matrix(const char *kind, int64_t m, int64_t n, double *a, int seed, double *known);
 /* For A = U diag(s) V^T with U m-by-k (ldu) and V^T k-by-n (ldvt), k =

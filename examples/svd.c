@@ -25,7 +25,8 @@ static int on_option(int opt, const char *arg)
 		for (int i = 0; singular_kinds[i]; i++)
 			if (!strcmp(arg, singular_kinds[i]))
 				return kind = singular_kinds[i], 1;
-		die_usage(prog, "--kind must be random, graded, geometric, repeated or gapped, not '%s'", arg);
+		die_usage(prog, "--kind must be random, graded, geometric, repeated, gapped or underflow, not '%s'",
+		          arg);
 	case OPT_CUSOLVER: cusolver = cusolver_option(prog); return 1;
 	}
 	return 0;
@@ -45,8 +46,9 @@ static void usage(void)
 	       "  --vectors        the thin singular vectors too (jobz S; default: values alone)\n"
 	       "  --kind K         random (default), graded (D A, D = diag(10^(-6i/m))),\n"
 	       "                   geometric (singular values from 1 down to 1e-12), repeated\n"
-	       "                   (1, 2, ... each three times, then a third zeros) or gapped\n"
+	       "                   (1, 2, ... each three times, then a third zeros), gapped\n"
 	       "                   (a sparse upper band: diagonal, and entries 2, 4, 6 above it)\n"
+	       "                   or underflow (two diagonal blocks, the second times 1e-309)\n"
 	       "  --cusolver       also time cuSOLVER's gesvd on the GPU (M >= N; data already\n"
 	       "                   there)\n"
 	       DRIVER_OPTIONS_HELP,

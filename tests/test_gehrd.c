@@ -1,7 +1,8 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Tester for the Hessenberg reduction and its Q:
  *   test_gehrd PREC N NB [PANEL [SCALE]]   (PANEL auto, gpu or cpu: hyla_gehrd_panel)
- * Reduces a random matrix (times SCALE, to try huge and tiny entries) and
+ * Reduces a random matrix (times SCALE, to try huge and tiny entries; SCALE
+ * underflow: two diagonal blocks, the second times 1e-309, subnormal) and
  * forms Q with hyla's orghr; checks, with that Q and with LAPACK dorghr's,
  *   ||A - Q H Q^T||_F / (n ||A||_F) <= 30 eps,   ||I - Q^T Q||_F / n <= 30 eps,
  * that H and tau agree with LAPACK dgehrd's on the same input (same
@@ -202,13 +203,15 @@ out:
 int main(int argc, char **argv)
 {
 	if (argc < 4 || argc > 6 || (strcmp(argv[1], "d") && strcmp(argv[1], "s")))
-		die_usage(prog, "usage: test_gehrd d|s N NB [auto|gpu|cpu [SCALE]]");
+		die_usage(prog, "usage: test_gehrd d|s N NB [auto|gpu|cpu [SCALE|underflow]]");
 	const char *panel_name = argc >= 5 ? argv[4] : "auto";
 	hyla_gehrd_panel panel = !strcmp(panel_name, "gpu") ? HYLA_PANEL_GPU
 	                         : !strcmp(panel_name, "cpu") ? HYLA_PANEL_CPU : HYLA_PANEL_AUTO;
 	if (panel == HYLA_PANEL_AUTO && strcmp(panel_name, "auto"))
 		die_usage(prog, "PANEL must be auto, gpu or cpu, not '%s'", panel_name);
-	double scale = argc == 6 ? atof(argv[5]) : 1;
+	/* underflow: two diagonal blocks, the second's entries near 1e-309. */
+	int underflow = argc == 6 && !strcmp(argv[5], "underflow");
+	double scale = argc == 6 && !underflow ? atof(argv[5]) : 1;
 	char prec = argv[1][0];
 	int64_t n = parse_size(prog, "N", argv[2]), nb = parse_size(prog, "NB", argv[3]);
 	size_t nn = (size_t)(n * n);
@@ -218,8 +221,10 @@ int main(int argc, char **argv)
 	if (!a0 || !h || !ref || !tau || !tau_ref || !af || !tauf)
 		return 1;
 	random_matrix(n, n, a0, n, 7);
-	for (size_t i = 0; i < nn; i++)
-		a0[i] *= scale;
+	for (size_t i = 0; i < nn; i++) {
+		int64_t r = (int64_t)i % n, c = (int64_t)i / n;
+		a0[i] *= !underflow ? scale : (r < n / 2) != (c < n / 2) ? 0 : c >= n / 2 ? 1e-309 : 1;
+	}
 	if (prec == 's')
 		round_to_float(n, n, a0, n);
 
@@ -273,7 +278,9 @@ int main(int argc, char **argv)
 		hrange = fmax(hrange, h), qrange = fmax(qrange, q), rrange = fmax(rrange, r);
 		orange = fmax(orange, o);
 	}
-	double tol = 1000 * sqrt((double)n) * eps;
+	/* The subnormal block's entries lie 2^-1074 / 1e-309 (45 eps in double)
+	 * apart: its reflectors' tau agree with LAPACK's to that. */
+	double tol = 1000 * sqrt((double)n) * fmax(eps, underflow ? 0x1p-1074 / 1e-309 : 0);
 	/* LAPACK reduces blocks below its crossover (128) unblocked, hyla blocked:
 	 * two valid reductions whose H and tau drift apart more (6000 eps seen at
 	 * n = 128 with ilo = 3, ihi = n); the identities above stay at 30 eps. */

@@ -1,7 +1,8 @@
 /* Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause */
 /* Tester for the SVD: test_gesdd PREC M N JOBZ KIND [NB]
  * hyla_dgesdd (or sgesdd) with JOBZ (N, S, A or O) on an M-by-N A of KIND
- * (random, graded, geometric, repeated, gapped: examples/spectra.h).
+ * (random, graded, geometric, repeated, gapped, underflow:
+ * examples/spectra.h).
  * Checks: the singular values against LAPACK's dgesdd on the same (rounded)
  * input, and the exact ones for geometric and repeated, within
  * 30 max(m, n) eps ||A||_2; with vectors
@@ -37,7 +38,7 @@ int main(int argc, char **argv)
 	if ((argc != 6 && argc != 7) || (strcmp(argv[1], "d") && strcmp(argv[1], "s")) ||
 	    strlen(argv[4]) != 1 || !strchr("NSAO", argv[4][0]))
 		die_usage(prog, "usage: test_gesdd d|s M N N|S|A|O "
-		                "random|graded|geometric|repeated|gapped [NB]");
+		                "random|graded|geometric|repeated|gapped|underflow [NB]");
 	char prec = argv[1][0], jobz = argv[4][0];
 	const char *kind = argv[5];
 	int64_t m = parse_size(prog, "M", argv[2]), n = parse_size(prog, "N", argv[3]);
@@ -55,7 +56,8 @@ int main(int argc, char **argv)
 		return 1;
 	int known = !strcmp(kind, "geometric") || !strcmp(kind, "repeated");
 	if (general_matrix(kind, m, n, a0, 5, known ? exact : NULL))
-		die_usage(prog, "KIND '%s' is not one of random, graded, geometric, repeated, gapped", kind);
+		die_usage(prog, "KIND '%s' is not one of random, graded, geometric, repeated, gapped, underflow",
+		          kind);
 	if (prec == 's')
 		round_to_float(m, n, a0, m);
 
