@@ -77,8 +77,6 @@ static int submit_gebrd(const hyla_desc *A, const struct gebrd_out *o, int64_t w
 		        : submit_panel(A, out, k, group);
 		if (ret == HYLA_SUCCESS) {
 			hyla__write_back(A, 0, k);
-			hyla__write_back(&o->d, k, 0), hyla__write_back(&o->e, k, 0);
-			hyla__write_back(&o->tauq, k, 0), hyla__write_back(&o->taup, k, 0);
 			hyla__progress_mark(A(k), k + 1, A->nt);
 		}
 	}

@@ -123,7 +123,6 @@ static int submit_gehrd(const struct gehrd_run *r)
 		if (ret != HYLA_SUCCESS)
 			return ret;
 		hyla__write_back(A, 0, k);
-		hyla__write_back(r->tau, k, 0);
 		hyla__progress_mark(hyla__tile(r->tau, k, 0), k + 1, A->nt - 1);
 	}
 	int64_t last = (A->nt - 1) * nb;

@@ -140,7 +140,6 @@ static int submit_geqrf_blocks(const struct geqrf_run *r)
 			if (ret == HYLA_SUCCESS && r->B)
 				ret = submit_updates(r, A(k), t[k], c0, r->B, 0, 0);
 			hyla__write_back(A, 0, k);
-			hyla__write_back(r->tau, k, 0);
 			hyla__progress_mark(A(k), k + 1, A->nt);
 		}
 	}
@@ -172,7 +171,6 @@ static int submit_geqrf(const struct geqrf_run *r)
 		hyla__workspace_release(t_prev);
 		t_prev = t;
 		hyla__write_back(A, 0, k);
-		hyla__write_back(r->tau, k, 0);
 		hyla__progress_mark(panel, k + 1, A->nt);
 		if (ret == HYLA_SUCCESS && k + 1 == r->head)
 			ret = submit_head(r);

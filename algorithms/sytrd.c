@@ -67,8 +67,6 @@ static int submit_sytrd(const hyla_desc *A, const hyla_desc *E, const hyla_desc 
 		        : submit_panel(A, E, Tau, k, group);
 		if (ret == HYLA_SUCCESS) {
 			hyla__write_back(A, 0, k);
-			hyla__write_back(E, k, 0);
-			hyla__write_back(Tau, k, 0);
 			hyla__progress_mark(A(k), k + 1, A->nt);
 		}
 	}
