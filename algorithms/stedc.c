@@ -96,6 +96,8 @@ static int submit_node(const struct dc *dc, int64_t s, int64_t e, int top, struc
 {
 	int64_t K = e - s, panels = (K + dc->w - 1) / dc->w;
 	int64_t pw = top && dc->z && dc->w % dc->z->nb ? dc->z->nb : dc->w;
+	if (!dc->z && hyla_ncuda() > 0) /* the values alone: a merge's state in one GPU task */
+		pw = K;
 	*nd = (struct node){0};
 	int ret = hyla__desc_register(&nd->state, NULL, 3, K, 3, 3, pw, sizeof(real_t));
 	if (ret == HYLA_SUCCESS && dc->z && !top)

@@ -280,7 +280,7 @@ static void roots_cuda(void *buffers[], void *cl_arg)
  * shares hold dlaed4's vector, not differences, when k = 2): U is made on
  * the GPU, for its products there (from the cores it crossed the bus from
  * pageable memory: 61 ms of the 8000 eigensolver's top merge); the values
- * alone write their columns in scratch. */
+ * alone make U's columns in scratch (a merge's state in one panel: one task). */
 static void assemble_cuda(void *buffers[], void *cl_arg)
 {
 	const struct dc_args *arg = cl_arg;
@@ -292,16 +292,11 @@ static void assemble_cuda(void *buffers[], void *cl_arg)
 	struct plan_view p = plan_view(PLAN(buffers[0]), K); /* GPU addresses */
 	struct dc_share sh = dc_share_of(buffers[1], K);
 	void *state = buffers[2];
-	int cols = COLS(state);
-	cudaStream_t stream = starpu_cuda_get_local_stream();
-	real_t *u = arg->b ? MAT(buffers[3])
-	                   : hyla__cuda_scratch(sizeof(real_t) * (size_t)K * (size_t)cols, stream);
-	TYPED(hyla__cuda_dc_assemble)(K, cols, arg->c, (const int *)p.h, p.dlamda, p.w, p.defl_val,
-	                              p.defl_idx, p.kept, p.rot_p, p.rot_i, p.rot_c, p.rot_s, p.f, p.l,
-	                              sh.root, sh.origin, sh.tau, sh.prod, MAT(state), LD(state), u,
-	                              arg->b ? LD(buffers[3]) : K, stream);
-	if (!arg->b)
-		hyla__cuda_scratch_free(u, stream);
+	TYPED(hyla__cuda_dc_assemble)(K, COLS(state), arg->c, (const int *)p.h, p.dlamda, p.w,
+	                              p.defl_val, p.defl_idx, p.kept, p.rot_p, p.rot_i, p.rot_c,
+	                              p.rot_s, p.f, p.l, sh.root, sh.origin, sh.tau, sh.prod, MAT(state),
+	                              LD(state), arg->b ? MAT(buffers[3]) : NULL,
+	                              arg->b ? LD(buffers[3]) : 0, starpu_cuda_get_local_stream());
 }
 
 static struct starpu_codelet assemble_gpu_cl = {

@@ -6,10 +6,10 @@
 // (d_k-1, d_k-1 + rho |w|^2]. Each root is found as an offset tau from the
 // nearer end of its interval (the pole it is closer to: the differences
 // d_i - lambda_j = (d_i - d_o) - tau keep their relative accuracy, as in
-// LAPACK's dlaed4) by Newton's steps kept inside a bracket (a step that
-// would leave it bisects instead) until a step moves tau by less than its
-// last bits; each step is a sum over the poles split over a warp, thousands
-// of roots at once. Then Loewner's factors of the share's roots for each
+// LAPACK's dlaed4) by the middle way's steps kept inside a bracket (a step
+// that would leave it bisects instead) until a step moves tau by less than
+// its last bits; each step is a sum over the poles split over a warp,
+// thousands of roots at once. Then Loewner's factors of the share's roots for each
 // pole, as the host's task forms them.
 #include "kernels.h"
 #include "launch.h"
@@ -31,19 +31,49 @@ template <typename T> __device__ T warp_sum(T s)
 	return __shfl_sync(0xffffffffu, s, 0);
 }
 
-// f at d_o + t and (with slope) its derivative there, every lane of the
+// The sums of f's terms at d_o + t over the poles left of root j's interval
+// (i <= j) and right of it, and of their derivatives.
+template <typename T>
+struct Sides {
+	T left, right, dleft, dright;
+};
+
+// f at d_o + t (with sides: its terms' sums by side), every lane of the
 // warp taking every 32nd pole.
 template <typename T>
-__device__ T secular(int k, const T *d, const T *w, T rhoinv, int o, T t, T *slope = nullptr)
+__device__ T secular(int k, const T *d, const T *w, T rhoinv, int o, T t, int j = 0,
+                     Sides<T> *sides = nullptr)
 {
-	T s = 0, ds = 0, dorigin = d[o];
+	T l = 0, r = 0, dl = 0, dr = 0, dorigin = d[o];
 	for (int i = threadIdx.x % WARP; i < k; i += WARP) {
 		T q = w[i] / ((d[i] - dorigin) - t);
-		s += w[i] * q, ds += q * q;
+		if (i <= j)
+			l += w[i] * q, dl += q * q;
+		else
+			r += w[i] * q, dr += q * q;
 	}
-	if (slope)
-		*slope = warp_sum(ds);
-	return rhoinv + warp_sum(s);
+	if (!sides)
+		return rhoinv + warp_sum(l + r);
+	*sides = {warp_sum(l), warp_sum(r), warp_sum(dl), warp_sum(dr)};
+	return rhoinv + sides->left + sides->right;
+}
+
+// The step from t to the root of Li's middle way (Li, "Solving secular
+// equations stably and efficiently", 1994; LAPACK's dlaed4): f near t as
+// c + s / (dl - eta) + S / (dr - eta), each side's sum a pole at the
+// interval's end on that side (dl, dr: the distances d_j - lambda, d_j+1 -
+// lambda) with the side's value and slope at t; the last root (right:
+// false) has no right pole.
+template <typename T>
+__device__ T middle_step(T f, const Sides<T> &p, T dl, T dr, bool right)
+{
+	T s = p.dleft * dl * dl, c = f - p.dleft * dl;
+	if (!right)
+		return c != 0 ? dl + s / c : -f / p.dleft;
+	T S = p.dright * dr * dr;
+	c -= p.dright * dr;
+	T a = c * (dl + dr) + s + S, b = dl * dr * f, disc = sqrt(fabs(a * a - 4 * b * c));
+	return c == 0 ? b / a : a <= 0 ? (a - disc) / (2 * c) : 2 * b / (a + disc);
 }
 
 // Roots [j0, j1) of share (of shares), a warp each: root, origin, tau.
@@ -69,19 +99,23 @@ __global__ void roots(const int *kp, const T *rhop, const T *d, const T *w, int 
 			s += w[i] * w[i];
 		hi = warp_sum(s) / rhoinv;
 	}
+	// The middle way's steps kept inside the bracket (one that would leave
+	// it bisects), until a step moves t by less than its last bits.
 	T t = lo + (hi - lo) / 2, eps = epsilon<T>();
 	for (int step = 0; step < MAX_STEPS && t != lo && t != hi; step++) {
-		T slope, f = secular(k, d, w, rhoinv, o, t, &slope);
+		Sides<T> p;
+		T f = secular(k, d, w, rhoinv, o, t, j, &p);
 		if (f == 0)
 			break;
 		(f > 0 ? hi : lo) = t;
-		T next = t - f / slope;
-		if (!(next > lo && next < hi))
-			next = lo + (hi - lo) / 2;
-		bool done = fabs(next - t) <= 2 * eps * fabs(t);
-		t = next;
-		if (done)
+		T dr = j + 1 < k ? (d[j + 1] - d[o]) - t : T(0);
+		T next = t + middle_step(f, p, (d[j] - d[o]) - t, dr, j + 1 < k);
+		bool inside = next > lo && next < hi;
+		if (fabs(next - t) <= 2 * eps * fabs(t)) {
+			t = inside ? next : t;
 			break;
+		}
+		t = inside ? next : lo + (hi - lo) / 2;
 	}
 	if (threadIdx.x % WARP == 0) {
 		int q = j - j0;
@@ -157,55 +191,62 @@ __device__ int merged(int pos, int k, int ndefl, const T *lambda, const T *dv, i
 	return *root ? lo : b;
 }
 
-// U's column (of K rows) for merged position c0 + blockIdx.x, a block each:
-// Loewner's z over the root's differences to the poles, normalised, at the
-// kept poles' rows (a deflated pole: its unit vector), the deflation's
-// rotations undone, then the state's column: the value and the column's
-// products with the merged problem's first and last rows f and l.
+// U's columns (of K rows) for merged positions c0 + c, c < cols, a block
+// each in turn: Loewner's z over the root's differences to the poles,
+// normalised, at the kept poles' rows (a deflated pole: its unit vector),
+// the deflation's rotations undone, then the state's column: the value and
+// the column's products with the merged problem's first and last rows f and
+// l. U's column c at u + c ldu, or (own) in the block's own column of u.
 template <typename T>
-__global__ void assemble(int K, int c0, const int *head, const T *dlamda, const T *w, const T *dv,
-                         const int *didx, const int *kept, const int *rot_p, const int *rot_i,
-                         const T *rot_c, const T *rot_s, const T *f, const T *l, const T *root,
-                         const T *origin, const T *tau, const T *prod, T *state, int64_t lds, T *u,
-                         int64_t ldu)
+__global__ void assemble(int K, int cols, int c0, const int *head, const T *dlamda, const T *w,
+                         const T *dv, const int *didx, const int *kept, const int *rot_p,
+                         const int *rot_i, const T *rot_c, const T *rot_s, const T *f, const T *l,
+                         const T *root, const T *origin, const T *tau, const T *prod, T *state,
+                         int64_t lds, T *u, int64_t ldu, bool own)
 {
 	__shared__ T room[THREADS / WARP];
-	int k = head[1], ndefl = head[2], nrot = head[3], isroot;
-	int j = merged(c0 + int(blockIdx.x), k, ndefl, root, dv, &isroot);
-	T *x = u + blockIdx.x * ldu;
-	for (int i = threadIdx.x; i < K; i += THREADS)
-		x[i] = 0;
-	__syncthreads();
-	if (!isroot || k == 1) {
+	const int k = head[1], ndefl = head[2], nrot = head[3];
+	for (int c = blockIdx.x; c < cols; c += gridDim.x) {
+		int isroot, j = merged(c0 + c, k, ndefl, root, dv, &isroot);
+		T *x = u + (own ? blockIdx.x : c) * ldu;
+		for (int i = threadIdx.x; i < K; i += THREADS)
+			x[i] = 0;
+		__syncthreads();
+		if (!isroot || k == 1) {
+			if (threadIdx.x == 0)
+				x[isroot ? kept[0] : didx[j]] = 1;
+		} else {
+			T base = dlamda[int(origin[j])], t = tau[j], sq = 0;
+			for (int i = threadIdx.x; i < k; i += THREADS) {
+				T s = copysign(sqrt(-prod[i]), w[i]) / ((dlamda[i] - base) - t);
+				sq += s * s;
+			}
+			T norm = sqrt(block_sum(sq, room));
+			for (int i = threadIdx.x; i < k; i += THREADS)
+				x[kept[i]] = copysign(sqrt(-prod[i]), w[i]) / ((dlamda[i] - base) - t) / norm;
+		}
+		__syncthreads();
 		if (threadIdx.x == 0)
-			x[isroot ? kept[0] : didx[j]] = 1;
-	} else {
-		T base = dlamda[int(origin[j])], t = tau[j], sq = 0;
-		for (int i = threadIdx.x; i < k; i += THREADS) {
-			T s = copysign(sqrt(-prod[i]), w[i]) / ((dlamda[i] - base) - t);
-			sq += s * s;
+			for (int r = nrot - 1; r >= 0; r--) {
+				T xp = x[rot_p[r]], xi = x[rot_i[r]], cs = rot_c[r], sn = rot_s[r];
+				x[rot_p[r]] = cs * xp - sn * xi, x[rot_i[r]] = sn * xp + cs * xi;
+			}
+		__syncthreads();
+		T first = 0, last = 0;
+		for (int i = threadIdx.x; i < K; i += THREADS)
+			first += f[i] * x[i], last += l[i] * x[i];
+		first = block_sum(first, room), last = block_sum(last, room);
+		if (threadIdx.x == 0) {
+			T *st = state + c * lds;
+			st[0] = isroot ? root[j] : dv[j], st[1] = first, st[2] = last;
 		}
-		T norm = sqrt(block_sum(sq, room));
-		for (int i = threadIdx.x; i < k; i += THREADS)
-			x[kept[i]] = copysign(sqrt(-prod[i]), w[i]) / ((dlamda[i] - base) - t) / norm;
-	}
-	__syncthreads();
-	if (threadIdx.x == 0)
-		for (int r = nrot - 1; r >= 0; r--) {
-			T xp = x[rot_p[r]], xi = x[rot_i[r]], c = rot_c[r], sn = rot_s[r];
-			x[rot_p[r]] = c * xp - sn * xi, x[rot_i[r]] = sn * xp + c * xi;
-		}
-	__syncthreads();
-	T first = 0, last = 0;
-	for (int i = threadIdx.x; i < K; i += THREADS)
-		first += f[i] * x[i], last += l[i] * x[i];
-	first = block_sum(first, room), last = block_sum(last, room);
-	if (threadIdx.x == 0) {
-		T *st = state + blockIdx.x * lds;
-		st[0] = isroot ? root[j] : dv[j], st[1] = first, st[2] = last;
+		__syncthreads();
 	}
 }
 
+// The columns' assembly; u NULL (the values alone): U's columns in a
+// scratch of a column a block, at most OWN_BLOCKS blocks.
+#define OWN_BLOCKS 512
 template <typename T>
 void dc_assemble(int K, int cols, int c0, const int *head, const T *dlamda, const T *w,
                  const T *dv, const int *didx, const int *kept, const int *rot_p,
@@ -213,10 +254,18 @@ void dc_assemble(int K, int cols, int c0, const int *head, const T *dlamda, cons
                  const T *root, const T *origin, const T *tau, const T *prod, T *state,
                  int64_t lds, T *u, int64_t ldu, cudaStream_t stream)
 {
-	assemble<T><<<cols, THREADS, 0, stream>>>(K, c0, head, dlamda, w, dv, didx, kept, rot_p, rot_i,
-	                                          rot_c, rot_s, f, l, root, origin, tau, prod, state,
-	                                          lds, u, ldu);
+	const bool own = u == nullptr;
+	const int blocks = own && cols > OWN_BLOCKS ? OWN_BLOCKS : cols;
+	if (own) {
+		u = static_cast<T *>(hyla__cuda_scratch(sizeof(T) * (size_t)K * (size_t)blocks, stream));
+		ldu = K;
+	}
+	assemble<T><<<blocks, THREADS, 0, stream>>>(K, cols, c0, head, dlamda, w, dv, didx, kept,
+	                                            rot_p, rot_i, rot_c, rot_s, f, l, root, origin, tau,
+	                                            prod, state, lds, u, ldu, own);
 	hyla_check_launch("dc_assemble");
+	if (own)
+		hyla__cuda_scratch_free(u, stream);
 }
 
 } // namespace
