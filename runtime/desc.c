@@ -423,14 +423,15 @@ int hyla__desc_wrap(hyla_desc *d, starpu_data_handle_t handle, int64_t nb)
 	return HYLA_SUCCESS;
 }
 
-/* Where a borrowed handle gathers its panels once their tasks are done: the
- * GPU or the host, whichever has the more of them valid (the fewer bytes
- * cross the bus). */
-static unsigned gathering_node(const hyla_desc *d)
+/* Where block b gathers its panels once their tasks are done (a borrowed
+ * handle's, or a scratch matrix's, whose contents go nowhere): its GPU or
+ * the host, whichever has the more of them valid (the fewer bytes cross
+ * the bus). */
+static unsigned gathering_node(const hyla_desc *d, const struct hyla_block *b)
 {
-	unsigned gpu = (unsigned)d->blocks[0].node;
+	unsigned gpu = (unsigned)b->node;
 	int64_t missing_gpu = 0, missing_host = 0;
-	for (int64_t j = 0; j < d->nt; j++) {
+	for (int64_t j = b->first; j < b->end; j++) {
 		starpu_data_acquire_on_node(d->tiles[j], STARPU_ACQUIRE_NO_NODE, STARPU_R);
 		starpu_data_release_on_node(d->tiles[j], STARPU_ACQUIRE_NO_NODE);
 		int64_t cols = hyla__tile_cols(d, j);
@@ -443,7 +444,7 @@ static unsigned gathering_node(const hyla_desc *d)
 static void desc_release(hyla_desc *d, void (*unregister)(starpu_data_handle_t))
 {
 	if (d->borrowed) {
-		unsigned node = gathering_node(d);
+		unsigned node = gathering_node(d, &d->blocks[0]);
 		tag_views(d, &d->blocks[0], -1);
 		starpu_data_unpartition(d->blocks[0].parent, node);
 		free(d->tiles);
@@ -454,7 +455,7 @@ static void desc_release(hyla_desc *d, void (*unregister)(starpu_data_handle_t))
 		for (int i = 0; i < d->nblocks; i++) {
 			struct hyla_block *b = &d->blocks[i];
 			tag_views(d, b, -1);
-			starpu_data_unpartition(b->parent, d->scratch ? (unsigned)b->node : STARPU_MAIN_RAM);
+			starpu_data_unpartition(b->parent, d->scratch ? gathering_node(d, b) : STARPU_MAIN_RAM);
 			if (d->scratch)
 				starpu_data_unregister_no_coherency(b->parent);
 			else
