@@ -141,6 +141,7 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
 		for args in "d 1500 64" "d 1025 64" "d 600 32" "s 1200 64" "s 777 16" "d 130 64" \
 			"s 600 32 auto 1e25" "d 600 32 auto 1e-150" "d 1000 128" "s 900 100" \
 			"d 1500 64 gpu" "d 1025 64 cpu" "s 900 32 cpu" "d 600 32 cpu 1e-150" "d 2100 32 cpu" \
+			"d 90 16 gpu underflow" "d 300 32 gpu underflow" \
 			"s 1100 32 cpu"; do
 			STARPU_SCHED=$sched $bin/tests/test_gehrd $args || echo "FAILED (exit $?): test_gehrd $args under $sched"
 		done
@@ -548,12 +549,13 @@ fi
 if [ "$what" = solvers ]; then
 	for sched in ${HYLA_SCHEDS:-dmda eager random ws}; do
 		for args in "d 3000 L V random" "d 2049 U V clustered" "s 2000 L V known" "d 3000 L N graded" \
-			"d 2500 U V repeated" "s 2000 L V repeated" "d 700 L N graded 16" "d 290 U V repeated 16"; do
+			"d 2500 U V repeated" "s 2000 L V repeated" "d 700 L N graded 16" "d 290 U V repeated 16" \
+			"d 120 L N underflow" "d 300 L V underflow"; do
 			STARPU_SCHED=$sched $bin/tests/test_syevd $args || echo "FAILED (exit $?): test_syevd $args under $sched"
 		done
 		for args in "d 3000 2000 S random" "d 1500 2500 A geometric" "s 2000 2000 S graded" \
 			"d 2500 1500 O random" "d 3000 3000 N geometric" "d 3000 2000 A repeated" \
-			"s 2600 2600 S repeated" "d 2000 2000 N repeated"; do
+			"s 2600 2600 S repeated" "d 2000 2000 N repeated" "d 120 100 N underflow" "d 90 130 S underflow"; do
 			STARPU_SCHED=$sched $bin/tests/test_gesdd $args || echo "FAILED (exit $?): test_gesdd $args under $sched"
 		done
 		for args in "d 2000 3000" "s 1500 2500"; do # the transposes on the GPU

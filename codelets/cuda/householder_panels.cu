@@ -22,7 +22,7 @@ template <typename T>
 __global__ void __launch_bounds__(THREADS)
 larfg(int m, T *x, int64_t inc, T *beta_out, T *tau, T *neg_tau)
 {
-	T amax = 0;
+	T alpha = x[0], amax = 0; /* read before the barriers: thread 0 writes x[0] at the end */
 	for (int r = 1 + threadIdx.x; r < m; r += THREADS)
 		amax = fmax(amax, fabs(x[r * inc]));
 	amax = block_reduce<THREADS, T, true>(amax);
@@ -32,7 +32,7 @@ larfg(int m, T *x, int64_t inc, T *beta_out, T *tau, T *neg_tau)
 		sq += y * y;
 	}
 	sq = block_reduce<THREADS, T>(sq);
-	T alpha = x[0], beta = alpha, t = 0, scale = 1, up = 1;
+	T beta = alpha, t = 0, scale = 1, up = 1;
 	if (amax > 0) {
 		beta = -copysign(hypot(alpha, amax * sqrt(sq)), alpha);
 		if (fabs(beta) < larfg_tiny<T>()) { /* rescale.cuh */

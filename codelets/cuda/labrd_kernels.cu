@@ -23,8 +23,9 @@
 // The reflectors are scaled a phase after their GEMVs read them (which
 // scale as they go: gemv_coop.cuh), and the unit elements are known
 // values, so the next step needs no other barrier. A column or row whose
-// entries lie near the limits of the range has its dots taken again after
-// the barrier, scaled (coop_reflector_after). Blocks own contiguous
+// entries lie near the limits of the range is scaled in place (and alpha
+// with it) after the barrier and its dots and reflector taken again
+// (coop_reflector_after). Blocks own contiguous
 // rows (or columns, for the row); sums over blocks are added in block
 // order, so results do not vary from run to run; what another block wrote
 // during the kernel is read through L2 (__ldcg).

@@ -21,8 +21,8 @@
 // the pieces, as its owner does. Between the column's two parts no barrier:
 // both split rows i..n-1 alike (coop_rows(i, n)), so a block reads back
 // only the rows it wrote itself. A column whose entries lie near the limits
-// of the range has its dots taken again after the barrier, scaled
-// (coop_reflector_after).
+// of the range is scaled in place (and alpha with it) after the barrier and
+// its dots and reflector taken again (coop_reflector_after).
 // Blocks own contiguous rows (coop_reflector.cuh); sums over blocks are
 // added in block order, so results do not vary from run to run; data
 // another block wrote during the kernel is read through L2 (__ldcg): the
@@ -53,7 +53,8 @@ struct Panel {
 	int64_t lda, ldw;
 };
 
-// Column j's SYMV (x: the column below its unit element, unscaled).
+// Column j's SYMV (x: the column below its unit element, not yet times
+// scale; times 2^-top where its reflector was taken again).
 template <typename T>
 __device__ SymvLower<T> symv_of(const Panel<T> &p, int j, T scale)
 {
@@ -156,7 +157,7 @@ __device__ void column_parts(const Panel<T> &p, int i, T down)
 }
 
 // After column i's reflector (beta to e(i), tau(i) by block 0; the column
-// stays unscaled): z1 and z2 from the blocks' parts (zscale: their scale;
+// not yet times scale): z1 and z2 from the blocks' parts (zscale: their scale;
 // v(i+1) = 1), then the SYMV's pieces and the block's part of v^T A v.
 template <typename T>
 __device__ void symv_phase(const Panel<T> &p, int i, CoopReflector<T> ref, T zscale)

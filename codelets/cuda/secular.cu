@@ -59,7 +59,7 @@ __device__ T secular(int k, const T *d, const T *w, T rhoinv, int o, T t, int j 
 }
 
 // The step from t to the root of Li's middle way (Li, "Solving secular
-// equations stably and efficiently", 1994; LAPACK's dlaed4): f near t as
+// equations stably and efficiently", 1993; LAPACK's dlaed4): f near t as
 // c + s / (dl - eta) + S / (dr - eta), each side's sum a pole at the
 // interval's end on that side (dl, dr: the distances d_j - lambda, d_j+1 -
 // lambda) with the side's value and slope at t; the last root (right:
