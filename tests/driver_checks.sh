@@ -2,8 +2,9 @@
 # Copyright (c) 2026 the hyla authors. SPDX-License-Identifier: BSD-3-Clause
 # The drivers' checks pass correct results and fail wrong ones, at the edges:
 # tiny sizes (rounding's constants), a zero matrix (residual 0, not NaN),
-# inputs scaled by 1e200 and 1e-170 (norms with scaling), and a matrix with
-# a repeated column (the Gram-Schmidt drivers report the dependent column).
+# inputs scaled by 1e200 and 1e-170 (norms with scaling), a block of
+# subnormal entries, and a matrix with a repeated column (the Gram-Schmidt
+# drivers report the dependent column).
 # Usage: driver_checks.sh BUILD_DIR
 bin=$1
 fails=0
@@ -65,6 +66,17 @@ for s in 1e200 1e-170; do
 	expect_pass_run qr_cgs --input "$dir/scaled.mtx" --no-reorth
 	expect_pass_run qr_mgs --input "$dir/scaled.mtx" --form vector
 done
+
+# Block diagonal, the second block subnormal: reflectors of columns whose
+# norm's inverse overflows (rescaled, as xLARFG does); mawk reads no
+# subnormal literal, so 1e-309 is a product.
+mm "$dir/subnormal.mtx" 60 60 1 \
+	"((i <= 30) != (j <= 30) ? 0 : j > 30 ? 1e-300 * 1e-9 : 1) * ((i == j ? 2 * n : 0) + sin(i * j + i + j))"
+for drv in qr_mgs qr_cgs qr_householder hr_reduce tridiag_reduce bidiag_reduce eigh svd; do
+	expect_pass_run $drv --input "$dir/subnormal.mtx"
+done
+expect_pass_run eigh --vectors --input "$dir/subnormal.mtx"
+expect_pass_run svd --vectors --input "$dir/subnormal.mtx"
 
 # Column 60 equals column 10: the factorisation reports column 60.
 mm "$dir/dependent.mtx" 300 100 1 "sin(1.7 * i * (j == 60 ? 10 : j) + (j == 60 ? 10 : j))"
