@@ -20,6 +20,7 @@
 #include <string.h>
 #include "common.h"
 #include "hyla.h"
+#include "spectra.h"
 
 static const char *prog = "test_gehrd";
 
@@ -220,10 +221,12 @@ int main(int argc, char **argv)
 	float *af = malloc(sizeof *af * nn), *tauf = calloc((size_t)n, sizeof *tauf);
 	if (!a0 || !h || !ref || !tau || !tau_ref || !af || !tauf)
 		return 1;
-	random_matrix(n, n, a0, n, 7);
-	for (size_t i = 0; i < nn; i++) {
-		int64_t r = (int64_t)i % n, c = (int64_t)i / n;
-		a0[i] *= !underflow ? scale : (r < n / 2) != (c < n / 2) ? 0 : c >= n / 2 ? 1e-309 : 1;
+	if (underflow) {
+		general_matrix("underflow", n, n, a0, 7, NULL);
+	} else {
+		random_matrix(n, n, a0, n, 7);
+		for (size_t i = 0; i < nn; i++)
+			a0[i] *= scale;
 	}
 	if (prec == 's')
 		round_to_float(n, n, a0, n);
